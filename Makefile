@@ -1,0 +1,117 @@
+# poyo - a command-line stamp animator. `make demo` and `make check` do all set-up.
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man/man1
+BUILD   ?= build
+
+CC      ?= cc
+OPT     ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(CI),true)
+WARN    += -Werror
+endif
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
+CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
+LDFLAGS += $(SAN_FLAGS)
+LDLIBS  += $(PKG_LIBS) -lgif -lm -lpthread
+
+SRCS     := $(wildcard src/*.c)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%))
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
+
+.PHONY: all deps demo check check-unit check-cli check-san test-bins bench fuzz install uninstall clean samples
+
+all: $(BUILD)/poyo
+
+# ---- dependencies: Debian packages found with pkg-config ------------------
+DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev pkg-config
+deps:
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
+	if [ -z "$$missing" ]; then \
+	  pkg-config --exists stb || missing="$$missing libstb-dev"; \
+	  pkg-config --exists imagequant || missing="$$missing libimagequant-dev"; \
+	  pkg-config --exists libwebp libwebpmux libwebpdemux || missing="$$missing libwebp-dev"; \
+	  pkg-config --exists zlib || missing="$$missing zlib1g-dev"; \
+	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	    echo "installing:$$missing"; \
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "poyo needs these Debian packages: run  sudo apt-get update && sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+# ---- build -----------------------------------------------------------------
+$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libpoyo.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/poyo: $(BUILD)/obj/main.o $(BUILD)/libpoyo.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUILD)/libpoyo.a | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/unit/test_main.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/obj $(BUILD)/tests $(BUILD)/tools:
+	mkdir -p $@
+
+test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
+
+# ---- tests -----------------------------------------------------------------
+# check: the whole suite, then again under AddressSanitizer + UBSan.
+check: deps
+	@$(MAKE) --no-print-directory check-unit check-cli
+	@$(MAKE) --no-print-directory check-san
+
+check-unit: $(TEST_BINS)
+	@sh tests/run-unit.sh $(TEST_BINS)
+
+check-cli: $(BUILD)/poyo $(TOOL_BINS)
+	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
+
+check-san:
+	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check-unit check-cli
+
+# ---- the main job on the shipped samples ------------------------------------
+demo: deps
+	@$(MAKE) --no-print-directory $(BUILD)/poyo
+	@sh samples/demo.sh $(BUILD)/poyo
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/poyo $(TOOL_BINS)
+	@sh tests/bench/bench.sh $(BUILD)/poyo $(BUILD)/tools
+
+install: $(BUILD)/poyo
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 $(BUILD)/poyo $(DESTDIR)$(BINDIR)/poyo
+	install -m 644 man/poyo.1 $(DESTDIR)$(MANDIR)/poyo.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/poyo $(DESTDIR)$(MANDIR)/poyo.1
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(wildcard $(BUILD)/obj/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)

@@ -1,0 +1,84 @@
+/* anim.c - the in-memory animation every encoder takes: allocation, frame
+ * merging and delay rounding with the error carried from frame to frame. */
+#include "anim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err)
+{
+    memset(a, 0, sizeof *a);
+    if (width < 1 || height < 1 || count < 1 || !(fps > 0.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "invalid animation size %dx%d with %d frames", width, height, count);
+    size_t bytes = (size_t)width * (size_t)height * 4u;
+    if (bytes / 4u / (size_t)width != (size_t)height || bytes > SIZE_MAX / (size_t)count)
+        return poyo_fail(err, POYO_ERR_NOMEM, "animation of %dx%d with %d frames is too large", width, height, count);
+    a->rgba = calloc((size_t)count, bytes);
+    a->hold = malloc((size_t)count * sizeof *a->hold);
+    if (!a->rgba || !a->hold) {
+        anim_free(a);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for %d frames of %dx%d", count, width, height);
+    }
+    for (int i = 0; i < count; i++)
+        a->hold[i] = 1;
+    a->width = width;
+    a->height = height;
+    a->count = count;
+    a->fps = fps;
+    return POYO_OK;
+}
+
+void anim_free(anim *a)
+{
+    if (!a)
+        return;
+    free(a->rgba);
+    free(a->hold);
+    a->rgba = NULL;
+    a->hold = NULL;
+    a->count = 0;
+}
+
+double anim_duration(const anim *a)
+{
+    long ticks = 0;
+    for (int i = 0; i < a->count; i++)
+        ticks += a->hold[i];
+    return (double)ticks / a->fps;
+}
+
+void anim_merge_identical(anim *a)
+{
+    if (a->count < 2)
+        return;
+    size_t fb = anim_frame_bytes(a);
+    int out = 0;
+    for (int i = 1; i < a->count; i++) {
+        if (memcmp(anim_frame(a, out), anim_frame(a, i), fb) == 0) {
+            a->hold[out] += a->hold[i];
+            continue;
+        }
+        out++;
+        if (out != i) {
+            memcpy(anim_frame(a, out), anim_frame(a, i), fb);
+            a->hold[out] = a->hold[i];
+        }
+    }
+    a->count = out + 1;
+}
+
+void anim_delays(const anim *a, int unit, int min_units, int *out)
+{
+    long ticks = 0;
+    long prev_end = 0;
+    for (int i = 0; i < a->count; i++) {
+        ticks += a->hold[i];
+        long end = lround((double)ticks * unit / a->fps);
+        long d = end - prev_end;
+        if (d < min_units)
+            d = min_units;
+        out[i] = (int)d;
+        prev_end += d;
+    }
+}

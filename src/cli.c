@@ -1,0 +1,185 @@
+/* cli.c - option scanning and strict value parsing for every subcommand; the
+ * one place messages take the form "poyo: WHAT: what went wrong". */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void cli_error(const char *what, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (what && *what)
+        fprintf(stderr, "poyo: %s: %s\n", what, msg);
+    else
+        fprintf(stderr, "poyo: %s\n", msg);
+}
+
+void cli_init(cli_parser *p, int argc, char **argv, const cli_option *opts)
+{
+    memset(p, 0, sizeof *p);
+    p->argc = argc;
+    p->argv = argv;
+    p->i = 1;
+    p->opts = opts;
+}
+
+int cli_next(cli_parser *p, const char **operand)
+{
+    p->value = NULL;
+    if (p->i >= p->argc)
+        return -1;
+    char *arg = p->argv[p->i++];
+    if (p->no_more_options || arg[0] != '-' || arg[1] == '\0') {
+        *operand = arg;
+        return 0;
+    }
+    if (strcmp(arg, "--") == 0) {
+        p->no_more_options = 1;
+        return cli_next(p, operand);
+    }
+    const cli_option *o = NULL;
+    const char *inline_value = NULL;
+    if (arg[1] == '-') {
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        snprintf(p->name, sizeof p->name, "--%.*s", (int)(len < 60 ? len : 60), name);
+        for (const cli_option *t = p->opts; t->name; t++)
+            if (strlen(t->name) == len && strncmp(t->name, name, len) == 0) {
+                o = t;
+                break;
+            }
+        if (!o) {
+            cli_error(p->name, "unknown option (see poyo --help)");
+            return -2;
+        }
+        if (eq)
+            inline_value = eq + 1;
+    } else {
+        snprintf(p->name, sizeof p->name, "-%c", arg[1]);
+        for (const cli_option *t = p->opts; t->name; t++)
+            if (t->short_name && t->short_name == arg[1]) {
+                o = t;
+                break;
+            }
+        if (!o) {
+            cli_error(p->name, "unknown option (see poyo --help)");
+            return -2;
+        }
+        if (arg[2] != '\0') {
+            if (!o->has_arg) {
+                cli_error(arg, "unknown option (short options cannot be combined)");
+                return -2;
+            }
+            inline_value = arg + 2;
+        }
+    }
+    if (o->has_arg) {
+        if (inline_value) {
+            p->value = inline_value;
+        } else if (p->i < p->argc) {
+            p->value = p->argv[p->i++];
+        } else {
+            cli_error(p->name, "needs a value");
+            return -2;
+        }
+    } else if (inline_value) {
+        cli_error(p->name, "takes no value");
+        return -2;
+    }
+    return o->id;
+}
+
+int cli_double(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE) {
+        cli_error(opt, "'%s' is not a number", s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE) {
+        cli_error(opt, "'%s' is not a whole number", s);
+        return 0;
+    }
+    if (v < lo || v > hi) {
+        cli_error(opt, "must be %ld to %ld, not %s", lo, hi, s);
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+int cli_pair(const char *opt, const char *s, double *x, double *y)
+{
+    char *end;
+    errno = 0;
+    double a = strtod(s, &end);
+    if (end == s || *end != ',' || !isfinite(a)) {
+        cli_error(opt, "'%s' is not a pair X,Y", s);
+        return 0;
+    }
+    const char *t = end + 1;
+    double b = strtod(t, &end);
+    if (end == t || *end != '\0' || !isfinite(b)) {
+        cli_error(opt, "'%s' is not a pair X,Y", s);
+        return 0;
+    }
+    *x = a;
+    *y = b;
+    return 1;
+}
+
+int cli_bytes(const char *opt, const char *s, long long *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || !isfinite(v) || v <= 0) {
+        cli_error(opt, "'%s' is not a size (like 128K, 256KiB or 300KB)", s);
+        return 0;
+    }
+    double mult = 1;
+    if (*end) {
+        const char *u = end;
+        if (strcasecmp(u, "K") == 0 || strcasecmp(u, "KB") == 0)
+            mult = 1000;
+        else if (strcasecmp(u, "KiB") == 0)
+            mult = 1024;
+        else if (strcasecmp(u, "M") == 0 || strcasecmp(u, "MB") == 0)
+            mult = 1000000;
+        else if (strcasecmp(u, "MiB") == 0)
+            mult = 1048576;
+        else if (strcasecmp(u, "B") == 0)
+            mult = 1;
+        else {
+            cli_error(opt, "'%s' is not a size (like 128K, 256KiB or 300KB)", s);
+            return 0;
+        }
+    }
+    double b = v * mult;
+    if (b < 1 || b > 1e12) {
+        cli_error(opt, "'%s' is out of range (1 byte to 1 TB)", s);
+        return 0;
+    }
+    *out = (long long)llround(b);
+    return 1;
+}

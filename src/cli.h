@@ -1,0 +1,51 @@
+/* cli.h - the command-line front end's helpers: option scanning, strict number
+ * parsing with one-line messages, and the shared message format
+ * "poyo: WHAT: what went wrong". Only front-end code prints. */
+#ifndef POYO_CLI_H
+#define POYO_CLI_H
+
+#include <stdio.h>
+
+#define POYO_VERSION "0.1.0"
+
+/* One option a command accepts. */
+typedef struct cli_option {
+    const char *name;   /* long name without the dashes */
+    char short_name;    /* or 0 */
+    int has_arg;        /* 1 when it takes a value */
+    int id;             /* returned by cli_next, > 0 */
+} cli_option;
+
+/* Scanner state over argv. */
+typedef struct cli_parser {
+    int argc;
+    char **argv;
+    int i;                    /* next argv index */
+    int no_more_options;      /* after "--" */
+    const cli_option *opts;   /* terminated by { NULL, 0, 0, 0 } */
+    const char *value;        /* the value of the option just returned */
+    char name[80];            /* how the user spelled it, for messages */
+} cli_parser;
+
+/* Starts scanning argv[1..]. */
+void cli_init(cli_parser *p, int argc, char **argv, const cli_option *opts);
+/* Next item: an option id (> 0, value in p->value), 0 for an operand (in *operand),
+ * -1 at the end, -2 after printing a usage error. */
+int cli_next(cli_parser *p, const char **operand);
+
+/* Prints "poyo: what: message" on stderr as one line. */
+void cli_error(const char *what, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Parses a finite number; prints a message naming opt and returns 0 on failure. */
+int cli_double(const char *opt, const char *s, double *out);
+/* Parses a whole number within [lo, hi]; prints a message and returns 0 on failure. */
+int cli_int(const char *opt, const char *s, long lo, long hi, int *out);
+/* Parses "X,Y" as two finite numbers. */
+int cli_pair(const char *opt, const char *s, double *x, double *y);
+/* Parses a size like 128K, 256KiB, 300KB, 1M or 5000 into bytes. */
+int cli_bytes(const char *opt, const char *s, long long *out);
+
+#endif

@@ -1,0 +1,414 @@
+/* cmd_animate.c - `poyo [animate] [OPTIONS] INPUT...`: parses options into the
+ * modules' definition structs, then for each input reads, simulates, renders,
+ * encodes and writes the output atomically. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "animate.h"
+#include "bytebuf.h"
+#include "cli.h"
+#include "fileio.h"
+#include "gif.h"
+#include "image.h"
+
+enum {
+    O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
+    O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
+    O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX
+};
+
+static const cli_option options[] = {
+    { "output", 'o', 1, O_OUTPUT }, { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET },
+    { "verbose", 'v', 0, O_VERBOSE }, { "help", 'h', 0, O_HELP }, { "list-impulses", 0, 0, O_LIST },
+    { "impulse", 'i', 1, O_IMPULSE }, { "strength", 0, 1, O_STRENGTH }, { "at", 0, 1, O_AT },
+    { "angle", 0, 1, O_ANGLE }, { "rate", 0, 1, O_RATE }, { "hz", 0, 1, O_HZ }, { "damping", 0, 1, O_DAMPING },
+    { "volume", 0, 1, O_VOLUME }, { "drag", 0, 1, O_DRAG }, { "outline", 0, 1, O_OUTLINE },
+    { "substeps", 0, 1, O_SUBSTEPS }, { "grid", 0, 1, O_GRID }, { "anchor", 0, 1, O_ANCHOR },
+    { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION }, { "size", 's', 1, O_SIZE }, { "fit", 0, 1, O_FIT },
+    { "loop", 0, 1, O_LOOP }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
+    { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { NULL, 0, 0, 0 },
+};
+
+static const char *anchor_name(anchor_kind a)
+{
+    return a == ANCHOR_BOTTOM ? "bottom" : a == ANCHOR_TOP ? "top" : "none";
+}
+
+void cmd_list_impulses(FILE *out)
+{
+    fprintf(out, "%-8s %-9s %-6s %-10s %-7s %-6s  %s\n", "IMPULSE", "STRENGTH", "MAX", "--at", "--angle", "--rate",
+            "WHAT IT DOES (strength unit; default anchor)");
+    for (int k = 0; k < IMPULSE_COUNT; k++) {
+        const impulse_info *in = impulse_get_info((impulse_kind)k);
+        char at[32] = "-", angle[16] = "-", rate[16] = "-";
+        if (in->uses_at)
+            snprintf(at, sizeof at, "%g,%g", in->at.x, in->at.y);
+        if (in->uses_angle)
+            snprintf(angle, sizeof angle, isnan(in->angle) ? "inward" : "%g", in->angle);
+        if (in->periodic)
+            snprintf(rate, sizeof rate, "%g", in->rate);
+        fprintf(out, "%-8s %-9g %-6g %-10s %-7s %-6s  %s (%s; anchor %s%s)\n", in->name, in->strength,
+                in->strength_max, at, angle, rate, in->summary, in->strength_unit, anchor_name(in->anchor),
+                in->has_floor ? ", floor" : "");
+    }
+}
+
+static void usage(FILE *out)
+{
+    animate_def a = animate_default_def();
+    quantize_def q = quantize_default_def();
+    fprintf(out,
+            "Usage: poyo [animate] [OPTIONS] INPUT...\n"
+            "Make a PNG stamp jiggle as a soft body and write a looping animated GIF.\n"
+            "INPUT is a PNG file or - for standard input. Without -o, STEM.gif is written beside\n"
+            "each input (standard output for standard input).\n"
+            "\n"
+            "Output:\n"
+            "  -o, --output FILE        output file (- = standard output); a directory/ for many inputs\n"
+            "  -f, --force              overwrite existing output files\n"
+            "  -q, --quiet              print nothing but errors\n"
+            "  -v, --verbose            print one line per file written\n"
+            "\n"
+            "Impulse:\n"
+            "  -i, --impulse NAME       squash, stretch, poke, shake, twist, jump, drop, wave, pat\n"
+            "                           (default squash; see --list-impulses)\n"
+            "      --strength S         size of the kick (default and range per impulse)\n"
+            "      --at X,Y             point of the kick, image fractions (0,0 top-left)\n"
+            "      --angle DEG          direction, degrees clockwise from right\n"
+            "      --rate HZ            repeats per second of wave and pat (0.1 to 20)\n"
+            "      --list-impulses      list the impulses with their parameters and defaults\n"
+            "\n"
+            "Body:\n"
+            "      --hz F               wobbles per second of the main wobble (0.1 to 20, default %g)\n"
+            "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to 1, default %g)\n"
+            "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
+            "      --outline K          stiffness of springs along the outline (0 to 1, default %g = off)\n"
+            "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
+            "      --substeps N         solver steps per frame at least (1 to 64, default %d)\n"
+            "      --anchor WHERE       bottom, top, none or auto (default auto: the impulse's own)\n"
+            "\n"
+            "Clip and canvas:\n"
+            "      --fps F              frames per second (1 to 100, default %g)\n"
+            "      --duration S         seconds of a one-shot clip (0.1 to 60; default: until it settles,\n"
+            "                           at most %g s)\n"
+            "  -s, --size WxH|N         canvas size (1 to 4096; default the input's size)\n"
+            "      --fit auto|none      auto keeps the whole motion inside the canvas (default)\n"
+            "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
+            "\n"
+            "GIF:\n"
+            "      --colors N           palette size at most (2 to 256, default %d)\n"
+            "      --dither LEVEL       dithering (0 to 1, default %g)\n"
+            "      --alpha-threshold N  alpha at or above N is opaque (1 to 255, default %d)\n"
+            "\n"
+            "Input:\n"
+            "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
+            "\n"
+            "  -h, --help               this help;  poyo --version prints the version\n"
+            "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
+            a.body.hz, a.body.damping, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps, a.fps,
+            a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold);
+}
+
+typedef struct run_opts {
+    animate_def anim;
+    quantize_def quant;
+    const char *output;
+    int force, quiet, verbose;
+    long long max_pixels;
+    mode_t mode;
+} run_opts;
+
+/* Output path for an input: -o as given, DIR/STEM.gif, or STEM.gif beside the input. */
+static char *output_for(const char *input, const char *output, int many)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t stem = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        stem = (size_t)(dot - base);
+    char *out;
+    if (output && !many && !(strlen(output) && output[strlen(output) - 1] == '/') && !file_is_dir(output)) {
+        out = strdup(output);
+    } else if (output) {
+        size_t dl = strlen(output);
+        int slash = dl && output[dl - 1] == '/';
+        size_t need = dl + 1 + stem + 5;
+        out = malloc(need);
+        if (out)
+            snprintf(out, need, "%s%s%.*s.gif", output, slash ? "" : "/", (int)stem, base);
+    } else {
+        size_t dirlen = (size_t)(base - input);
+        size_t need = dirlen + stem + 5;
+        out = malloc(need);
+        if (out)
+            snprintf(out, need, "%.*s%.*s.gif", (int)dirlen, input, (int)stem, base);
+    }
+    return out;
+}
+
+/* Makes every missing directory of path (which ends in a directory name). */
+static int make_dirs(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            buf[i] = c;
+        }
+    }
+    return 0;
+}
+
+/* Processes one input; returns 0 on success, 1 on failure (message printed). */
+static int animate_one(const char *input, const char *output, const run_opts *o)
+{
+    const char *name = strcmp(input, "-") == 0 ? "-" : input;
+    poyo_error err;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    image im = { 0, 0, NULL };
+    motion m;
+    memset(&m, 0, sizeof m);
+    anim a;
+    memset(&a, 0, sizeof a);
+    bytebuf buf = { NULL, 0, 0 };
+    int rc = 1;
+    size_t max_file = 1u << 30;
+    if (file_read_all(input, max_file, &data, &len, &err) != POYO_OK) {
+        cli_error(name, "%s", err.msg);
+        goto done;
+    }
+    if (image_decode(data, len, o->max_pixels, &im, &err) != POYO_OK) {
+        cli_error(name, "%s", err.msg);
+        goto done;
+    }
+    free(data);
+    data = NULL;
+    if (animate_simulate(&im, &o->anim, &m, &err) != POYO_OK || animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
+        cli_error(name, "%s", err.msg);
+        goto done;
+    }
+    gif_stats gs;
+    if (gif_encode(&a, &o->quant, &buf, &gs, &err) != POYO_OK) {
+        cli_error(name, "%s", err.msg);
+        goto done;
+    }
+    write_opts wo = { o->force, input, o->mode };
+    if (file_write_atomic(output, buf.data, buf.len, &wo, NULL, 0, &err) != POYO_OK) {
+        cli_error(output, "%s", err.msg);
+        goto done;
+    }
+    if (o->verbose)
+        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", name, output, a.width,
+                a.height, a.count, anim_duration(&a), buf.len);
+    rc = 0;
+done:
+    free(data);
+    image_free(&im);
+    motion_free(&m);
+    anim_free(&a);
+    bytebuf_free(&buf);
+    return rc;
+}
+
+static int parse_size(const char *opt, const char *s, int *w, int *h)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(s, &end, 10), b;
+    if (end == s)
+        goto bad;
+    if (*end == 'x' || *end == 'X') {
+        const char *t = end + 1;
+        b = strtol(t, &end, 10);
+        if (end == t || *end)
+            goto bad;
+    } else if (*end == '\0') {
+        b = a;
+    } else {
+        goto bad;
+    }
+    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
+        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
+        return 0;
+    }
+    *w = (int)a;
+    *h = (int)b;
+    return 1;
+bad:
+    cli_error(opt, "'%s' is not a size like 128x128 or 128", s);
+    return 0;
+}
+
+int cmd_animate(int argc, char **argv)
+{
+    run_opts o;
+    memset(&o, 0, sizeof o);
+    o.anim = animate_default_def();
+    o.quant = quantize_default_def();
+    o.max_pixels = 16777216;
+    mode_t um = umask(0);
+    umask(um);
+    o.mode = 0666 & ~um;
+    const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);
+    if (!inputs) {
+        cli_error(NULL, "out of memory");
+        return 1;
+    }
+    int ninputs = 0;
+    cli_parser p;
+    cli_init(&p, argc, argv, options);
+    const char *operand;
+    int id, ok = 1;
+    double d;
+    while (ok && (id = cli_next(&p, &operand)) != -1) {
+        const char *v = p.value, *on = p.name;
+        switch (id) {
+        case -2: ok = 0; break;
+        case 0: inputs[ninputs++] = operand; break;
+        case O_OUTPUT: o.output = v; break;
+        case O_FORCE: o.force = 1; break;
+        case O_QUIET: o.quiet = 1; o.verbose = 0; break;
+        case O_VERBOSE: o.verbose = 1; o.quiet = 0; break;
+        case O_HELP: usage(stdout); free(inputs); return 0;
+        case O_LIST: cmd_list_impulses(stdout); free(inputs); return 0;
+        case O_IMPULSE: {
+            int k = impulse_lookup(v);
+            if (k < 0) {
+                cli_error(on, "unknown impulse '%s' (see poyo --list-impulses)", v);
+                ok = 0;
+            } else {
+                o.anim.impulse.kind = (impulse_kind)k;
+            }
+            break;
+        }
+        case O_STRENGTH: ok = cli_double(on, v, &o.anim.impulse.strength); break;
+        case O_AT: ok = cli_pair(on, v, &o.anim.impulse.at.x, &o.anim.impulse.at.y); break;
+        case O_ANGLE: ok = cli_double(on, v, &o.anim.impulse.angle); break;
+        case O_RATE: ok = cli_double(on, v, &o.anim.impulse.rate); break;
+        case O_HZ: ok = cli_double(on, v, &o.anim.body.hz); break;
+        case O_DAMPING: ok = cli_double(on, v, &o.anim.body.damping); break;
+        case O_VOLUME: ok = cli_double(on, v, &o.anim.body.volume); break;
+        case O_DRAG: ok = cli_double(on, v, &o.anim.body.drag); break;
+        case O_OUTLINE: ok = cli_double(on, v, &o.anim.body.outline); break;
+        case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &o.anim.body.substeps); break;
+        case O_GRID: ok = cli_int(on, v, 3, 64, &o.anim.grid); break;
+        case O_ANCHOR:
+            o.anim.anchor_auto = 0;
+            if (strcmp(v, "bottom") == 0) o.anim.body.anchor = ANCHOR_BOTTOM;
+            else if (strcmp(v, "top") == 0) o.anim.body.anchor = ANCHOR_TOP;
+            else if (strcmp(v, "none") == 0) o.anim.body.anchor = ANCHOR_NONE;
+            else if (strcmp(v, "auto") == 0) o.anim.anchor_auto = 1;
+            else {
+                cli_error(on, "must be bottom, top, none or auto, not '%s'", v);
+                ok = 0;
+            }
+            break;
+        case O_FPS: ok = cli_double(on, v, &o.anim.fps); break;
+        case O_DURATION:
+            ok = cli_double(on, v, &d);
+            if (ok && !(d >= 0.1 && d <= 60.0)) {
+                cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
+                ok = 0;
+            }
+            o.anim.duration = d;
+            break;
+        case O_SIZE: ok = parse_size(on, v, &o.anim.width, &o.anim.height); break;
+        case O_FIT:
+            if (strcmp(v, "auto") == 0) o.anim.fit = FIT_AUTO;
+            else if (strcmp(v, "none") == 0) o.anim.fit = FIT_NONE;
+            else {
+                cli_error(on, "must be auto or none, not '%s'", v);
+                ok = 0;
+            }
+            break;
+        case O_LOOP: ok = cli_int(on, v, 0, 65535, &o.anim.loop); break;
+        case O_COLORS: ok = cli_int(on, v, 2, 256, &o.quant.colors); break;
+        case O_DITHER: ok = cli_double(on, v, &o.quant.dither); break;
+        case O_ALPHA: ok = cli_int(on, v, 1, 255, &o.quant.alpha_threshold); break;
+        case O_MAXPX: {
+            int mp;
+            ok = cli_int(on, v, 1, 1000000000, &mp);
+            o.max_pixels = mp;
+            break;
+        }
+        default: ok = 0; break;
+        }
+    }
+    poyo_error err;
+    if (ok && animate_check_def(&o.anim, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        ok = 0;
+    }
+    if (ok && quantize_check_def(&o.quant, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        ok = 0;
+    }
+    if (ok && ninputs == 0) {
+        cli_error(NULL, "no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)");
+        ok = 0;
+    }
+    int many = ninputs > 1;
+    if (ok && many && o.output && strcmp(o.output, "-") == 0) {
+        cli_error("-o", "standard output takes one input, not %d", ninputs);
+        ok = 0;
+    }
+    if (ok && many && o.output && !file_is_dir(o.output) && o.output[strlen(o.output) - 1] != '/') {
+        cli_error(o.output, "with several inputs, -o must name a directory (end it with /)");
+        ok = 0;
+    }
+    if (!ok) {
+        free(inputs);
+        return 2;
+    }
+    if (o.output && (many || o.output[strlen(o.output) - 1] == '/') && !file_is_dir(o.output) &&
+        make_dirs(o.output) != 0) {
+        cli_error(o.output, "cannot create the directory: %s", strerror(errno));
+        free(inputs);
+        return 1;
+    }
+    int failed = 0;
+    for (int i = 0; i < ninputs; i++) {
+        const char *in = inputs[i];
+        char *out;
+        if (strcmp(in, "-") == 0 && !o.output) {
+            if (isatty(STDOUT_FILENO)) {
+                cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
+                failed++;
+                continue;
+            }
+            out = strdup("-");
+        } else {
+            out = output_for(in, o.output, many);
+        }
+        if (!out) {
+            cli_error(in, "out of memory");
+            failed++;
+            continue;
+        }
+        if (strcmp(out, "-") == 0 && isatty(STDOUT_FILENO)) {
+            cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
+            failed++;
+        } else {
+            failed += animate_one(in, out, &o);
+        }
+        free(out);
+    }
+    free(inputs);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,33 @@
+/* fileio.h - reading inputs whole and writing outputs atomically: a temporary
+ * file beside the target, renamed into place only when complete. */
+#ifndef POYO_FILEIO_H
+#define POYO_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* Reads all of path ("-" = standard input) into *data (malloc'ed, caller frees).
+ * Refuses directories and files larger than max_bytes. */
+poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len, poyo_error *err);
+
+/* How an output may be written. */
+typedef struct write_opts {
+    int force;               /* 1: replace an existing file */
+    const char *input_path;  /* never overwrite this file (may be NULL or "-") */
+    mode_t mode;             /* permissions of the new file (0666 minus the umask) */
+} write_opts;
+
+/* Writes len bytes to path ("-" = standard output) through a temporary file in
+ * the same directory and a rename; on failure nothing is left behind.
+ * *tmp_out, when not NULL, receives the temporary name while it exists (for
+ * signal-time clean-up; it is set to "" afterwards). */
+poyo_status file_write_atomic(const char *path, const void *data, size_t len, const write_opts *o,
+                              char *tmp_out, size_t tmp_cap, poyo_error *err);
+
+/* 1 when path names an existing directory. */
+int file_is_dir(const char *path);
+
+#endif

@@ -1,0 +1,201 @@
+/* gif.c - writes the indexed frames as GIF89a with giflib. For each frame the
+ * previous frame's disposal is chosen (keep, or restore to background when a
+ * pixel must turn transparent) so that only the changed rectangle is stored
+ * and unchanged pixels inside it become the transparent index. */
+#include "gif.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gif_lib.h>
+
+static int write_cb(GifFileType *gif, const GifByteType *data, int len)
+{
+    bytebuf *b = gif->UserData;
+    if (len < 0 || bytebuf_append(b, data, (size_t)len, NULL) != POYO_OK)
+        return 0;
+    return len;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+typedef struct rect { int x0, y0, x1, y1; } rect; /* [x0, x1) x [y0, y1) */
+
+static int rect_area(rect r) { return r.x1 > r.x0 && r.y1 > r.y0 ? (r.x1 - r.x0) * (r.y1 - r.y0) : 0; }
+
+/* Bounding box of the pixels where target differs from base. */
+static rect diff_rect(const uint8_t *base, const uint8_t *target, int w, int h)
+{
+    rect r = { w, h, 0, 0 };
+    for (int y = 0; y < h; y++) {
+        const uint8_t *b = base + (size_t)y * w, *t = target + (size_t)y * w;
+        for (int x = 0; x < w; x++) {
+            if (b[x] == t[x])
+                continue;
+            if (x < r.x0) r.x0 = x;
+            if (x >= r.x1) r.x1 = x + 1;
+            if (y < r.y0) r.y0 = y;
+            if (y >= r.y1) r.y1 = y + 1;
+        }
+    }
+    return r;
+}
+
+/* 1 when some pixel is transparent in target but not in base (keeping base cannot show it). */
+static int needs_clear(const uint8_t *base, const uint8_t *target, size_t n, int tr)
+{
+    for (size_t i = 0; i < n; i++)
+        if (target[i] == tr && base[i] != tr)
+            return 1;
+    return 0;
+}
+
+typedef struct frame_plan {
+    rect r;
+    int disposal; /* of this frame, applied before the next one */
+} frame_plan;
+
+poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_stats *stats, poyo_error *err)
+{
+    double t0 = now_ms();
+    indexed ix;
+    poyo_status st = quantize_anim(a, q, &ix, err);
+    if (st != POYO_OK)
+        return st;
+    double t1 = now_ms();
+    int w = a->width, h = a->height, tr = ix.transparent;
+    size_t npx = (size_t)w * h;
+    frame_plan *plan = calloc((size_t)a->count, sizeof *plan);
+    uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
+    int *delays = malloc((size_t)a->count * sizeof *delays);
+    GifFileType *gif = NULL;
+    ColorMapObject *cmap = NULL;
+    if (!plan || !canvas || !cleared || !line || !delays) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
+        goto done;
+    }
+    /* plan rectangles and disposals against the canvas a decoder will show */
+    memset(canvas, tr, npx);
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *target = ix.index + npx * (size_t)f;
+        if (f == 0) {
+            plan[0].r = diff_rect(canvas, target, w, h);
+        } else {
+            rect pr = plan[f - 1].r;
+            memcpy(cleared, canvas, npx);
+            for (int y = pr.y0; y < pr.y1; y++)
+                memset(cleared + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
+            rect keep = diff_rect(canvas, target, w, h);
+            rect clear = diff_rect(cleared, target, w, h);
+            int can_keep = !needs_clear(canvas, target, npx, tr);
+            if (can_keep && rect_area(keep) <= rect_area(clear)) {
+                plan[f - 1].disposal = DISPOSE_DO_NOT;
+                plan[f].r = keep;
+            } else {
+                plan[f - 1].disposal = DISPOSE_BACKGROUND;
+                plan[f].r = clear;
+                memcpy(canvas, cleared, npx);
+            }
+        }
+        if (rect_area(plan[f].r) == 0) { /* nothing changed: store one pixel */
+            plan[f].r.x0 = plan[f].r.y0 = 0;
+            plan[f].r.x1 = plan[f].r.y1 = 1;
+        }
+        /* the canvas after this frame equals the target inside its rectangle */
+        rect r = plan[f].r;
+        for (int y = r.y0; y < r.y1; y++)
+            memcpy(canvas + (size_t)y * w + r.x0, target + (size_t)y * w + r.x0, (size_t)(r.x1 - r.x0));
+    }
+    plan[a->count - 1].disposal = DISPOSE_DO_NOT;
+    anim_delays(a, 100, 2, delays);
+
+    int gerr = 0;
+    gif = EGifOpen(out, write_cb, &gerr);
+    if (!gif) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot start the GIF (%s)", GifErrorString(gerr));
+        goto done;
+    }
+    EGifSetGifVersion(gif, true);
+    int mapsize = 2;
+    while (mapsize < ix.ncolors)
+        mapsize *= 2;
+    GifColorType colors[256];
+    memset(colors, 0, sizeof colors);
+    for (int i = 0; i < ix.ncolors; i++) {
+        colors[i].Red = ix.palette[i][0];
+        colors[i].Green = ix.palette[i][1];
+        colors[i].Blue = ix.palette[i][2];
+    }
+    cmap = GifMakeMapObject(mapsize, colors);
+    if (!cmap || EGifPutScreenDesc(gif, w, h, 8, tr, cmap) == GIF_ERROR)
+        goto gif_fail;
+    if (a->loop != 1) {
+        int reps = a->loop == 0 ? 0 : a->loop - 1;
+        unsigned char nab[3] = { 1, (unsigned char)(reps & 0xff), (unsigned char)(reps >> 8) };
+        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+            EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
+            EGifPutExtensionBlock(gif, 3, nab) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
+            goto gif_fail;
+    }
+    memset(canvas, tr, npx);
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *target = ix.index + npx * (size_t)f;
+        rect r = plan[f].r;
+        if (f > 0 && plan[f - 1].disposal == DISPOSE_BACKGROUND) {
+            rect pr = plan[f - 1].r;
+            for (int y = pr.y0; y < pr.y1; y++)
+                memset(canvas + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
+        }
+        GraphicsControlBlock gcb;
+        gcb.DisposalMode = plan[f].disposal;
+        gcb.UserInputFlag = false;
+        gcb.DelayTime = delays[f];
+        gcb.TransparentColor = tr;
+        GifByteType ext[4];
+        EGifGCBToExtension(&gcb, ext);
+        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR ||
+            EGifPutImageDesc(gif, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, false, NULL) == GIF_ERROR)
+            goto gif_fail;
+        for (int y = r.y0; y < r.y1; y++) {
+            const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
+            for (int x = r.x0; x < r.x1; x++)
+                line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
+            if (EGifPutLine(gif, line, r.x1 - r.x0) == GIF_ERROR)
+                goto gif_fail;
+            memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)(r.x1 - r.x0));
+        }
+    }
+    if (EGifCloseFile(gif, &gerr) == GIF_ERROR) {
+        gif = NULL;
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot finish the GIF (%s)", GifErrorString(gerr));
+        goto done;
+    }
+    gif = NULL;
+    if (stats) {
+        stats->frames = a->count;
+        stats->colors = ix.ncolors;
+        stats->quantize_ms = t1 - t0;
+        stats->encode_ms = now_ms() - t1;
+    }
+    st = POYO_OK;
+    goto done;
+gif_fail:
+    st = poyo_fail(err, POYO_ERR_NOMEM, "cannot write the GIF (%s)", GifErrorString(gif ? gif->Error : gerr));
+done:
+    if (gif)
+        EGifCloseFile(gif, &gerr);
+    GifFreeMapObject(cmap);
+    free(plan);
+    free(canvas);
+    free(cleared);
+    free(line);
+    free(delays);
+    indexed_free(&ix);
+    return st;
+}

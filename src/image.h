@@ -1,0 +1,39 @@
+/* image.h - RGBA images: decode PNG (and whatever stb_image reads) with a
+ * pixel limit checked before decoding, resample, premultiply. The only
+ * caller of stb_image and stb_image_resize. */
+#ifndef POYO_IMAGE_H
+#define POYO_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* 8-bit RGBA, straight alpha, rows packed (stride = 4 * w). */
+typedef struct image {
+    int w, h;
+    uint8_t *rgba;   /* owned */
+} image;
+
+/* Decodes an image held in memory. Fails with POYO_ERR_INPUT for data that is
+ * empty, not an image, truncated or larger than max_pixels (checked from the
+ * header before any pixel is decoded). */
+poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err);
+/* Allocates a zeroed (fully transparent) w x h image. */
+poyo_status image_alloc(image *out, int w, int h, poyo_error *err);
+/* Frees the pixels; safe on a zeroed image. */
+void image_free(image *im);
+/* Sets the colour of fully transparent pixels to 0 so equal-looking images compare equal. */
+void image_clear_invisible(image *im);
+/* Visible bounding box (alpha > 0) as [x0, x1) x [y0, y1); returns 0 when nothing is visible. */
+int image_visible_bbox(const image *im, int *x0, int *y0, int *x1, int *y1);
+/* Resamples src to pw x ph (sRGB-aware, alpha-weighted) and puts its top-left
+ * corner at (ox, oy) on a transparent w x h canvas; the rest is clipped. */
+poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, int oy, image *out, poyo_error *err);
+/* Premultiplied float copy: 4 floats per pixel, colour scaled by alpha, all in 0..255.
+ * *out is malloc'ed; the caller frees it. */
+poyo_status image_premultiply(const image *im, float **out, poyo_error *err);
+/* Encodes as PNG into *out (malloc'ed, *len bytes); the caller frees it. */
+poyo_status image_encode_png(const uint8_t *rgba, int w, int h, uint8_t **out, size_t *len, poyo_error *err);
+
+#endif

@@ -1,0 +1,92 @@
+/* lattice.c - lays the node grid over the visible pixels of an image. A cell
+ * is drawn when a visible pixel's bilinear footprint touches it; a node is
+ * active when one of its four cells is drawn (after the shape-matching
+ * stamp in Müller et al. 2005 as applied to chat stamps). */
+#include "lattice.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (grid < 3 || grid > 64)
+        return poyo_fail(err, POYO_ERR_USAGE, "grid must be 3 to 64 nodes, not %d", grid);
+    int x0, y0, x1, y1;
+    if (!image_visible_bbox(im, &x0, &y0, &x1, &y1))
+        return poyo_fail(err, POYO_ERR_INPUT, "image is fully transparent: nothing to animate");
+    /* one pixel of margin so the bilinear footprint of edge pixels is inside */
+    double bw = (double)(x1 - x0) + 2.0, bh = (double)(y1 - y0) + 2.0;
+    double longer = bw > bh ? bw : bh;
+    double h = longer / (grid - 1);
+    int cx = (int)ceil(bw / h - 1e-9), cy = (int)ceil(bh / h - 1e-9);
+    if (cx < 1) cx = 1;
+    if (cy < 1) cy = 1;
+    out->nx = cx + 1;
+    out->ny = cy + 1;
+    out->h = h;
+    out->ox = (x0 + x1) * 0.5 - cx * h * 0.5;
+    out->oy = (y0 + y1) * 0.5 - cy * h * 0.5;
+    out->bx0 = x0;
+    out->by0 = y0;
+    out->bx1 = x1;
+    out->by1 = y1;
+    size_t ncell = (size_t)cx * (size_t)cy, nnode = (size_t)out->nx * (size_t)out->ny;
+    out->cell = calloc(ncell, 1);
+    out->index = malloc(nnode * sizeof *out->index);
+    out->ni = malloc(nnode * sizeof *out->ni);
+    out->nj = malloc(nnode * sizeof *out->nj);
+    if (!out->cell || !out->index || !out->ni || !out->nj) {
+        lattice_free(out);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
+    }
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *row = im->rgba + (size_t)y * (size_t)im->w * 4u;
+        for (int x = x0; x < x1; x++) {
+            if (row[4 * x + 3] == 0)
+                continue;
+            /* the pixel [x, x+1] sampled bilinearly reaches [x - 0.5, x + 1.5] */
+            int i0 = (int)floor((x - 0.5 - out->ox) / h), i1 = (int)floor((x + 1.5 - out->ox) / h);
+            int j0 = (int)floor((y - 0.5 - out->oy) / h), j1 = (int)floor((y + 1.5 - out->oy) / h);
+            if (i0 < 0) i0 = 0;
+            if (j0 < 0) j0 = 0;
+            if (i1 > cx - 1) i1 = cx - 1;
+            if (j1 > cy - 1) j1 = cy - 1;
+            for (int j = j0; j <= j1; j++)
+                for (int i = i0; i <= i1; i++)
+                    out->cell[(size_t)j * cx + i] = 1;
+        }
+    }
+    int count = 0;
+    for (int j = 0; j < out->ny; j++) {
+        for (int i = 0; i < out->nx; i++) {
+            int active = 0;
+            for (int dj = -1; dj <= 0 && !active; dj++)
+                for (int di = -1; di <= 0 && !active; di++) {
+                    int ci = i + di, cj = j + dj;
+                    if (ci >= 0 && cj >= 0 && ci < cx && cj < cy && out->cell[(size_t)cj * cx + ci])
+                        active = 1;
+                }
+            out->index[(size_t)j * out->nx + i] = active ? count : -1;
+            if (active) {
+                out->ni[count] = i;
+                out->nj[count] = j;
+                count++;
+            }
+        }
+    }
+    out->count = count;
+    return POYO_OK;
+}
+
+void lattice_free(lattice *l)
+{
+    if (!l)
+        return;
+    free(l->cell);
+    free(l->index);
+    free(l->ni);
+    free(l->nj);
+    memset(l, 0, sizeof *l);
+}

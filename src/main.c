@@ -1,0 +1,40 @@
+/* main.c - poyo's entry point: picks the subcommand and hands it argv. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: poyo [animate] [OPTIONS] INPUT...   make a stamp jiggle (see poyo animate --help)\n"
+            "       poyo --list-impulses                 the impulses and their parameters\n"
+            "       poyo --help | --version\n"
+            "poyo reads a PNG, treats it as a soft elastic body, kicks it and writes a looping GIF.\n"
+            "Exit status: 0 success, 1 some input failed, 2 usage error. See man poyo.\n");
+}
+
+int main(int argc, char **argv)
+{
+    /* a write past a file size limit must fail with EFBIG, not kill us mid-file */
+    signal(SIGXFSZ, SIG_IGN);
+    if (argc >= 2) {
+        const char *c = argv[1];
+        if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(c, "--version") == 0) {
+            printf("poyo %s\n", POYO_VERSION);
+            return 0;
+        }
+        if (strcmp(c, "animate") == 0)
+            return cmd_animate(argc - 1, argv + 1);
+    } else {
+        usage(stderr);
+        return 2;
+    }
+    return cmd_animate(argc, argv);
+}

@@ -1,0 +1,175 @@
+/* quantize.c - builds one palette for all frames with libimagequant (a
+ * histogram over every frame, so colours do not flicker) after alpha is
+ * thresholded to 1 bit, and remaps each frame to it. */
+#include "quantize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libimagequant.h>
+
+quantize_def quantize_default_def(void)
+{
+    quantize_def d;
+    d.colors = 256;
+    d.dither = 0.0;
+    d.alpha_threshold = 128;
+    d.quality_min = 0;
+    d.quality_max = 100;
+    d.speed = 4;
+    return d;
+}
+
+poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
+{
+    if (d->colors < 2 || d->colors > 256)
+        return poyo_fail(err, POYO_ERR_USAGE, "--colors must be 2 to 256, not %d", d->colors);
+    if (!(d->dither >= 0.0 && d->dither <= 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--dither must be 0 to 1, not %g", d->dither);
+    if (d->alpha_threshold < 1 || d->alpha_threshold > 255)
+        return poyo_fail(err, POYO_ERR_USAGE, "--alpha-threshold must be 1 to 255, not %d", d->alpha_threshold);
+    if (d->quality_min < 0 || d->quality_max > 100 || d->quality_min > d->quality_max)
+        return poyo_fail(err, POYO_ERR_USAGE, "quality range must be within 0 to 100, not %d-%d", d->quality_min,
+                         d->quality_max);
+    if (d->speed < 1 || d->speed > 10)
+        return poyo_fail(err, POYO_ERR_USAGE, "speed must be 1 to 10, not %d", d->speed);
+    return POYO_OK;
+}
+
+void indexed_free(indexed *ix)
+{
+    if (!ix)
+        return;
+    free(ix->index);
+    ix->index = NULL;
+}
+
+poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    poyo_status st = quantize_check_def(def, err);
+    if (st != POYO_OK)
+        return st;
+    size_t npx = (size_t)a->width * a->height;
+    size_t fb = anim_frame_bytes(a);
+    uint8_t *bin = malloc(fb * (size_t)a->count);
+    out->index = malloc(npx * (size_t)a->count);
+    liq_attr *attr = liq_attr_create();
+    liq_histogram *hist = NULL;
+    liq_result *res = NULL;
+    if (!bin || !out->index || !attr) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    /* 1-bit alpha: opaque pixels keep their colour, the rest become (0,0,0,0) */
+    int any_clear = 0;
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *s = anim_frame(a, f);
+        uint8_t *d = bin + fb * (size_t)f;
+        for (size_t i = 0; i < npx; i++) {
+            if (s[4 * i + 3] >= def->alpha_threshold) {
+                d[4 * i + 0] = s[4 * i + 0];
+                d[4 * i + 1] = s[4 * i + 1];
+                d[4 * i + 2] = s[4 * i + 2];
+                d[4 * i + 3] = 255;
+            } else {
+                memset(d + 4 * i, 0, 4);
+                any_clear = 1;
+            }
+        }
+    }
+    /* keep one entry free for the transparent index when no pixel needs it */
+    int maxc = any_clear ? def->colors : def->colors - 1;
+    if (maxc < 2)
+        maxc = 2;
+    if (liq_set_max_colors(attr, maxc) != LIQ_OK || liq_set_speed(attr, def->speed) != LIQ_OK ||
+        liq_set_quality(attr, def->quality_min, def->quality_max) != LIQ_OK) {
+        st = poyo_fail(err, POYO_ERR_USAGE, "invalid quantiser settings");
+        goto done;
+    }
+    hist = liq_histogram_create(attr);
+    if (!hist) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    for (int f = 0; f < a->count; f++) {
+        liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
+        if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK) {
+            liq_image_destroy(img);
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
+            goto done;
+        }
+        liq_image_destroy(img);
+    }
+    liq_error qe = liq_histogram_quantize(hist, attr, &res);
+    if (qe == LIQ_QUALITY_TOO_LOW) {
+        st = poyo_fail(err, POYO_ERR_INPUT, "quality floor %d cannot be met with %d colours", def->quality_min, maxc);
+        goto done;
+    }
+    if (qe != LIQ_OK || !res) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot quantise the frames");
+        goto done;
+    }
+    liq_set_dithering_level(res, (float)def->dither);
+    for (int f = 0; f < a->count; f++) {
+        liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
+        if (!img || liq_write_remapped_image(res, img, out->index + npx * (size_t)f, npx) != LIQ_OK) {
+            liq_image_destroy(img);
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame to the palette");
+            goto done;
+        }
+        liq_image_destroy(img);
+    }
+    const liq_palette *pal = liq_get_palette(res);
+    int n = (int)pal->count, tr = -1;
+    for (int i = 0; i < n; i++) {
+        out->palette[i][0] = pal->entries[i].r;
+        out->palette[i][1] = pal->entries[i].g;
+        out->palette[i][2] = pal->entries[i].b;
+        if (pal->entries[i].a < 128 && tr < 0)
+            tr = i;
+    }
+    if (tr < 0) {
+        tr = n++;
+        out->palette[tr][0] = out->palette[tr][1] = out->palette[tr][2] = 0;
+    }
+    /* every clear pixel on the one transparent entry, no visible pixel on it */
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *s = bin + fb * (size_t)f;
+        uint8_t *ix = out->index + npx * (size_t)f;
+        for (size_t i = 0; i < npx; i++) {
+            if (s[4 * i + 3] == 0) {
+                ix[i] = (uint8_t)tr;
+            } else if (ix[i] == tr) {
+                int best = tr == 0 ? 1 : 0;
+                long bd = -1;
+                for (int c = 0; c < n; c++) {
+                    if (c == tr)
+                        continue;
+                    long dr = (long)out->palette[c][0] - s[4 * i], dg = (long)out->palette[c][1] - s[4 * i + 1],
+                         db = (long)out->palette[c][2] - s[4 * i + 2];
+                    long dd = dr * dr + dg * dg + db * db;
+                    if (bd < 0 || dd < bd) {
+                        bd = dd;
+                        best = c;
+                    }
+                }
+                ix[i] = (uint8_t)best;
+            }
+        }
+    }
+    out->ncolors = n < 2 ? 2 : n;
+    out->transparent = tr;
+    out->width = a->width;
+    out->height = a->height;
+    out->count = a->count;
+    st = POYO_OK;
+done:
+    if (st != POYO_OK)
+        indexed_free(out);
+    liq_result_destroy(res);
+    liq_histogram_destroy(hist);
+    liq_attr_destroy(attr);
+    free(bin);
+    return st;
+}

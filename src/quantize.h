@@ -1,0 +1,39 @@
+/* quantize.h - one palette for a whole animation (libimagequant), with a
+ * transparent index that no visible colour shares (DESIGN.md section 4). */
+#ifndef POYO_QUANTIZE_H
+#define POYO_QUANTIZE_H
+
+#include <stdint.h>
+
+#include "anim.h"
+#include "error.h"
+
+typedef struct quantize_def {
+    int colors;           /* palette entries at most, transparent one included (2 to 256) */
+    double dither;        /* Floyd-Steinberg dithering level (0 to 1) */
+    int alpha_threshold;  /* alpha below this is transparent, at or above it opaque (1 to 255) */
+    int quality_min;      /* libimagequant quality floor (0 to 100); fewer colours when the image allows */
+    int quality_max;      /* libimagequant quality target (0 to 100) */
+    int speed;            /* libimagequant speed (1 slow/best to 10 fast) */
+} quantize_def;
+
+/* The defaults, the only place they live. */
+quantize_def quantize_default_def(void);
+/* Checks every field; names the first one out of range. */
+poyo_status quantize_check_def(const quantize_def *def, poyo_error *err);
+
+/* Indexed frames sharing one palette. */
+typedef struct indexed {
+    int width, height, count;
+    uint8_t *index;          /* count * width * height */
+    uint8_t palette[256][3]; /* RGB of each entry */
+    int ncolors;             /* entries used, 2 to 256 */
+    int transparent;         /* index of the transparent entry */
+} indexed;
+
+/* Quantises every frame of a with one shared palette. */
+poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err);
+/* Frees the indices; safe on a zeroed struct. */
+void indexed_free(indexed *ix);
+
+#endif

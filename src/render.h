@@ -1,0 +1,55 @@
+/* render.h - draws the image warped over the deformed lattice (DESIGN.md
+ * section 3): Catmull-Rom refinement of node displacements, then an inverse
+ * bilinear map per output pixel with premultiplied bilinear sampling. */
+#ifndef POYO_RENDER_H
+#define POYO_RENDER_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "image.h"
+#include "lattice.h"
+
+typedef enum fit_mode { FIT_AUTO = 0, FIT_NONE } fit_mode;
+
+/* Where the image sits on the canvas: it is resampled to pw x ph pixels with its
+ * top-left corner at (ox, oy), so image point p is drawn at (sx p.x + ox, sy p.y + oy). */
+typedef struct placement {
+    int pw, ph, ox, oy;
+    double sx, sy;
+} placement;
+
+/* A renderer for one source image, lattice and canvas. */
+typedef struct renderer {
+    const lattice *lat;
+    int w, h;                /* canvas, pixels */
+    int sub;                 /* render cells per lattice cell along each side */
+    int rx, ry;              /* render grid nodes per row and column */
+    placement place;
+    float *src;              /* premultiplied source placed on the canvas, w * h * 4 */
+    double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
+    double *tx, *ty;         /* rows refined along x: ny * rx */
+    double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
+    uint8_t *mask;           /* w * h: pixel already drawn in this frame */
+    unsigned char *filled;   /* scratch for the displacement fill */
+} renderer;
+
+/* Bounding box of the drawn cells for node positions (x, y) (lattice active
+ * order, image pixels), padded by the refinement; expands *box (x0, y0, x1, y1). */
+void render_bounds(const lattice *lat, const double *x, const double *y, double box[4]);
+/* The placement for a canvas of w x h: fit none scales the image to fit the canvas;
+ * fit auto also shrinks it so that box (image pixels, from render_bounds) fits. */
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4]);
+/* Prepares drawing src (iw x ih) with its lattice on a w x h canvas. */
+poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
+                          poyo_error *err);
+/* Draws one frame for node positions (x, y) into rgba (w * h * 4, straight alpha). */
+void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba);
+/* Frees the renderer's buffers; safe twice. */
+void renderer_free(renderer *r);
+
+/* Inverse of the bilinear map of quad p00, p10, p11, p01 at point p: returns 1 and
+ * (u, v) when p is inside (with tolerance eps), else 0. */
+int render_inverse_bilinear(double px, double py, const double q[8], double eps, double *u, double *v);
+
+#endif

@@ -1,0 +1,609 @@
+/* softbody.c - lattice shape matching after Müller et al. 2005, "Meshless
+ * deformations based on shape matching": every active node with its 3x3
+ * neighbourhood is a cluster; goals are averaged over clusters and pull the
+ * nodes with the paper's integration v += alpha (g - x) / dt, x += v dt.
+ * Stiffness and damping are solved per step from a wobble frequency and a
+ * damping ratio, as Box2D's soft constraints do, so the look does not change
+ * with the frame rate or the number of steps. */
+#include "softbody.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec2.h"
+
+#define PI 3.14159265358979323846
+
+softbody_def softbody_default_def(void)
+{
+    softbody_def d;
+    d.hz = 3.0;
+    d.damping = 0.12;
+    d.volume = 0.3;
+    d.drag = 0.0;
+    d.outline = 0.0;
+    d.substeps = 4;
+    d.anchor = ANCHOR_BOTTOM;
+    return d;
+}
+
+static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi; }
+
+poyo_status softbody_check_def(const softbody_def *d, poyo_error *err)
+{
+    if (!in_range(d->hz, 0.1, 20.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--hz must be 0.1 to 20, not %g", d->hz);
+    if (!in_range(d->damping, 0.0, 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--damping must be 0 to 1, not %g", d->damping);
+    if (!in_range(d->volume, 0.0, 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--volume must be 0 to 1, not %g", d->volume);
+    if (!in_range(d->drag, 0.0, 100.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--drag must be 0 to 100, not %g", d->drag);
+    if (!in_range(d->outline, 0.0, 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--outline must be 0 to 1, not %g", d->outline);
+    if (d->substeps < 1 || d->substeps > 64)
+        return poyo_fail(err, POYO_ERR_USAGE, "--substeps must be 1 to 64, not %d", d->substeps);
+    if (d->anchor != ANCHOR_NONE && d->anchor != ANCHOR_BOTTOM && d->anchor != ANCHOR_TOP)
+        return poyo_fail(err, POYO_ERR_USAGE, "unknown anchor");
+    return POYO_OK;
+}
+
+void softbody_destroy(softbody *sb)
+{
+    if (!sb)
+        return;
+    free(sb->x);
+    free(sb->y);
+    free(sb->vx);
+    free(sb->vy);
+    free(sb->qx);
+    free(sb->qy);
+    free(sb->pinx);
+    free(sb->piny);
+    free(sb->pinned);
+    free(sb->start);
+    free(sb->member);
+    free(sb->rbx);
+    free(sb->rby);
+    free(sb->aqq);
+    free(sb->inv_count);
+    free(sb->gx);
+    free(sb->gy);
+    free(sb->ax);
+    free(sb->ay);
+    free(sb->out_a);
+    free(sb->out_b);
+    free(sb->out_len);
+    free(sb);
+}
+
+/* 1 when node (i, j) is active and lies on the outline (a neighbouring cell is not drawn). */
+static int on_outline(const lattice *lat, int i, int j)
+{
+    int cx = lat->nx - 1, cy = lat->ny - 1;
+    for (int dj = -1; dj <= 0; dj++)
+        for (int di = -1; di <= 0; di++) {
+            int ci = i + di, cj = j + dj;
+            if (ci < 0 || cj < 0 || ci >= cx || cj >= cy || !lat->cell[(size_t)cj * cx + ci])
+                return 1;
+        }
+    return 0;
+}
+
+poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbody **out, poyo_error *err)
+{
+    *out = NULL;
+    poyo_status st = softbody_check_def(def, err);
+    if (st != POYO_OK)
+        return st;
+    int n = lat->count;
+    if (n < 3)
+        return poyo_fail(err, POYO_ERR_INPUT, "the visible shape is too small to animate");
+    softbody *sb = calloc(1, sizeof *sb);
+    if (!sb)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    sb->n = n;
+    sb->def = *def;
+    size_t nd = (size_t)n * sizeof(double);
+    sb->x = malloc(nd);
+    sb->y = malloc(nd);
+    sb->vx = calloc((size_t)n, sizeof(double));
+    sb->vy = calloc((size_t)n, sizeof(double));
+    sb->qx = malloc(nd);
+    sb->qy = malloc(nd);
+    sb->pinx = malloc(nd);
+    sb->piny = malloc(nd);
+    sb->pinned = calloc((size_t)n, 1);
+    sb->start = malloc(((size_t)n + 1) * sizeof(int));
+    sb->member = malloc((size_t)n * 9 * sizeof(int));
+    sb->rbx = malloc((size_t)n * 9 * sizeof(double));
+    sb->rby = malloc((size_t)n * 9 * sizeof(double));
+    sb->aqq = malloc((size_t)n * 4 * sizeof(double));
+    sb->inv_count = calloc((size_t)n, sizeof(double));
+    sb->gx = malloc(nd);
+    sb->gy = malloc(nd);
+    sb->ax = malloc(nd);
+    sb->ay = malloc(nd);
+    sb->out_a = malloc((size_t)n * 2 * sizeof(int));
+    sb->out_b = malloc((size_t)n * 2 * sizeof(int));
+    sb->out_len = malloc((size_t)n * 2 * sizeof(double));
+    if (!sb->x || !sb->y || !sb->vx || !sb->vy || !sb->qx || !sb->qy || !sb->pinx || !sb->piny || !sb->pinned ||
+        !sb->start || !sb->member || !sb->rbx || !sb->rby || !sb->aqq || !sb->inv_count || !sb->gx || !sb->gy ||
+        !sb->ax || !sb->ay || !sb->out_a || !sb->out_b || !sb->out_len) {
+        softbody_destroy(sb);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    }
+    for (int k = 0; k < n; k++) {
+        sb->qx[k] = sb->x[k] = sb->pinx[k] = lat->ox + lat->ni[k] * lat->h;
+        sb->qy[k] = sb->y[k] = sb->piny[k] = lat->oy + lat->nj[k] * lat->h;
+    }
+    /* anchors: the lowest (or highest) active node of every column */
+    if (def->anchor != ANCHOR_NONE) {
+        for (int i = 0; i < lat->nx; i++) {
+            int best = -1;
+            for (int j = 0; j < lat->ny; j++) {
+                int jj = def->anchor == ANCHOR_BOTTOM ? lat->ny - 1 - j : j;
+                int k = lat->index[(size_t)jj * lat->nx + i];
+                if (k >= 0) {
+                    best = k;
+                    break;
+                }
+            }
+            if (best >= 0) {
+                sb->pinned[best] = 1;
+                sb->pinned_count++;
+            }
+        }
+    }
+    /* clusters */
+    int m = 0, c = 0;
+    int *count = calloc((size_t)n, sizeof(int));
+    if (!count) {
+        softbody_destroy(sb);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    }
+    for (int k = 0; k < n; k++) {
+        int ci = lat->ni[k], cj = lat->nj[k];
+        int first = m;
+        double sx = 0, sy = 0;
+        for (int dj = -1; dj <= 1; dj++)
+            for (int di = -1; di <= 1; di++) {
+                int i = ci + di, j = cj + dj;
+                if (i < 0 || j < 0 || i >= lat->nx || j >= lat->ny)
+                    continue;
+                int idx = lat->index[(size_t)j * lat->nx + i];
+                if (idx < 0)
+                    continue;
+                sb->member[m++] = idx;
+                sx += sb->qx[idx];
+                sy += sb->qy[idx];
+            }
+        int cnt = m - first;
+        if (cnt < 3) { /* a cluster needs points that are not all on one line */
+            m = first;
+            continue;
+        }
+        double cxm = sx / cnt, cym = sy / cnt;
+        double a00 = 0, a01 = 0, a11 = 0;
+        for (int t = first; t < m; t++) {
+            double bx = sb->qx[sb->member[t]] - cxm, by = sb->qy[sb->member[t]] - cym;
+            sb->rbx[t] = bx;
+            sb->rby[t] = by;
+            a00 += bx * bx;
+            a01 += bx * by;
+            a11 += by * by;
+        }
+        double det = a00 * a11 - a01 * a01;
+        double scale = (a00 + a11) * (a00 + a11);
+        if (!(det > 1e-9 * scale)) { /* collinear: drop */
+            m = first;
+            continue;
+        }
+        sb->aqq[4 * c + 0] = a11 / det;
+        sb->aqq[4 * c + 1] = -a01 / det;
+        sb->aqq[4 * c + 2] = -a01 / det;
+        sb->aqq[4 * c + 3] = a00 / det;
+        sb->start[c] = first;
+        for (int t = first; t < m; t++)
+            count[sb->member[t]]++;
+        c++;
+    }
+    sb->start[c] = m;
+    sb->ncl = c;
+    for (int k = 0; k < n; k++)
+        sb->inv_count[k] = count[k] ? 1.0 / count[k] : 0.0;
+    free(count);
+    /* outline springs between grid-adjacent outline nodes */
+    int no = 0;
+    for (int k = 0; k < n; k++) {
+        int i = lat->ni[k], j = lat->nj[k];
+        if (!on_outline(lat, i, j))
+            continue;
+        const int nb[2][2] = { { 1, 0 }, { 0, 1 } };
+        for (int t = 0; t < 2; t++) {
+            int i2 = i + nb[t][0], j2 = j + nb[t][1];
+            if (i2 >= lat->nx || j2 >= lat->ny)
+                continue;
+            int k2 = lat->index[(size_t)j2 * lat->nx + i2];
+            if (k2 < 0 || !on_outline(lat, i2, j2))
+                continue;
+            sb->out_a[no] = k;
+            sb->out_b[no] = k2;
+            sb->out_len[no] = lat->h;
+            no++;
+        }
+    }
+    sb->nout = no;
+    sb->frame_dt = 1.0 / 25.0;
+    sb->steps = 1;
+    sb->dt = sb->frame_dt;
+    sb->alpha = 0.1;
+    *out = sb;
+    return POYO_OK;
+}
+
+void softbody_goals(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+{
+    int n = sb->n;
+    double beta = sb->def.volume;
+    memset(gx, 0, (size_t)n * sizeof *gx);
+    memset(gy, 0, (size_t)n * sizeof *gy);
+    for (int c = 0; c < sb->ncl; c++) {
+        int s = sb->start[c], e = sb->start[c + 1];
+        double inv = 1.0 / (e - s);
+        double px = 0, py = 0;
+        for (int t = s; t < e; t++) {
+            px += x[sb->member[t]];
+            py += y[sb->member[t]];
+        }
+        px *= inv;
+        py *= inv;
+        /* A_pq = sum (p - p_cm) qbar^T */
+        double a = 0, b = 0, cc = 0, d = 0;
+        for (int t = s; t < e; t++) {
+            double dx = x[sb->member[t]] - px, dy = y[sb->member[t]] - py;
+            a += dx * sb->rbx[t];
+            b += dx * sb->rby[t];
+            cc += dy * sb->rbx[t];
+            d += dy * sb->rby[t];
+        }
+        /* closed-form rotation of the polar decomposition */
+        double co = a + d, si = cc - b;
+        double len = sqrt(co * co + si * si);
+        m22 T = len > 1e-300 ? m22_rot(co / len, si / len) : m22_identity();
+        if (beta > 0.0) {
+            const double *q = sb->aqq + 4 * c;
+            m22 A = m22_mul(m22_make(a, b, cc, d), m22_make(q[0], q[1], q[2], q[3]));
+            double det = m22_det(A);
+            if (det > 1e-12) {
+                m22 L = m22_scale(A, 1.0 / sqrt(det));
+                T = m22_add(m22_scale(T, 1.0 - beta), m22_scale(L, beta));
+            }
+        }
+        for (int t = s; t < e; t++) {
+            int k = sb->member[t];
+            gx[k] += T.a * sb->rbx[t] + T.b * sb->rby[t] + px;
+            gy[k] += T.c * sb->rbx[t] + T.d * sb->rby[t] + py;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        if (sb->inv_count[k] > 0.0) {
+            gx[k] *= sb->inv_count[k];
+            gy[k] *= sb->inv_count[k];
+        } else {
+            gx[k] = x[k];
+            gy[k] = y[k];
+        }
+    }
+}
+
+void softbody_damp_nonrigid(const double *x, const double *y, double *vx, double *vy, int n, double k)
+{
+    if (n <= 0 || k <= 0.0)
+        return;
+    double cx = 0, cy = 0, ux = 0, uy = 0;
+    for (int i = 0; i < n; i++) {
+        cx += x[i];
+        cy += y[i];
+        ux += vx[i];
+        uy += vy[i];
+    }
+    cx /= n;
+    cy /= n;
+    ux /= n;
+    uy /= n;
+    double L = 0, I = 0;
+    for (int i = 0; i < n; i++) {
+        double rx = x[i] - cx, ry = y[i] - cy;
+        L += rx * vy[i] - ry * vx[i];
+        I += rx * rx + ry * ry;
+    }
+    double w = I > 1e-300 ? L / I : 0.0;
+    for (int i = 0; i < n; i++) {
+        double rx = x[i] - cx, ry = y[i] - cy;
+        double rigx = ux - w * ry, rigy = uy + w * rx;
+        vx[i] += k * (rigx - vx[i]);
+        vy[i] += k * (rigy - vy[i]);
+    }
+}
+
+static void project_outline(softbody *sb)
+{
+    double k = sb->def.outline;
+    if (k <= 0.0 || sb->nout == 0)
+        return;
+    double idt = 1.0 / sb->dt;
+    for (int s = 0; s < sb->nout; s++) {
+        int a = sb->out_a[s], b = sb->out_b[s];
+        double wa = sb->pinned[a] ? 0.0 : 1.0, wb = sb->pinned[b] ? 0.0 : 1.0;
+        if (wa + wb == 0.0)
+            continue;
+        double dx = sb->x[b] - sb->x[a], dy = sb->y[b] - sb->y[a];
+        double len = sqrt(dx * dx + dy * dy);
+        if (len < 1e-12)
+            continue;
+        double corr = k * (len - sb->out_len[s]) / (len * (wa + wb));
+        double cx = dx * corr, cy = dy * corr;
+        sb->x[a] += wa * cx;
+        sb->y[a] += wa * cy;
+        sb->x[b] -= wb * cx;
+        sb->y[b] -= wb * cy;
+        sb->vx[a] += wa * cx * idt;
+        sb->vy[a] += wa * cy * idt;
+        sb->vx[b] -= wb * cx * idt;
+        sb->vy[b] -= wb * cy * idt;
+    }
+}
+
+void softbody_step(softbody *sb)
+{
+    int n = sb->n;
+    double dt = sb->dt;
+    softbody_goals(sb, sb->x, sb->y, sb->gx, sb->gy);
+    for (int k = 0; k < n; k++) {
+        sb->ax[k] = sb->gravity_x;
+        sb->ay[k] = sb->gravity_y;
+    }
+    if (sb->force)
+        sb->force(sb->user, sb->time, sb->x, sb->y, sb->ax, sb->ay, n);
+    double ks = sb->alpha / dt;
+    for (int k = 0; k < n; k++) {
+        if (sb->pinned[k])
+            continue;
+        sb->vx[k] += ks * (sb->gx[k] - sb->x[k]) + sb->ax[k] * dt;
+        sb->vy[k] += ks * (sb->gy[k] - sb->y[k]) + sb->ay[k] * dt;
+    }
+    if (sb->pinned_count == 0) {
+        softbody_damp_nonrigid(sb->x, sb->y, sb->vx, sb->vy, n, sb->cdamp);
+    } else {
+        double keep = 1.0 - sb->cdamp;
+        for (int k = 0; k < n; k++) {
+            sb->vx[k] *= keep;
+            sb->vy[k] *= keep;
+        }
+    }
+    if (sb->def.drag > 0.0) {
+        double keep = exp(-sb->def.drag * dt);
+        for (int k = 0; k < n; k++) {
+            sb->vx[k] *= keep;
+            sb->vy[k] *= keep;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        if (sb->pinned[k]) {
+            sb->vx[k] = (sb->pinx[k] - sb->x[k]) / dt;
+            sb->vy[k] = (sb->piny[k] - sb->y[k]) / dt;
+            sb->x[k] = sb->pinx[k];
+            sb->y[k] = sb->piny[k];
+        } else {
+            sb->x[k] += sb->vx[k] * dt;
+            sb->y[k] += sb->vy[k] * dt;
+        }
+    }
+    project_outline(sb);
+    if (sb->collide)
+        sb->collide(sb->user, sb->x, sb->y, sb->vx, sb->vy, n);
+    sb->time += dt;
+}
+
+void softbody_step_frame(softbody *sb)
+{
+    for (int s = 0; s < sb->steps; s++)
+        softbody_step(sb);
+}
+
+/* ---- calibration: Lanczos on the linearised goal operator K = d(x - g)/dx ---- */
+
+/* Jacobi eigen-decomposition of a symmetric m x m matrix a (destroyed); the
+ * eigenvalues go to w, the eigenvectors to the columns of v. */
+static void jacobi_eigen(double *a, int m, double *w, double *v)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++)
+            v[i * m + j] = i == j;
+    for (int sweep = 0; sweep < 60; sweep++) {
+        double off = 0;
+        for (int i = 0; i < m; i++)
+            for (int j = i + 1; j < m; j++)
+                off += a[i * m + j] * a[i * m + j];
+        if (off < 1e-30)
+            break;
+        for (int p = 0; p < m; p++)
+            for (int q = p + 1; q < m; q++) {
+                double apq = a[p * m + q];
+                if (fabs(apq) < 1e-300)
+                    continue;
+                double theta = (a[q * m + q] - a[p * m + p]) / (2 * apq);
+                double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
+                double c = 1 / sqrt(t * t + 1), s = t * c;
+                for (int k = 0; k < m; k++) {
+                    double akp = a[k * m + p], akq = a[k * m + q];
+                    a[k * m + p] = c * akp - s * akq;
+                    a[k * m + q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < m; k++) {
+                    double apk = a[p * m + k], aqk = a[q * m + k];
+                    a[p * m + k] = c * apk - s * aqk;
+                    a[q * m + k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < m; k++) {
+                    double vkp = v[k * m + p], vkq = v[k * m + q];
+                    v[k * m + p] = c * vkp - s * vkq;
+                    v[k * m + q] = s * vkp + c * vkq;
+                }
+            }
+    }
+    for (int i = 0; i < m; i++)
+        w[i] = a[i * m + i];
+}
+
+/* out = K d for the free nodes (d holds x parts then y parts). */
+static void apply_k(softbody *sb, const double *d, double *out, double *xs, double *ys)
+{
+    int n = sb->n;
+    double mx = 0;
+    for (int i = 0; i < 2 * n; i++)
+        if (fabs(d[i]) > mx)
+            mx = fabs(d[i]);
+    if (mx == 0) {
+        memset(out, 0, 2 * (size_t)n * sizeof *out);
+        return;
+    }
+    double eps = 1e-5 / mx;
+    for (int k = 0; k < n; k++) {
+        xs[k] = sb->qx[k] + (sb->pinned[k] ? 0.0 : eps * d[k]);
+        ys[k] = sb->qy[k] + (sb->pinned[k] ? 0.0 : eps * d[n + k]);
+    }
+    softbody_goals(sb, xs, ys, sb->gx, sb->gy);
+    for (int k = 0; k < n; k++) {
+        out[k] = sb->pinned[k] ? 0.0 : (xs[k] - sb->gx[k]) / eps;
+        out[n + k] = sb->pinned[k] ? 0.0 : (ys[k] - sb->gy[k]) / eps;
+    }
+}
+
+double softbody_main_lambda(softbody *sb, const double *px, const double *py)
+{
+    int n = sb->n, dof = 2 * n;
+    int mmax = 40 < dof ? 40 : dof;
+    double *V = malloc((size_t)(mmax + 1) * dof * sizeof *V);
+    double *wv = malloc((size_t)dof * sizeof *wv);
+    double *wt = malloc((size_t)dof * sizeof *wt);
+    double *xs = malloc((size_t)n * sizeof *xs), *ys = malloc((size_t)n * sizeof *ys);
+    double *T = calloc((size_t)mmax * mmax, sizeof *T), *E = malloc((size_t)mmax * mmax * sizeof *E);
+    double *ev = malloc((size_t)mmax * sizeof *ev);
+    double alpha_j[64], beta_j[64];
+    double result = 0.0;
+    if (!V || !wv || !wt || !xs || !ys || !T || !E || !ev)
+        goto done;
+    /* D inner product: weight of a node = the number of clusters holding it */
+    for (int k = 0; k < n; k++)
+        wt[k] = wt[n + k] = (sb->inv_count[k] > 0 && !sb->pinned[k]) ? 1.0 / sb->inv_count[k] : 0.0;
+    double nrm = 0;
+    for (int k = 0; k < n; k++) {
+        V[k] = sb->pinned[k] ? 0.0 : px[k];
+        V[n + k] = sb->pinned[k] ? 0.0 : py[k];
+    }
+    for (int i = 0; i < dof; i++)
+        nrm += wt[i] * V[i] * V[i];
+    if (!(nrm > 0))
+        goto done;
+    nrm = sqrt(nrm);
+    for (int i = 0; i < dof; i++)
+        V[i] /= nrm;
+    int m = 0;
+    for (int j = 0; j < mmax; j++) {
+        double *vj = V + (size_t)j * dof;
+        apply_k(sb, vj, wv, xs, ys);
+        double a = 0;
+        for (int i = 0; i < dof; i++)
+            a += wt[i] * wv[i] * vj[i];
+        alpha_j[j] = a;
+        m = j + 1;
+        /* full re-orthogonalisation against every earlier vector */
+        for (int r = 0; r <= j; r++) {
+            double *vr = V + (size_t)r * dof;
+            double h = 0;
+            for (int i = 0; i < dof; i++)
+                h += wt[i] * wv[i] * vr[i];
+            for (int i = 0; i < dof; i++)
+                wv[i] -= h * vr[i];
+        }
+        double b = 0;
+        for (int i = 0; i < dof; i++)
+            b += wt[i] * wv[i] * wv[i];
+        b = sqrt(b);
+        if (j + 1 == mmax || b < 1e-10)
+            break;
+        beta_j[j] = b;
+        double *vn = V + (size_t)(j + 1) * dof;
+        for (int i = 0; i < dof; i++)
+            vn[i] = wv[i] / b;
+    }
+    for (int i = 0; i < m; i++) {
+        T[i * m + i] = alpha_j[i];
+        if (i + 1 < m)
+            T[i * m + i + 1] = T[(i + 1) * m + i] = beta_j[i];
+    }
+    jacobi_eigen(T, m, ev, E);
+    double top = 0;
+    for (int i = 0; i < m; i++)
+        if (ev[i] > top)
+            top = ev[i];
+    double best = -1;
+    for (int i = 0; i < m; i++) {
+        if (!(ev[i] > 1e-6 * top))
+            continue; /* rigid motion of a free body: no wobble */
+        double w = E[i] * E[i]; /* first component of the Ritz vector */
+        double score = w / sqrt(ev[i]);
+        if (score > best) {
+            best = score;
+            result = ev[i];
+        }
+    }
+done:
+    free(V);
+    free(wv);
+    free(wt);
+    free(xs);
+    free(ys);
+    free(T);
+    free(E);
+    free(ev);
+    return result;
+}
+
+poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py, double fps, poyo_error *err)
+{
+    if (!(fps > 0.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be positive");
+    double lambda = softbody_main_lambda(sb, px, py);
+    if (!(lambda > 0.0))
+        return poyo_fail(err, POYO_ERR_INPUT, "the shape has no free part that can wobble");
+    sb->lambda = lambda;
+    sb->frame_dt = 1.0 / fps;
+    double zeta = sb->def.damping, wn = 2.0 * PI * sb->def.hz;
+    for (int steps = sb->def.substeps; steps <= 4096; steps++) {
+        double dt = sb->frame_dt / steps;
+        double r = exp(-zeta * wn * dt);
+        double c = 1.0 - r * r;
+        double tr;
+        if (zeta < 1.0)
+            tr = 2.0 * r * cos(wn * sqrt(1.0 - zeta * zeta) * dt);
+        else
+            tr = 2.0 * r;
+        /* eigenvalues of one step on a mode of stiffness lambda: det = 1 - c,
+         * trace = 2 - c - (1 - c) alpha lambda */
+        double a = (2.0 - c - tr) / (1.0 - c);
+        double alpha = a / lambda;
+        sb->steps = steps;
+        sb->dt = dt;
+        sb->cdamp = c;
+        sb->alpha = alpha;
+        if (alpha <= 1.0)
+            break;
+    }
+    if (sb->alpha > 1.0)
+        sb->alpha = 1.0;
+    return POYO_OK;
+}
