@@ -1,0 +1,361 @@
+/* apng.c - APNG writer following the APNG 1.0 specification (Mozilla wiki) and
+ * PNG (ISO/IEC 15948): each later frame stores only the rectangle that changed,
+ * rows filtered with the minimum-sum-of-absolute-differences heuristic of libpng. */
+#define ZLIB_CONST
+#include "apng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define MAX_CHUNK_DATA (1u << 30)
+
+enum { DISPOSE_NONE = 0 };
+enum { BLEND_SOURCE = 0, BLEND_OVER = 1 };
+
+typedef struct rect { int x, y, w, h; } rect;
+
+apng_options apng_default_def(void)
+{
+    apng_options o = { .level = 9 };
+    return o;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static void put16(uint8_t *p, unsigned v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+/* One chunk whose data is head (hn bytes) followed by body (bn bytes). */
+static poyo_status put_chunk(bytebuf *out, const char *type, const uint8_t *head, size_t hn,
+                             const uint8_t *body, size_t bn, poyo_error *err)
+{
+    uint8_t lt[8];
+    put32(lt, (uint32_t)(hn + bn));
+    memcpy(lt + 4, type, 4);
+    uLong crc = crc32(0L, lt + 4, 4);
+    if (hn)
+        crc = crc32(crc, head, (uInt)hn);
+    if (bn)
+        crc = crc32_z(crc, body, bn);
+    uint8_t c[4];
+    put32(c, (uint32_t)crc);
+    poyo_status st = bytebuf_reserve(out, 12 + hn + bn, err);
+    if (st == POYO_OK)
+        st = bytebuf_append(out, lt, 8, err);
+    if (st == POYO_OK)
+        st = bytebuf_append(out, head, hn, err);
+    if (st == POYO_OK)
+        st = bytebuf_append(out, body, bn, err);
+    if (st == POYO_OK)
+        st = bytebuf_append(out, c, 4, err);
+    return st;
+}
+
+static int paeth(int a, int b, int c)
+{
+    int p = a + b - c;
+    int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    if (pa <= pb && pa <= pc)
+        return a;
+    return pb <= pc ? b : c;
+}
+
+/* Filters rows of w RGBA pixels (stride bytes apart) into dst, choosing per row
+ * the filter with the smallest sum of |signed byte|; cand holds 5 rows of scratch. */
+static void filter_image(const uint8_t *src, size_t stride, int w, int h, uint8_t *dst, uint8_t *cand)
+{
+    size_t rb = (size_t)w * 4u;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *cur = src + (size_t)y * stride;
+        const uint8_t *up = y ? cur - stride : NULL;
+        unsigned long best_sum = (unsigned long)-1;
+        int best = 0;
+        for (int f = 0; f < 5; f++) {
+            uint8_t *o = cand + (size_t)f * rb;
+            unsigned long sum = 0;
+            for (size_t i = 0; i < rb; i++) {
+                int a = i >= 4 ? cur[i - 4] : 0;
+                int b = up ? up[i] : 0;
+                int c = (up && i >= 4) ? up[i - 4] : 0;
+                int pred = 0;
+                switch (f) {
+                case 1: pred = a; break;
+                case 2: pred = b; break;
+                case 3: pred = (a + b) >> 1; break;
+                case 4: pred = paeth(a, b, c); break;
+                default: break;
+                }
+                uint8_t v = (uint8_t)(cur[i] - pred);
+                o[i] = v;
+                sum += (unsigned long)abs((int)(int8_t)v);
+            }
+            if (sum < best_sum) {
+                best_sum = sum;
+                best = f;
+            }
+        }
+        uint8_t *d = dst + (size_t)y * (rb + 1);
+        d[0] = (uint8_t)best;
+        memcpy(d + 1, cand + (size_t)best * rb, rb);
+    }
+}
+
+/* Replaces z's contents with the zlib stream of n bytes. */
+static poyo_status zcompress(const uint8_t *in, size_t n, int level, bytebuf *z, poyo_error *err)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, level, Z_DEFLATED, 15, 9, Z_FILTERED) != Z_OK)
+        return poyo_fail(err, POYO_ERR_NOMEM, "cannot start the zlib compressor");
+    poyo_status st = POYO_OK;
+    z->len = 0;
+    size_t bound = n <= MAX_CHUNK_DATA ? deflateBound(&zs, (uLong)n) : MAX_CHUNK_DATA;
+    for (;;) {
+        if (zs.avail_in == 0 && n > 0) {
+            size_t take = n > MAX_CHUNK_DATA ? MAX_CHUNK_DATA : n;
+            zs.next_in = in;
+            zs.avail_in = (uInt)take;
+            in += take;
+            n -= take;
+        }
+        st = bytebuf_reserve(z, z->cap - z->len < 4096 ? bound : 0, err);
+        if (st != POYO_OK)
+            break;
+        size_t room = z->cap - z->len;
+        if (room > MAX_CHUNK_DATA)
+            room = MAX_CHUNK_DATA;
+        zs.next_out = z->data + z->len;
+        zs.avail_out = (uInt)room;
+        int zr = deflate(&zs, n == 0 ? Z_FINISH : Z_NO_FLUSH);
+        z->len += room - zs.avail_out;
+        if (zr == Z_STREAM_END)
+            break;
+        if (zr != Z_OK && zr != Z_BUF_ERROR) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "zlib compression failed");
+            break;
+        }
+    }
+    deflateEnd(&zs);
+    return st;
+}
+
+/* The smallest rectangle holding every pixel where a and b differ; w = 0 when none. */
+static rect diff_rect(const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    rect r = { 0, 0, 0, 0 };
+    size_t rb = (size_t)w * 4u;
+    int x0 = w, x1 = -1, y0 = -1, y1 = -1;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pa = a + (size_t)y * rb, *pb = b + (size_t)y * rb;
+        if (memcmp(pa, pb, rb) == 0)
+            continue;
+        if (y0 < 0)
+            y0 = y;
+        y1 = y;
+        int l = 0, rr = w - 1;
+        while (memcmp(pa + (size_t)l * 4, pb + (size_t)l * 4, 4) == 0)
+            l++;
+        while (memcmp(pa + (size_t)rr * 4, pb + (size_t)rr * 4, 4) == 0)
+            rr--;
+        if (l < x0)
+            x0 = l;
+        if (rr > x1)
+            x1 = rr;
+    }
+    if (y0 >= 0) {
+        r.x = x0;
+        r.y = y0;
+        r.w = x1 - x0 + 1;
+        r.h = y1 - y0 + 1;
+    }
+    return r;
+}
+
+/* Numerator and denominator of frame i's delay. */
+static poyo_status frame_delay(const anim *a, int i, int exact, const int *ms, unsigned *num, unsigned *den,
+                               poyo_error *err)
+{
+    if (exact) {
+        *num = (unsigned)a->hold[i];
+        *den = (unsigned)a->fps;
+        return POYO_OK;
+    }
+    static const int dens[] = { 1000, 100, 10, 1 };
+    for (int k = 0; k < 4; k++) {
+        long v = lround((double)ms[i] * dens[k] / 1000.0);
+        if (v <= 65535) {
+            *num = (unsigned)v;
+            *den = (unsigned)dens[k];
+            return POYO_OK;
+        }
+    }
+    return poyo_fail(err, POYO_ERR_USAGE, "frame %d is held %d ms, longer than APNG can store", i + 1, ms[i]);
+}
+
+static poyo_status check_anim(const anim *a, const apng_options *o, poyo_error *err)
+{
+    if (!a || !a->rgba || !a->hold || a->count < 1 || a->width < 1 || a->height < 1)
+        return poyo_fail(err, POYO_ERR_USAGE, "cannot write an empty animation as APNG");
+    if (!isfinite(a->fps) || !(a->fps > 0.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be a positive finite number");
+    if (a->loop < 0)
+        return poyo_fail(err, POYO_ERR_USAGE, "loop count %d is negative", a->loop);
+    if (o->level < 0 || o->level > 9)
+        return poyo_fail(err, POYO_ERR_USAGE, "APNG compression level %d is outside 0-9", o->level);
+    if ((size_t)a->width * 4u + 1u > (size_t)MAX_CHUNK_DATA)
+        return poyo_fail(err, POYO_ERR_USAGE, "animation width %d is too large for APNG", a->width);
+    for (int i = 0; i < a->count; i++)
+        if (a->hold[i] < 1)
+            return poyo_fail(err, POYO_ERR_USAGE, "frame %d is held %d ticks, fewer than 1", i + 1, a->hold[i]);
+    return POYO_OK;
+}
+
+/* Compressed data in chunks of at most MAX_CHUNK_DATA: IDAT, or fdAT each with
+ * its own sequence number. */
+static poyo_status put_data(bytebuf *out, int fdat, const bytebuf *z, uint32_t *seq, poyo_error *err)
+{
+    size_t off = 0;
+    poyo_status st = POYO_OK;
+    do {
+        size_t n = z->len - off > MAX_CHUNK_DATA ? MAX_CHUNK_DATA : z->len - off;
+        if (fdat) {
+            uint8_t s[4];
+            put32(s, (*seq)++);
+            st = put_chunk(out, "fdAT", s, 4, z->data + off, n, err);
+        } else {
+            st = put_chunk(out, "IDAT", NULL, 0, z->data + off, n, err);
+        }
+        off += n;
+    } while (st == POYO_OK && off < z->len);
+    return st;
+}
+
+poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, poyo_error *err)
+{
+    apng_options o = opt ? *opt : apng_default_def();
+    poyo_status st = check_anim(a, &o, err);
+    if (st != POYO_OK)
+        return st;
+    int w = a->width, h = a->height;
+    size_t rb = (size_t)w * 4u;
+    size_t fb = anim_frame_bytes(a);
+    if (fb / rb != (size_t)h || (size_t)h > (SIZE_MAX - fb) / 2u)
+        return poyo_fail(err, POYO_ERR_NOMEM, "animation frames of %dx%d are too large", w, h);
+
+    int exact = a->fps == floor(a->fps) && a->fps <= 65535.0;
+    for (int i = 0; exact && i < a->count; i++)
+        exact = a->hold[i] <= 65535;
+
+    bytebuf z = { 0 }, z2 = { 0 };
+    int *ms = malloc((size_t)a->count * sizeof *ms);
+    uint8_t *filtered = malloc(fb + (size_t)h);
+    uint8_t *cand = malloc(rb * 5u);
+    uint8_t *over = malloc(fb);
+    if (!ms || !filtered || !cand || !over) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory encoding APNG frames of %dx%d", w, h);
+        goto done;
+    }
+    anim_delays(a, 1000, 1, ms);
+
+    static const uint8_t sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+    uint8_t ihdr[13], actl[8], fctl[26];
+    put32(ihdr, (uint32_t)w);
+    put32(ihdr + 4, (uint32_t)h);
+    ihdr[8] = 8;   /* bit depth */
+    ihdr[9] = 6;   /* RGBA */
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;
+    put32(actl, (uint32_t)a->count);
+    put32(actl + 4, (uint32_t)a->loop);
+    st = bytebuf_append(out, sig, 8, err);
+    if (st == POYO_OK)
+        st = put_chunk(out, "IHDR", ihdr, 13, NULL, 0, err);
+    if (st == POYO_OK)
+        st = put_chunk(out, "acTL", actl, 8, NULL, 0, err);
+
+    uint32_t seq = 0;
+    for (int i = 0; st == POYO_OK && i < a->count; i++) {
+        const uint8_t *cur = anim_frame(a, i);
+        rect r = { 0, 0, w, h };
+        if (i > 0) {
+            r = diff_rect(anim_frame(a, i - 1), cur, w, h);
+            if (r.w == 0)
+                r = (rect){ 0, 0, 1, 1 };   /* unchanged frame: rewrite one equal pixel */
+        }
+        const uint8_t *src = cur + (size_t)r.y * rb + (size_t)r.x * 4u;
+        filter_image(src, rb, r.w, r.h, filtered, cand);
+        st = zcompress(filtered, (size_t)r.h * ((size_t)r.w * 4u + 1u), o.level, &z, err);
+        if (st != POYO_OK)
+            break;
+        int blend = BLEND_SOURCE;
+        if (i > 0) {
+            /* OVER with unchanged pixels transparent is exact when every changed pixel is opaque. */
+            const uint8_t *prev = anim_frame(a, i - 1) + (size_t)r.y * rb + (size_t)r.x * 4u;
+            size_t orb = (size_t)r.w * 4u;
+            int ok = 1, any_same = 0;
+            for (int y = 0; ok && y < r.h; y++) {
+                const uint8_t *c = src + (size_t)y * rb, *p = prev + (size_t)y * rb;
+                uint8_t *d = over + (size_t)y * orb;
+                for (int x = 0; x < r.w; x++) {
+                    if (memcmp(c + x * 4, p + x * 4, 4) == 0) {
+                        memset(d + x * 4, 0, 4);
+                        any_same = 1;
+                    } else if (c[x * 4 + 3] == 255) {
+                        memcpy(d + x * 4, c + x * 4, 4);
+                    } else {
+                        ok = 0;
+                        break;
+                    }
+                }
+            }
+            if (ok && any_same) {
+                filter_image(over, orb, r.w, r.h, filtered, cand);
+                st = zcompress(filtered, (size_t)r.h * (orb + 1u), o.level, &z2, err);
+                if (st != POYO_OK)
+                    break;
+                if (z2.len < z.len) {
+                    bytebuf t = z;
+                    z = z2;
+                    z2 = t;
+                    blend = BLEND_OVER;
+                }
+            }
+        }
+        unsigned num = 0, den = 1;
+        st = frame_delay(a, i, exact, ms, &num, &den, err);
+        if (st != POYO_OK)
+            break;
+        put32(fctl, seq++);
+        put32(fctl + 4, (uint32_t)r.w);
+        put32(fctl + 8, (uint32_t)r.h);
+        put32(fctl + 12, (uint32_t)r.x);
+        put32(fctl + 16, (uint32_t)r.y);
+        put16(fctl + 20, num);
+        put16(fctl + 22, den);
+        fctl[24] = DISPOSE_NONE;
+        fctl[25] = (uint8_t)blend;
+        st = put_chunk(out, "fcTL", fctl, 26, NULL, 0, err);
+        if (st == POYO_OK)
+            st = put_data(out, i > 0, &z, &seq, err);
+    }
+    if (st == POYO_OK)
+        st = put_chunk(out, "IEND", NULL, 0, NULL, 0, err);
+done:
+    bytebuf_free(&z);
+    bytebuf_free(&z2);
+    free(ms);
+    free(filtered);
+    free(cand);
+    free(over);
+    return st;
+}

@@ -1,0 +1,375 @@
+/* test_apng.c - APNG and animated WebP writers: encode animations built here,
+ * read them back with anim_read and stb_image, and compare frames, delays, loops. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#include "animread.h"
+#include "apng.h"
+#include "webp.h"
+
+/* Moving opaque square and a semi-transparent disc over a translucent gradient;
+ * frame 3 repeats frame 2 and holds vary. */
+static int make_scene(anim *a, int w, int h, int n, double fps)
+{
+    poyo_error err;
+    if (anim_init(a, w, h, n, fps, &err) != POYO_OK)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        int f = i == 3 ? 2 : i;
+        uint8_t *px = anim_frame(a, i);
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 4u;
+                p[0] = (uint8_t)(x * 255 / w);
+                p[1] = (uint8_t)(y * 255 / h);
+                p[2] = 90;
+                p[3] = (uint8_t)(y * 200 / h);   /* row 0 fully transparent */
+                if (x >= 2 + 3 * f && x < 8 + 3 * f && y >= 4 && y < 10) {
+                    p[0] = 250; p[1] = 20; p[2] = 20; p[3] = 255;
+                }
+                double dx = x - (w - 8 - 2 * f), dy = y - h / 2.0;
+                if (dx * dx + dy * dy < 25.0) {
+                    p[0] = 10; p[1] = 40; p[2] = 240; p[3] = (uint8_t)(120 + 10 * f);
+                }
+            }
+        }
+        a->hold[i] = 1 + i % 3;
+    }
+    return 1;
+}
+
+/* Same visible picture: alpha equal everywhere, colour equal where alpha > 0. */
+static int same_visible(const uint8_t *a, const uint8_t *b, size_t pixels)
+{
+    for (size_t i = 0; i < pixels; i++) {
+        const uint8_t *p = a + i * 4, *q = b + i * 4;
+        if (p[3] != q[3] || (p[3] && memcmp(p, q, 3) != 0))
+            return 0;
+    }
+    return 1;
+}
+
+static long sum_ints(const int *v, int n)
+{
+    long s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s;
+}
+
+static void test_apng_roundtrip_exact(void)
+{
+    anim a, r;
+    anim_meta m;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 40, 30, 8, 25.0));
+    a.loop = 0;
+    ENSURE_MSG(apng_encode(&a, NULL, &out, &err) == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK, "%s", err.msg);
+    ENSURE(strcmp(m.format, "apng") == 0);
+    ENSURE(m.width == 40 && m.height == 30);
+    ENSURE(m.frames == a.count && r.count == a.count);
+    ENSURE(m.loop == 0 && r.loop == 0);
+    ENSURE(m.semi_transparent == 1);
+    ENSURE(m.file_bytes == out.len);
+    for (int i = 0; i < a.count; i++) {
+        ENSURE_MSG(m.delay_ms[i] == a.hold[i] * 40, "frame %d: %d ms for %d ticks at 25 fps", i, m.delay_ms[i],
+                   a.hold[i]);
+        ENSURE_MSG(memcmp(anim_frame(&a, i), anim_frame(&r, i), anim_frame_bytes(&a)) == 0, "frame %d differs", i);
+    }
+    ENSURE_NEAR(sum_ints(m.delay_ms, m.frames), anim_duration(&a) * 1000.0, 0.5);
+    anim_free(&a);
+    anim_free(&r);
+    anim_meta_free(&m);
+    bytebuf_free(&out);
+}
+
+static void test_apng_first_frame_is_still(void)
+{
+    anim a;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 33, 21, 5, 12.0));
+    ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_OK);
+    int w = 0, h = 0, c = 0;
+    uint8_t *still = stbi_load_from_memory(out.data, (int)out.len, &w, &h, &c, 4);
+    ENSURE_MSG(still != NULL, "stb_image cannot read the APNG: %s", stbi_failure_reason());
+    int same = w == 33 && h == 21 && memcmp(still, anim_frame(&a, 0), anim_frame_bytes(&a)) == 0;
+    stbi_image_free(still);
+    ENSURE(same);
+    anim_free(&a);
+    bytebuf_free(&out);
+}
+
+static void test_apng_ms_delays_and_loop(void)
+{
+    anim a, r;
+    anim_meta m;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 16, 16, 7, 29.97));
+    a.loop = 3;
+    ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_OK);
+    ENSURE_MSG(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK, "%s", err.msg);
+    int want[7];
+    anim_delays(&a, 1000, 1, want);
+    ENSURE(m.loop == 3 && r.loop == 3);
+    for (int i = 0; i < 7; i++)
+        ENSURE_MSG(m.delay_ms[i] == want[i] && r.hold[i] == want[i], "frame %d: %d ms, want %d", i, m.delay_ms[i],
+                   want[i]);
+    ENSURE_NEAR(sum_ints(m.delay_ms, 7), anim_duration(&a) * 1000.0, 0.5);
+    anim_free(&a);
+    anim_free(&r);
+    anim_meta_free(&m);
+    bytebuf_free(&out);
+}
+
+/* A small dot moving over a large still picture costs little per frame. */
+static void test_apng_stores_changed_rect(void)
+{
+    anim a, one, r;
+    bytebuf big = { 0 }, small = { 0 };
+    poyo_error err;
+    int n = 12;
+    ENSURE(anim_init(&a, 160, 120, n, 10.0, &err) == POYO_OK);
+    for (int i = 0; i < n; i++) {
+        uint8_t *px = anim_frame(&a, i);
+        for (int k = 0; k < 160 * 120; k++) {
+            uint32_t v = (uint32_t)k * 2654435761u;   /* incompressible noise */
+            px[4 * k] = (uint8_t)(v >> 24);
+            px[4 * k + 1] = (uint8_t)(v >> 16);
+            px[4 * k + 2] = (uint8_t)(v >> 8);
+            px[4 * k + 3] = 255;
+        }
+        for (int y = 50; y < 54; y++)
+            for (int x = 10 + 10 * i; x < 14 + 10 * i; x++)
+                memset(px + ((size_t)y * 160 + (size_t)x) * 4, 0, 3);
+    }
+    ENSURE(anim_init(&one, 160, 120, 1, 10.0, &err) == POYO_OK);
+    memcpy(one.rgba, a.rgba, anim_frame_bytes(&a));
+    ENSURE(apng_encode(&a, NULL, &big, &err) == POYO_OK);
+    ENSURE(apng_encode(&one, NULL, &small, &err) == POYO_OK);
+    ENSURE_MSG(big.len < small.len + (size_t)n * 400u, "%zu bytes for %d frames, one frame %zu", big.len, n,
+               small.len);
+    ENSURE(anim_read(big.data, big.len, &r, NULL, &err) == POYO_OK);
+    ENSURE(r.count == n && memcmp(r.rgba, a.rgba, anim_frame_bytes(&a) * (size_t)n) == 0);
+    anim_free(&a);
+    anim_free(&one);
+    anim_free(&r);
+    bytebuf_free(&big);
+    bytebuf_free(&small);
+}
+
+static void test_apng_levels_agree(void)
+{
+    anim a, r0, r9;
+    bytebuf b0 = { 0 }, b9 = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 24, 24, 4, 20.0));
+    apng_options o = apng_default_def();
+    o.level = 0;
+    ENSURE(apng_encode(&a, &o, &b0, &err) == POYO_OK);
+    o.level = 9;
+    ENSURE(apng_encode(&a, &o, &b9, &err) == POYO_OK);
+    ENSURE(b9.len < b0.len);
+    ENSURE(anim_read(b0.data, b0.len, &r0, NULL, &err) == POYO_OK);
+    ENSURE(anim_read(b9.data, b9.len, &r9, NULL, &err) == POYO_OK);
+    ENSURE(memcmp(r0.rgba, r9.rgba, anim_frame_bytes(&a) * 4u) == 0);
+    anim_free(&a);
+    anim_free(&r0);
+    anim_free(&r9);
+    bytebuf_free(&b0);
+    bytebuf_free(&b9);
+}
+
+static void test_apng_rejects_bad_arguments(void)
+{
+    anim a;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 8, 8, 2, 10.0));
+    apng_options o = apng_default_def();
+    o.level = 10;
+    ENSURE(apng_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    a.hold[1] = 0;
+    ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
+    a.hold[1] = 1;
+    a.fps = NAN;
+    ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
+    a.fps = 10.0;
+    a.loop = -1;
+    ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
+    anim empty = { 0 };
+    ENSURE(apng_encode(&empty, NULL, &out, &err) == POYO_ERR_USAGE);
+    ENSURE(strlen(err.msg) > 0);
+    anim_free(&a);
+    bytebuf_free(&out);
+}
+
+/* The expected WebP frames: identical neighbours merged, their delays summed. */
+static int merged_reference(const anim *a, anim *ref, int *ms)
+{
+    poyo_error err;
+    int *orig = malloc((size_t)a->count * sizeof *orig);
+    if (!orig || anim_init(ref, a->width, a->height, a->count, a->fps, &err) != POYO_OK) {
+        free(orig);
+        return 0;
+    }
+    anim_delays(a, 1000, 1, orig);
+    size_t fb = anim_frame_bytes(a);
+    int n = 0;
+    for (int i = 0; i < a->count; i++) {
+        if (n > 0 && memcmp(anim_frame(ref, n - 1), anim_frame(a, i), fb) == 0) {
+            ms[n - 1] += orig[i];
+            continue;
+        }
+        memcpy(anim_frame(ref, n), anim_frame(a, i), fb);
+        ms[n++] = orig[i];
+    }
+    ref->count = n;
+    free(orig);
+    return 1;
+}
+
+static void test_webp_lossless_roundtrip(void)
+{
+    anim a, ref, r;
+    anim_meta m;
+    bytebuf out = { 0 };
+    poyo_error err;
+    int ms[8];
+    ENSURE(make_scene(&a, 40, 30, 8, 25.0));
+    a.loop = 0;
+    ENSURE(merged_reference(&a, &ref, ms));
+    ENSURE_MSG(webp_encode(&a, NULL, &out, &err) == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK, "%s", err.msg);
+    ENSURE(strcmp(m.format, "webp") == 0);
+    ENSURE(m.width == 40 && m.height == 30);
+    ENSURE_MSG(m.frames == ref.count, "%d frames, want %d", m.frames, ref.count);
+    ENSURE(m.loop == 0 && m.semi_transparent);
+    for (int i = 0; i < ref.count; i++) {
+        ENSURE_MSG(m.delay_ms[i] == ms[i], "frame %d: %d ms, want %d", i, m.delay_ms[i], ms[i]);
+        ENSURE_MSG(same_visible(anim_frame(&ref, i), anim_frame(&r, i), 40u * 30u), "frame %d differs", i);
+    }
+    ENSURE_NEAR(sum_ints(m.delay_ms, m.frames), anim_duration(&a) * 1000.0, 0.5);
+    anim_free(&a);
+    anim_free(&ref);
+    anim_free(&r);
+    anim_meta_free(&m);
+    bytebuf_free(&out);
+}
+
+/* PSNR in dB of the pictures composited over mid-gray, alpha included as a fourth channel. */
+static double psnr_over_gray(const uint8_t *a, const uint8_t *b, size_t pixels)
+{
+    double se = 0.0;
+    for (size_t i = 0; i < pixels; i++) {
+        const uint8_t *p = a + 4 * i, *q = b + 4 * i;
+        for (int k = 0; k < 3; k++) {
+            double u = (p[k] * p[3] + 128.0 * (255 - p[3])) / 255.0;
+            double v = (q[k] * q[3] + 128.0 * (255 - q[3])) / 255.0;
+            se += (u - v) * (u - v);
+        }
+        se += (double)(p[3] - q[3]) * (p[3] - q[3]);
+    }
+    double mse = se / (4.0 * (double)pixels);
+    return mse > 0.0 ? 10.0 * log10(255.0 * 255.0 / mse) : 99.0;
+}
+
+static void test_webp_lossy_psnr(void)
+{
+    anim a, ref, r;
+    anim_meta m;
+    bytebuf lossy = { 0 }, lossless = { 0 };
+    poyo_error err;
+    int ms[6];
+    ENSURE(make_scene(&a, 48, 48, 6, 15.0));
+    a.loop = 2;
+    ENSURE(merged_reference(&a, &ref, ms));
+    webp_options o = webp_default_def();
+    o.lossy = 1;
+    o.quality = 90;
+    ENSURE_MSG(webp_encode(&a, &o, &lossy, &err) == POYO_OK, "%s", err.msg);
+    ENSURE(webp_encode(&a, NULL, &lossless, &err) == POYO_OK);
+    ENSURE_MSG(anim_read(lossy.data, lossy.len, &r, &m, &err) == POYO_OK, "%s", err.msg);
+    ENSURE(m.loop == 2 && r.loop == 2);
+    ENSURE(r.count == ref.count);
+    for (int i = 0; i < r.count; i++) {
+        double db = psnr_over_gray(anim_frame(&ref, i), anim_frame(&r, i), 48u * 48u);
+        ENSURE_MSG(db > 30.0, "frame %d: PSNR %.2f dB", i, db);
+    }
+    ENSURE_NEAR(sum_ints(m.delay_ms, m.frames), anim_duration(&a) * 1000.0, 0.5);
+    anim_free(&a);
+    anim_free(&ref);
+    anim_free(&r);
+    anim_meta_free(&m);
+    bytebuf_free(&lossy);
+    bytebuf_free(&lossless);
+}
+
+static void test_webp_single_frame_and_fractional_fps(void)
+{
+    anim a, r;
+    anim_meta m;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 20, 20, 1, 7.0));
+    ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_OK);
+    ENSURE(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK);
+    ENSURE(m.frames == 1 && same_visible(a.rgba, r.rgba, 400));
+    anim_free(&r);
+    anim_meta_free(&m);
+    anim_free(&a);
+    bytebuf_free(&out);
+
+    ENSURE(make_scene(&a, 20, 20, 5, 23.976));
+    a.hold[3] = 5;
+    ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_OK);
+    ENSURE(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK);
+    ENSURE_NEAR(sum_ints(m.delay_ms, m.frames), anim_duration(&a) * 1000.0, 0.5);
+    anim_free(&r);
+    anim_meta_free(&m);
+    anim_free(&a);
+    bytebuf_free(&out);
+}
+
+static void test_webp_rejects_bad_arguments(void)
+{
+    anim a;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(anim_init(&a, 16384, 1, 1, 10.0, &err) == POYO_OK);
+    ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
+    anim_free(&a);
+    ENSURE(make_scene(&a, 8, 8, 2, 10.0));
+    webp_options o = webp_default_def();
+    o.quality = 101;
+    ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    o = webp_default_def();
+    o.method = -1;
+    ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    a.fps = INFINITY;
+    ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
+    ENSURE(out.len == 0);
+    anim_free(&a);
+    bytebuf_free(&out);
+}
+
+const struct test_case test_cases[] = {
+    { "apng_roundtrip_exact", test_apng_roundtrip_exact },
+    { "apng_first_frame_is_still", test_apng_first_frame_is_still },
+    { "apng_ms_delays_and_loop", test_apng_ms_delays_and_loop },
+    { "apng_stores_changed_rect", test_apng_stores_changed_rect },
+    { "apng_levels_agree", test_apng_levels_agree },
+    { "apng_rejects_bad_arguments", test_apng_rejects_bad_arguments },
+    { "webp_lossless_roundtrip", test_webp_lossless_roundtrip },
+    { "webp_lossy_psnr", test_webp_lossy_psnr },
+    { "webp_single_frame_and_fractional_fps", test_webp_single_frame_and_fractional_fps },
+    { "webp_rejects_bad_arguments", test_webp_rejects_bad_arguments },
+    { NULL, NULL },
+};
