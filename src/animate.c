@@ -99,6 +99,11 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     }
     if (def->anchor_auto)
         body.anchor = info->anchor;
+    /* a body that lands on a floor wobbles as if standing on it: calibrate it
+     * anchored at the bottom, then let it go */
+    int land = info->has_floor && body.anchor == ANCHOR_NONE;
+    if (land)
+        body.anchor = ANCHOR_BOTTOM;
     st = softbody_create(&m->lat, &body, &sb, err);
     if (st != POYO_OK)
         goto fail;
@@ -108,6 +113,8 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     st = softbody_calibrate(sb, run.px, run.py, def->fps, err);
     if (st != POYO_OK)
         goto fail;
+    if (land)
+        softbody_unpin_all(sb);
     int n = sb->n;
     m->n = n;
     m->steps = sb->steps;
@@ -175,6 +182,8 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         memcpy(m->x, m->qx, (size_t)n * sizeof(double)); /* frame 0 is the still image */
         memcpy(m->y, m->qy, (size_t)n * sizeof(double));
         int minf = (int)ceil(0.4 * def->fps);
+        /* settled: no node moved more than tol per frame for a whole wobble period */
+        int quiet_need = (int)ceil(def->fps / body.hz), quiet = 0;
         for (f = 1; f < maxf; f++) {
             softbody_step_frame(sb);
             if (grow_frames(m, &cap, f + 1) != 0) {
@@ -184,12 +193,12 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
             record(m, sb, f);
             if (fixed || f < minf)
                 continue;
-            double dmax = 0, vmax = 0;
-            for (int k = 0; k < n; k++) {
-                dmax = fmax(dmax, fmax(fabs(sb->x[k] - sb->qx[k]), fabs(sb->y[k] - sb->qy[k])));
-                vmax = fmax(vmax, fmax(fabs(sb->vx[k]), fabs(sb->vy[k])));
-            }
-            if (dmax < tol && vmax / def->fps < tol) {
+            const double *px = m->x + (size_t)(f - 1) * n, *py = m->y + (size_t)(f - 1) * n;
+            double mv = 0;
+            for (int k = 0; k < n; k++)
+                mv = fmax(mv, fmax(fabs(sb->x[k] - px[k]), fabs(sb->y[k] - py[k])));
+            quiet = mv < 0.5 * tol ? quiet + 1 : 0;
+            if (quiet >= quiet_need) {
                 m->settled = 1;
                 f++;
                 break;

@@ -14,13 +14,13 @@
 #include "bytebuf.h"
 #include "cli.h"
 #include "fileio.h"
-#include "gif.h"
 #include "image.h"
+#include "output.h"
 
 enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
-    O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX
+    O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY
 };
 
 static const cli_option options[] = {
@@ -32,7 +32,8 @@ static const cli_option options[] = {
     { "substeps", 0, 1, O_SUBSTEPS }, { "grid", 0, 1, O_GRID }, { "anchor", 0, 1, O_ANCHOR },
     { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION }, { "size", 's', 1, O_SIZE }, { "fit", 0, 1, O_FIT },
     { "loop", 0, 1, O_LOOP }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
-    { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { NULL, 0, 0, 0 },
+    { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { "format", 0, 1, O_FORMAT },
+    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY }, { NULL, 0, 0, 0 },
 };
 
 static const char *anchor_name(anchor_kind a)
@@ -118,15 +119,15 @@ static void usage(FILE *out)
 
 typedef struct run_opts {
     animate_def anim;
-    quantize_def quant;
+    output_def out;
     const char *output;
-    int force, quiet, verbose;
+    const char *frames_dir, *sheet;
+    int quiet, verbose;
     long long max_pixels;
-    mode_t mode;
 } run_opts;
 
-/* Output path for an input: -o as given, DIR/STEM.gif, or STEM.gif beside the input. */
-static char *output_for(const char *input, const char *output, int many)
+/* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the input. */
+static char *output_for(const char *input, const char *output, int many, const char *ext)
 {
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
@@ -140,16 +141,16 @@ static char *output_for(const char *input, const char *output, int many)
     } else if (output) {
         size_t dl = strlen(output);
         int slash = dl && output[dl - 1] == '/';
-        size_t need = dl + 1 + stem + 5;
+        size_t need = dl + 1 + stem + 6;
         out = malloc(need);
         if (out)
-            snprintf(out, need, "%s%s%.*s.gif", output, slash ? "" : "/", (int)stem, base);
+            snprintf(out, need, "%s%s%.*s%s", output, slash ? "" : "/", (int)stem, base, ext);
     } else {
         size_t dirlen = (size_t)(base - input);
-        size_t need = dirlen + stem + 5;
+        size_t need = dirlen + stem + 6;
         out = malloc(need);
         if (out)
-            snprintf(out, need, "%.*s%.*s.gif", (int)dirlen, input, (int)stem, base);
+            snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
     }
     return out;
 }
@@ -186,7 +187,6 @@ static int animate_one(const char *input, const char *output, const run_opts *o)
     memset(&m, 0, sizeof m);
     anim a;
     memset(&a, 0, sizeof a);
-    bytebuf buf = { NULL, 0, 0 };
     int rc = 1;
     size_t max_file = 1u << 30;
     if (file_read_all(input, max_file, &data, &len, &err) != POYO_OK) {
@@ -203,26 +203,31 @@ static int animate_one(const char *input, const char *output, const run_opts *o)
         cli_error(name, "%s", err.msg);
         goto done;
     }
-    gif_stats gs;
-    if (gif_encode(&a, &o->quant, &buf, &gs, &err) != POYO_OK) {
-        cli_error(name, "%s", err.msg);
+    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &o->out, &err) != POYO_OK) {
+        cli_error(o->frames_dir, "%s", err.msg);
         goto done;
     }
-    write_opts wo = { o->force, input, o->mode };
-    if (file_write_atomic(output, buf.data, buf.len, &wo, NULL, 0, &err) != POYO_OK) {
-        cli_error(output, "%s", err.msg);
+    if (o->sheet && output_write_sheet(&a, o->sheet, &o->out, &err) != POYO_OK) {
+        cli_error(o->sheet, "%s", err.msg);
         goto done;
+    }
+    size_t bytes = 0;
+    if (output) {
+        poyo_status st = output_write(&a, output, input, &o->out, &bytes, &err);
+        if (st != POYO_OK) {
+            cli_error(st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, "%s", err.msg);
+            goto done;
+        }
     }
     if (o->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", name, output, a.width,
-                a.height, a.count, anim_duration(&a), buf.len);
+        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", name, output ? output : "frames",
+                a.width, a.height, a.count, anim_duration(&a), bytes);
     rc = 0;
 done:
     free(data);
     image_free(&im);
     motion_free(&m);
     anim_free(&a);
-    bytebuf_free(&buf);
     return rc;
 }
 
@@ -260,11 +265,11 @@ int cmd_animate(int argc, char **argv)
     run_opts o;
     memset(&o, 0, sizeof o);
     o.anim = animate_default_def();
-    o.quant = quantize_default_def();
+    o.out = output_default_def();
     o.max_pixels = 16777216;
     mode_t um = umask(0);
     umask(um);
-    o.mode = 0666 & ~um;
+    o.out.mode = 0666 & ~um;
     const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);
     if (!inputs) {
         cli_error(NULL, "out of memory");
@@ -282,7 +287,7 @@ int cmd_animate(int argc, char **argv)
         case -2: ok = 0; break;
         case 0: inputs[ninputs++] = operand; break;
         case O_OUTPUT: o.output = v; break;
-        case O_FORCE: o.force = 1; break;
+        case O_FORCE: o.out.force = 1; break;
         case O_QUIET: o.quiet = 1; o.verbose = 0; break;
         case O_VERBOSE: o.verbose = 1; o.quiet = 0; break;
         case O_HELP: usage(stdout); free(inputs); return 0;
@@ -338,9 +343,25 @@ int cmd_animate(int argc, char **argv)
             }
             break;
         case O_LOOP: ok = cli_int(on, v, 0, 65535, &o.anim.loop); break;
-        case O_COLORS: ok = cli_int(on, v, 2, 256, &o.quant.colors); break;
-        case O_DITHER: ok = cli_double(on, v, &o.quant.dither); break;
-        case O_ALPHA: ok = cli_int(on, v, 1, 255, &o.quant.alpha_threshold); break;
+        case O_COLORS: ok = cli_int(on, v, 2, 256, &o.out.quant.colors); break;
+        case O_DITHER: ok = cli_double(on, v, &o.out.quant.dither); break;
+        case O_ALPHA: ok = cli_int(on, v, 1, 255, &o.out.quant.alpha_threshold); break;
+        case O_FORMAT: {
+            int f = output_format_lookup(v);
+            if (f < 0) {
+                cli_error(on, "must be gif, apng or webp, not '%s'", v);
+                ok = 0;
+            } else {
+                o.out.format = (out_format)f;
+            }
+            break;
+        }
+        case O_FRAMES: o.frames_dir = v; break;
+        case O_SHEET: o.sheet = v; break;
+        case O_QUALITY:
+            ok = cli_int(on, v, 0, 100, &o.out.webp.quality);
+            o.out.webp.lossy = 1;
+            break;
         case O_MAXPX: {
             int mp;
             ok = cli_int(on, v, 1, 1000000000, &mp);
@@ -355,7 +376,7 @@ int cmd_animate(int argc, char **argv)
         cli_error(NULL, "%s", err.msg);
         ok = 0;
     }
-    if (ok && quantize_check_def(&o.quant, &err) != POYO_OK) {
+    if (ok && quantize_check_def(&o.out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;
     }
@@ -382,10 +403,22 @@ int cmd_animate(int argc, char **argv)
         free(inputs);
         return 1;
     }
+    out_format fmt = o.out.format;
+    if (fmt == FORMAT_AUTO && o.output && !many && o.output[strlen(o.output) - 1] != '/' && !file_is_dir(o.output))
+        fmt = output_format_of(o.output);
+    if (fmt == FORMAT_AUTO)
+        fmt = FORMAT_GIF;
+    const char *ext = output_extension(fmt);
+    /* only --frames or --sheet and no -o: write just those */
+    int frames_only = !o.output && (o.frames_dir || o.sheet);
     int failed = 0;
     for (int i = 0; i < ninputs; i++) {
         const char *in = inputs[i];
         char *out;
+        if (frames_only) {
+            failed += animate_one(in, NULL, &o);
+            continue;
+        }
         if (strcmp(in, "-") == 0 && !o.output) {
             if (isatty(STDOUT_FILENO)) {
                 cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
@@ -394,7 +427,7 @@ int cmd_animate(int argc, char **argv)
             }
             out = strdup("-");
         } else {
-            out = output_for(in, o.output, many);
+            out = output_for(in, o.output, many, ext);
         }
         if (!out) {
             cli_error(in, "out of memory");

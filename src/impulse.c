@@ -85,14 +85,15 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
 static void floor_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
 {
     const impulse_run *run = user;
-    (void)x;
     for (int k = 0; k < n; k++) {
-        if (y[k] <= run->floor_y)
-            continue;
-        y[k] = run->floor_y;
-        if (vy[k] > 0.0) {
-            vy[k] = -run->restitution * vy[k];
-            vx[k] *= 1.0 - run->friction;
+        if (y[k] < run->floor_y - 1.0)
+            continue; /* well above the floor: no contact possible */
+        v2 p = v2_make(x[k], y[k]), v = v2_make(vx[k], vy[k]);
+        if (sdf_collide(run->floor, 0.0, run->restitution, run->friction, &p, &v)) {
+            x[k] = p.x;
+            y[k] = p.y;
+            vx[k] = v.x;
+            vy[k] = v.y;
         }
     }
 }
@@ -222,6 +223,13 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     }
     if (run->info->has_floor) {
         run->floor_y = bottom;
+        st = sdf_scene_create(&run->floor, err);
+        if (st == POYO_OK)
+            st = sdf_scene_add(run->floor, SDF_UNION, 0.0, sdf_floor(bottom), err);
+        if (st != POYO_OK) {
+            impulse_end(run);
+            return st;
+        }
         run->restitution = 0.15;
         run->friction = 0.5;
         run->gravity = 12.0 * size;
@@ -295,4 +303,6 @@ void impulse_end(impulse_run *run)
     free(run->drive_x);
     free(run->drive_y);
     run->px = run->py = run->drive_x = run->drive_y = NULL;
+    sdf_scene_destroy(run->floor);
+    run->floor = NULL;
 }

@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "lattice.h"
+#include "sdf.h"
 #include "softbody.h"
 #include "vec2.h"
 
@@ -57,6 +58,7 @@ typedef struct impulse_run {
     double *px, *py;        /* velocity pattern per unit strength (pixels per radian of the wobble) */
     double size;            /* body height, pixels */
     double floor_y;         /* floor position, pixels (has_floor only) */
+    sdf_scene *floor;       /* the floor as a distance field (has_floor only) */
     double restitution, friction;
     double gravity;         /* pixels/s^2 */
     double omega;           /* drive angular frequency, rad/s */

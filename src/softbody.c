@@ -374,7 +374,8 @@ void softbody_step(softbody *sb)
         sb->vx[k] += ks * (sb->gx[k] - sb->x[k]) + sb->ax[k] * dt;
         sb->vy[k] += ks * (sb->gy[k] - sb->y[k]) + sb->ay[k] * dt;
     }
-    if (sb->pinned_count == 0) {
+    if (sb->pinned_count == 0 && !sb->contact) {
+        /* in free flight only the wobble is damped, not the flight itself */
         softbody_damp_nonrigid(sb->x, sb->y, sb->vx, sb->vy, n, sb->cdamp);
     } else {
         double keep = 1.0 - sb->cdamp;
@@ -402,9 +403,21 @@ void softbody_step(softbody *sb)
         }
     }
     project_outline(sb);
-    if (sb->collide)
+    sb->contact = 0;
+    if (sb->collide) {
+        memcpy(sb->gx, sb->x, (size_t)n * sizeof *sb->gx);
+        memcpy(sb->gy, sb->y, (size_t)n * sizeof *sb->gy);
         sb->collide(sb->user, sb->x, sb->y, sb->vx, sb->vy, n);
+        for (int k = 0; k < n && !sb->contact; k++)
+            sb->contact = sb->x[k] != sb->gx[k] || sb->y[k] != sb->gy[k];
+    }
     sb->time += dt;
+}
+
+void softbody_unpin_all(softbody *sb)
+{
+    memset(sb->pinned, 0, (size_t)sb->n);
+    sb->pinned_count = 0;
 }
 
 void softbody_step_frame(softbody *sb)

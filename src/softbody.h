@@ -54,6 +54,7 @@ typedef struct softbody {
     double cdamp;                /* fraction of (non-rigid) velocity removed per step */
     double lambda;               /* stiffness eigenvalue of the main wobble */
     double time;                 /* simulated seconds */
+    int contact;                 /* 1 when the last step's collisions moved a node */
     double gravity_x, gravity_y; /* uniform acceleration, pixels/s^2 */
     softbody_collide_fn collide;
     softbody_force_fn force;
@@ -73,6 +74,8 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py);
 /* Sets the step size, stiffness and damping so that the wobble excited by the
  * pattern has frequency def->hz and damping ratio def->damping at fps frames/s. */
 poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py, double fps, poyo_error *err);
+/* Frees every pinned node (a body calibrated as if standing, then let go). */
+void softbody_unpin_all(softbody *sb);
 /* One solver step of sb->dt seconds. */
 void softbody_step(softbody *sb);
 /* sb->steps steps: one frame. */
