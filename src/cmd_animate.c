@@ -88,7 +88,7 @@ static void usage(FILE *out)
             "Body:\n"
             "      --hz F               wobbles per second of the main wobble (0.1 to 20, default %g)\n"
             "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to 0.8, default %g)\n"
             "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
             "      --outline K          stiffness of springs along the outline (0 to 1, default %g = off)\n"
             "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"

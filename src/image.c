@@ -41,7 +41,8 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
     if (!stbi_info_from_memory(data, (int)len, &w, &h, &comp)) {
         const char *why = stbi_failure_reason();
         if (len >= 8 && memcmp(data, png_sig, 8) == 0)
-            return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG (%s)", why ? why : "unreadable header");
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG header%s%s%s", why && *why ? " (" : "",
+                             why && *why ? why : "", why && *why ? ")" : "");
         return poyo_fail(err, POYO_ERR_INPUT, "not a PNG or other supported image");
     }
     if (w <= 0 || h <= 0)
@@ -52,7 +53,9 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
     uint8_t *px = stbi_load_from_memory(data, (int)len, &w, &h, &comp, 4);
     if (!px) {
         const char *why = stbi_failure_reason();
-        return poyo_fail(err, POYO_ERR_INPUT, "cannot decode image (%s)", why ? why : "unknown error");
+        if (why && *why)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (%s)", why);
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data");
     }
     size_t n = (size_t)w * (size_t)h * 4u;
     out->rgba = malloc(n);

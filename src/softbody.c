@@ -36,8 +36,9 @@ poyo_status softbody_check_def(const softbody_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--hz must be 0.1 to 20, not %g", d->hz);
     if (!in_range(d->damping, 0.0, 1.0))
         return poyo_fail(err, POYO_ERR_USAGE, "--damping must be 0 to 1, not %g", d->damping);
-    if (!in_range(d->volume, 0.0, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--volume must be 0 to 1, not %g", d->volume);
+    /* above 0.8 the body forgets its shape: area-preserving shears meet no resistance */
+    if (!in_range(d->volume, 0.0, 0.8))
+        return poyo_fail(err, POYO_ERR_USAGE, "--volume must be 0 to 0.8, not %g", d->volume);
     if (!in_range(d->drag, 0.0, 100.0))
         return poyo_fail(err, POYO_ERR_USAGE, "--drag must be 0 to 100, not %g", d->drag);
     if (!in_range(d->outline, 0.0, 1.0))
@@ -243,50 +244,77 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
     return POYO_OK;
 }
 
-void softbody_goals(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+/* Transform T and current centre (px, py) of cluster c for positions (x, y). */
+static m22 cluster_fit(const softbody *sb, int c, const double *x, const double *y, double *pcx, double *pcy)
+{
+    int s = sb->start[c], e = sb->start[c + 1];
+    double inv = 1.0 / (e - s);
+    double px = 0, py = 0;
+    for (int t = s; t < e; t++) {
+        px += x[sb->member[t]];
+        py += y[sb->member[t]];
+    }
+    px *= inv;
+    py *= inv;
+    /* A_pq = sum (p - p_cm) qbar^T */
+    double a = 0, b = 0, cc = 0, d = 0;
+    for (int t = s; t < e; t++) {
+        double dx = x[sb->member[t]] - px, dy = y[sb->member[t]] - py;
+        a += dx * sb->rbx[t];
+        b += dx * sb->rby[t];
+        cc += dy * sb->rbx[t];
+        d += dy * sb->rby[t];
+    }
+    /* closed-form rotation of the polar decomposition */
+    double co = a + d, si = cc - b;
+    double len = sqrt(co * co + si * si);
+    m22 T = len > 1e-300 ? m22_rot(co / len, si / len) : m22_identity();
+    double beta = sb->def.volume;
+    if (beta > 0.0) {
+        const double *q = sb->aqq + 4 * c;
+        m22 A = m22_mul(m22_make(a, b, cc, d), m22_make(q[0], q[1], q[2], q[3]));
+        double det = m22_det(A);
+        if (det > 1e-12) {
+            m22 L = m22_scale(A, 1.0 / sqrt(det));
+            /* an area-preserving L stretches by s and 1/s, |L|^2 = s^2 + 1/s^2; beyond
+             * a stretch of 2 the linear mode fades out so a crushed cluster cannot
+             * push back harder than its rotation would */
+            double f = L.a * L.a + L.b * L.b + L.c * L.c + L.d * L.d;
+            double w = beta;
+            if (f > 4.25)
+                w *= fmax(0.0, 1.0 - (f - 4.25) / 4.25);
+            T = m22_add(m22_scale(T, 1.0 - w), m22_scale(L, w));
+        }
+    }
+    *pcx = px;
+    *pcy = py;
+    return T;
+}
+
+/* Goals of all nodes; *pot (when not NULL) gets the summed squared distance of
+ * every cluster member from its cluster's goal. */
+static void goals_and_residual(const softbody *sb, const double *x, const double *y, double *gx, double *gy,
+                               double *pot)
 {
     int n = sb->n;
-    double beta = sb->def.volume;
+    double res = 0;
     memset(gx, 0, (size_t)n * sizeof *gx);
     memset(gy, 0, (size_t)n * sizeof *gy);
     for (int c = 0; c < sb->ncl; c++) {
-        int s = sb->start[c], e = sb->start[c + 1];
-        double inv = 1.0 / (e - s);
-        double px = 0, py = 0;
-        for (int t = s; t < e; t++) {
-            px += x[sb->member[t]];
-            py += y[sb->member[t]];
-        }
-        px *= inv;
-        py *= inv;
-        /* A_pq = sum (p - p_cm) qbar^T */
-        double a = 0, b = 0, cc = 0, d = 0;
-        for (int t = s; t < e; t++) {
-            double dx = x[sb->member[t]] - px, dy = y[sb->member[t]] - py;
-            a += dx * sb->rbx[t];
-            b += dx * sb->rby[t];
-            cc += dy * sb->rbx[t];
-            d += dy * sb->rby[t];
-        }
-        /* closed-form rotation of the polar decomposition */
-        double co = a + d, si = cc - b;
-        double len = sqrt(co * co + si * si);
-        m22 T = len > 1e-300 ? m22_rot(co / len, si / len) : m22_identity();
-        if (beta > 0.0) {
-            const double *q = sb->aqq + 4 * c;
-            m22 A = m22_mul(m22_make(a, b, cc, d), m22_make(q[0], q[1], q[2], q[3]));
-            double det = m22_det(A);
-            if (det > 1e-12) {
-                m22 L = m22_scale(A, 1.0 / sqrt(det));
-                T = m22_add(m22_scale(T, 1.0 - beta), m22_scale(L, beta));
-            }
-        }
-        for (int t = s; t < e; t++) {
+        double px, py;
+        m22 T = cluster_fit(sb, c, x, y, &px, &py);
+        for (int t = sb->start[c]; t < sb->start[c + 1]; t++) {
             int k = sb->member[t];
-            gx[k] += T.a * sb->rbx[t] + T.b * sb->rby[t] + px;
-            gy[k] += T.c * sb->rbx[t] + T.d * sb->rby[t] + py;
+            double ggx = T.a * sb->rbx[t] + T.b * sb->rby[t] + px;
+            double ggy = T.c * sb->rbx[t] + T.d * sb->rby[t] + py;
+            gx[k] += ggx;
+            gy[k] += ggy;
+            if (pot)
+                res += (x[k] - ggx) * (x[k] - ggx) + (y[k] - ggy) * (y[k] - ggy);
         }
     }
+    if (pot)
+        *pot = res;
     for (int k = 0; k < n; k++) {
         if (sb->inv_count[k] > 0.0) {
             gx[k] *= sb->inv_count[k];
@@ -296,6 +324,27 @@ void softbody_goals(const softbody *sb, const double *x, const double *y, double
             gy[k] = y[k];
         }
     }
+}
+
+void softbody_goals(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+{
+    goals_and_residual(sb, x, y, gx, gy, NULL);
+}
+
+static double kinetic(const softbody *sb)
+{
+    double kin = 0;
+    for (int k = 0; k < sb->n; k++)
+        if (sb->inv_count[k] > 0.0)
+            kin += 0.5 / sb->inv_count[k] * (sb->vx[k] * sb->vx[k] + sb->vy[k] * sb->vy[k]);
+    return kin;
+}
+
+double softbody_energy(const softbody *sb)
+{
+    double pot;
+    goals_and_residual(sb, sb->x, sb->y, sb->gx, sb->gy, &pot);
+    return kinetic(sb) + 0.5 * sb->alpha / (sb->dt * sb->dt) * pot;
 }
 
 void softbody_damp_nonrigid(const double *x, const double *y, double *vx, double *vy, int n, double k)
@@ -360,7 +409,18 @@ void softbody_step(softbody *sb)
 {
     int n = sb->n;
     double dt = sb->dt;
-    softbody_goals(sb, sb->x, sb->y, sb->gx, sb->gy);
+    double pot;
+    goals_and_residual(sb, sb->x, sb->y, sb->gx, sb->gy, sb->energy_cap > 0.0 ? &pot : NULL);
+    if (sb->energy_cap > 0.0) {
+        double kin = kinetic(sb), e = kin + 0.5 * sb->alpha / (dt * dt) * pot;
+        if (e > sb->energy_cap) {
+            double keep = kin > 0 ? sqrt(fmax(0.0, kin - (e - sb->energy_cap)) / kin) : 0.0;
+            for (int k = 0; k < n; k++) {
+                sb->vx[k] *= keep;
+                sb->vy[k] *= keep;
+            }
+        }
+    }
     for (int k = 0; k < n; k++) {
         sb->ax[k] = sb->gravity_x;
         sb->ay[k] = sb->gravity_y;
@@ -599,21 +659,20 @@ poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py,
     for (int steps = sb->def.substeps; steps <= 4096; steps++) {
         double dt = sb->frame_dt / steps;
         double r = exp(-zeta * wn * dt);
-        double c = 1.0 - r * r;
-        double tr;
-        if (zeta < 1.0)
-            tr = 2.0 * r * cos(wn * sqrt(1.0 - zeta * zeta) * dt);
-        else
-            tr = 2.0 * r;
-        /* eigenvalues of one step on a mode of stiffness lambda: det = 1 - c,
-         * trace = 2 - c - (1 - c) alpha lambda */
-        double a = (2.0 - c - tr) / (1.0 - c);
+        double one_minus_r = -expm1(-zeta * wn * dt);
+        double c = -expm1(-2.0 * zeta * wn * dt);
+        double half = zeta < 1.0 ? 0.5 * wn * sqrt(1.0 - zeta * zeta) * dt : 0.0;
+        /* eigenvalues r e^(+-i theta) of one step on a mode of stiffness lambda:
+         * det = 1 - c = r^2 and trace = 2 - c - (1 - c) alpha lambda, so
+         * alpha lambda = (1 + r^2 - 2 r cos theta) / r^2, written without cancellation */
+        double a = (one_minus_r * one_minus_r + 4.0 * r * sin(half) * sin(half)) / (r * r);
         double alpha = a / lambda;
         sb->steps = steps;
         sb->dt = dt;
         sb->cdamp = c;
         sb->alpha = alpha;
-        if (alpha <= 1.0)
+        /* at least four steps per period (no aliasing) and the paper's alpha <= 1 */
+        if (alpha <= 1.0 && wn * dt <= 0.5 * PI)
             break;
     }
     if (sb->alpha > 1.0)

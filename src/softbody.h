@@ -13,7 +13,7 @@ typedef enum anchor_kind { ANCHOR_NONE = 0, ANCHOR_BOTTOM, ANCHOR_TOP } anchor_k
 typedef struct softbody_def {
     double hz;        /* frequency of the main wobble, Hz (0.1 to 20) */
     double damping;   /* damping ratio of the main wobble: 0 rings forever, 1 no overshoot (0 to 1) */
-    double volume;    /* blend of the area-preserving linear mode into the rotation, beta (0 to 1) */
+    double volume;    /* blend of the area-preserving linear mode into the rotation, beta (0 to 0.8) */
     double drag;      /* plain velocity drag, 1/s (0 to 100) */
     double outline;   /* stiffness of the springs along the outline, 0 = off (0 to 1) */
     int substeps;     /* solver steps per frame at least (1 to 64); raised when --hz needs more */
@@ -55,6 +55,7 @@ typedef struct softbody {
     double lambda;               /* stiffness eigenvalue of the main wobble */
     double time;                 /* simulated seconds */
     int contact;                 /* 1 when the last step's collisions moved a node */
+    double energy_cap;           /* > 0: the energy a body left alone may not exceed */
     double gravity_x, gravity_y; /* uniform acceleration, pixels/s^2 */
     softbody_collide_fn collide;
     softbody_force_fn force;
@@ -74,9 +75,16 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py);
 /* Sets the step size, stiffness and damping so that the wobble excited by the
  * pattern has frequency def->hz and damping ratio def->damping at fps frames/s. */
 poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py, double fps, poyo_error *err);
+/* Energy of the body, in the body's own units: sum over nodes of count/2 |v|^2
+ * plus alpha / (2 dt^2) times the squared distances of every cluster member from
+ * its cluster's goal. Conserved by an undamped run up to the integrator's
+ * bounded error; damping only lowers it. */
+double softbody_energy(const softbody *sb);
 /* Frees every pinned node (a body calibrated as if standing, then let go). */
 void softbody_unpin_all(softbody *sb);
-/* One solver step of sb->dt seconds. */
+/* One solver step of sb->dt seconds. With energy_cap set, velocities are scaled
+ * down first whenever the energy exceeds it: the area-normalised linear mode is
+ * not derived from a potential, and over long undamped runs it can feed energy in. */
 void softbody_step(softbody *sb);
 /* sb->steps steps: one frame. */
 void softbody_step_frame(softbody *sb);

@@ -1,0 +1,164 @@
+/* animinfo.c - reads back an animation (GIF, APNG, PNG, WebP) for the tests.
+ *   animinfo FILE                    facts, one "key value" per line
+ *   animinfo --png N OUT FILE        composited frame N as a PNG
+ *   animinfo --diff A B FILE         pixels that differ between frames A and B,
+ *                                    and the largest channel difference
+ *   animinfo --compare N REF FILE    frame N against a PNG (alpha thresholded at
+ *                                    --alpha, default 128): mask mismatches and
+ *                                    the largest and mean colour error */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gif_lib.h>
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include "animread.h"
+#include "fileio.h"
+
+static int load(const char *path, anim *a, anim_meta *m)
+{
+    uint8_t *data;
+    size_t len;
+    poyo_error err;
+    if (file_read_all(path, (size_t)1 << 30, &data, &len, &err) != POYO_OK ||
+        anim_read(data, len, a, m, &err) != POYO_OK) {
+        fprintf(stderr, "animinfo: %s: %s\n", path, err.msg);
+        return 0;
+    }
+    free(data);
+    return 1;
+}
+
+/* GIF-only facts read with giflib directly: the transparent index of every
+ * frame's GCE, and whether a visible pixel ever uses it. */
+static void gif_facts(const char *path)
+{
+    int e;
+    GifFileType *g = DGifOpenFileName(path, &e);
+    if (!g || DGifSlurp(g) != GIF_OK)
+        return;
+    int tr_first = -2, tr_same = 1, frames_with_gce = 0;
+    for (int i = 0; i < g->ImageCount; i++) {
+        GraphicsControlBlock gcb;
+        if (DGifSavedExtensionToGCB(g, i, &gcb) != GIF_OK)
+            continue;
+        frames_with_gce++;
+        if (tr_first == -2)
+            tr_first = gcb.TransparentColor;
+        else if (gcb.TransparentColor != tr_first)
+            tr_same = 0;
+    }
+    printf("gif_transparent_index %d\n", tr_first == -2 ? -1 : tr_first);
+    printf("gif_transparent_same %d\n", tr_same);
+    printf("gif_frames_with_gce %d\n", frames_with_gce);
+    printf("gif_global_colors %d\n", g->SColorMap ? g->SColorMap->ColorCount : 0);
+    DGifCloseFile(g, &e);
+}
+
+int main(int argc, char **argv)
+{
+    anim a;
+    anim_meta m;
+    if (argc == 2) {
+        if (!load(argv[1], &a, &m))
+            return 1;
+        long total = 0;
+        printf("format %s\nwidth %d\nheight %d\nframes %d\nloop %d\nplays %d\n", m.format, m.width, m.height, m.frames,
+               m.loop, a.loop);
+        printf("delays");
+        for (int i = 0; i < m.frames; i++) {
+            printf(" %d", m.delay_ms[i]);
+            total += m.delay_ms[i];
+        }
+        printf("\nduration_ms %ld\nsemi_transparent %d\nbytes %zu\n", total, m.semi_transparent, m.file_bytes);
+        if (strcmp(m.format, "gif") == 0)
+            gif_facts(argv[1]);
+        anim_free(&a);
+        anim_meta_free(&m);
+        return 0;
+    }
+    if (argc == 5 && strcmp(argv[1], "--png") == 0) {
+        if (!load(argv[4], &a, &m))
+            return 1;
+        int n = atoi(argv[2]);
+        if (n < 0)
+            n += a.count;
+        if (n < 0 || n >= a.count)
+            return 1;
+        int ok = stbi_write_png(argv[3], a.width, a.height, 4, anim_frame(&a, n), a.width * 4);
+        anim_free(&a);
+        anim_meta_free(&m);
+        return ok ? 0 : 1;
+    }
+    if (argc == 5 && strcmp(argv[1], "--diff") == 0) {
+        if (!load(argv[4], &a, &m))
+            return 1;
+        int fa = atoi(argv[2]), fb = atoi(argv[3]);
+        if (fa < 0) fa += a.count;
+        if (fb < 0) fb += a.count;
+        if (fa < 0 || fb < 0 || fa >= a.count || fb >= a.count)
+            return 1;
+        const uint8_t *p = anim_frame(&a, fa), *q = anim_frame(&a, fb);
+        long changed = 0, n = (long)a.width * a.height;
+        int maxd = 0;
+        for (long i = 0; i < n; i++) {
+            int d = 0;
+            for (int c = 0; c < 4; c++) {
+                int dd = abs(p[4 * i + c] - q[4 * i + c]);
+                if ((p[4 * i + 3] == 0 && q[4 * i + 3] == 0))
+                    dd = 0;
+                if (dd > d)
+                    d = dd;
+            }
+            if (d) changed++;
+            if (d > maxd) maxd = d;
+        }
+        printf("changed %ld\npixels %ld\nmax_delta %d\n", changed, n, maxd);
+        return 0;
+    }
+    if ((argc == 5 || argc == 7) && strcmp(argv[1], "--compare") == 0) {
+        int thr = 128;
+        int k = 2;
+        if (argc == 7 && strcmp(argv[2], "--alpha") == 0) {
+            thr = atoi(argv[3]);
+            k = 4;
+        }
+        if (!load(argv[k + 2], &a, &m))
+            return 1;
+        int n = atoi(argv[k]);
+        int rw, rh, rc;
+        uint8_t *ref = stbi_load(argv[k + 1], &rw, &rh, &rc, 4);
+        if (!ref || rw != a.width || rh != a.height || n < 0 || n >= a.count) {
+            fprintf(stderr, "animinfo: reference does not match\n");
+            return 1;
+        }
+        const uint8_t *p = anim_frame(&a, n);
+        long mism = 0, vis = 0, np = (long)rw * rh;
+        int maxe = 0;
+        double sum = 0;
+        for (long i = 0; i < np; i++) {
+            int rv = ref[4 * i + 3] >= thr, pv = p[4 * i + 3] >= 128;
+            if (rv != pv) {
+                mism++;
+                continue;
+            }
+            if (!rv)
+                continue;
+            vis++;
+            for (int c = 0; c < 3; c++) {
+                int e = abs(ref[4 * i + c] - p[4 * i + c]);
+                sum += e;
+                if (e > maxe)
+                    maxe = e;
+            }
+        }
+        printf("mask_mismatch %ld\nvisible %ld\nmax_error %d\nmean_error %.3f\n", mism, vis, maxe,
+               vis ? sum / (3.0 * vis) : 0.0);
+        stbi_image_free(ref);
+        return 0;
+    }
+    fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE\n");
+    return 2;
+}

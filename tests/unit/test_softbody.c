@@ -1,0 +1,416 @@
+/* test_softbody.c - properties of the lattice shape-matching body: rest stays
+ * rest, rigid motion is its own goal, no NaN or growth anywhere in the
+ * parameter ranges, the main wobble has the asked frequency and damping, the
+ * damping keeps momentum, and runs are deterministic. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "impulse.h"
+#include "lattice.h"
+#include "softbody.h"
+#include "test.h"
+
+#define PI 3.14159265358979323846
+
+/* A w x h image holding an opaque disc (shape 0), a tall bar (1) or a ring-ish blob (2). */
+static image make_shape(int w, int h, int shape)
+{
+    image im;
+    image_alloc(&im, w, h, NULL);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double dx = x + 0.5 - w / 2.0, dy = y + 0.5 - h / 2.0;
+            int in;
+            if (shape == 0)
+                in = dx * dx + dy * dy < (w * 0.45) * (w * 0.45);
+            else if (shape == 1)
+                in = x > w * 0.4 && x < w * 0.6 && y > h * 0.05 && y < h * 0.95;
+            else
+                in = dx * dx + dy * dy < (w * 0.45) * (w * 0.45) && !(dx * dx + (dy + h * 0.1) * (dy + h * 0.1) < 40);
+            uint8_t *p = im.rgba + 4 * ((size_t)y * w + x);
+            p[0] = 200;
+            p[1] = 120;
+            p[2] = 40;
+            p[3] = in ? 255 : 0;
+        }
+    return im;
+}
+
+typedef struct rig {
+    image im;
+    lattice lat;
+    softbody *sb;
+    impulse_run run;
+} rig;
+
+static int rig_make(rig *r, int shape, int grid, softbody_def d, impulse_kind kind, double fps)
+{
+    memset(r, 0, sizeof *r);
+    r->im = make_shape(64, 64, shape);
+    poyo_error e;
+    if (lattice_build(&r->im, grid, &r->lat, &e) != POYO_OK)
+        return 0;
+    if (softbody_create(&r->lat, &d, &r->sb, &e) != POYO_OK)
+        return 0;
+    impulse_def id = impulse_default_def();
+    id.kind = kind;
+    if (impulse_begin(&r->run, &id, r->sb, &r->lat, r->im.w, r->im.h, &e) != POYO_OK)
+        return 0;
+    return softbody_calibrate(r->sb, r->run.px, r->run.py, fps, &e) == POYO_OK;
+}
+
+static void rig_free(rig *r)
+{
+    impulse_end(&r->run);
+    softbody_destroy(r->sb);
+    lattice_free(&r->lat);
+    image_free(&r->im);
+}
+
+static double max_offset(const softbody *sb)
+{
+    double m = 0;
+    for (int k = 0; k < sb->n; k++)
+        m = fmax(m, fmax(fabs(sb->x[k] - sb->qx[k]), fabs(sb->y[k] - sb->qy[k])));
+    return m;
+}
+
+static void rest_stays_at_rest(void)
+{
+    rig r;
+    ENSURE(rig_make(&r, 0, 12, softbody_default_def(), IMPULSE_SQUASH, 25));
+    for (int f = 0; f < 100; f++)
+        softbody_step_frame(r.sb);
+    ENSURE_SMALL(max_offset(r.sb), 1e-9);
+    rig_free(&r);
+}
+
+static void rigid_motion_is_its_own_goal(void)
+{
+    for (int vol = 0; vol <= 2; vol++) {
+        softbody_def d = softbody_default_def();
+        d.volume = vol * 0.4;
+        rig r;
+        ENSURE(rig_make(&r, 2, 10, d, IMPULSE_SQUASH, 25));
+        softbody *sb = r.sb;
+        const double angles[] = { 0.3, -1.2, 2.9, PI };
+        for (int a = 0; a < 4; a++) {
+            double c = cos(angles[a]), s = sin(angles[a]);
+            for (int k = 0; k < sb->n; k++) {
+                sb->x[k] = c * sb->qx[k] - s * sb->qy[k] + 17.0;
+                sb->y[k] = s * sb->qx[k] + c * sb->qy[k] - 5.0;
+            }
+            double *gx = malloc((size_t)sb->n * sizeof *gx), *gy = malloc((size_t)sb->n * sizeof *gy);
+            softbody_goals(sb, sb->x, sb->y, gx, gy);
+            double worst = 0;
+            for (int k = 0; k < sb->n; k++)
+                worst = fmax(worst, fmax(fabs(gx[k] - sb->x[k]), fabs(gy[k] - sb->y[k])));
+            free(gx);
+            free(gy);
+            ENSURE_MSG(worst < 1e-9, "volume %g angle %g: goal off by %g", d.volume, angles[a], worst);
+        }
+        rig_free(&r);
+    }
+}
+
+static void deformed_goal_pulls_back(void)
+{
+    /* a squashed body moved onto its goals again and again regains its height */
+    rig r;
+    ENSURE(rig_make(&r, 0, 12, softbody_default_def(), IMPULSE_SQUASH, 25));
+    softbody *sb = r.sb;
+    double top = 1e9, bot = -1e9;
+    for (int k = 0; k < sb->n; k++) {
+        top = fmin(top, sb->qy[k]);
+        bot = fmax(bot, sb->qy[k]);
+        sb->y[k] = bot; /* placeholder, set below */
+    }
+    for (int k = 0; k < sb->n; k++)
+        sb->y[k] = bot - (bot - sb->qy[k]) * 0.6;
+    double *gx = malloc((size_t)sb->n * sizeof *gx), *gy = malloc((size_t)sb->n * sizeof *gy);
+    double h0 = 0.6 * (bot - top), h = h0;
+    for (int it = 0; it < 30; it++) {
+        softbody_goals(sb, sb->x, sb->y, gx, gy);
+        memcpy(sb->x, gx, (size_t)sb->n * sizeof *gx);
+        memcpy(sb->y, gy, (size_t)sb->n * sizeof *gy);
+        double t = 1e9, b2 = -1e9;
+        for (int k = 0; k < sb->n; k++) {
+            t = fmin(t, sb->y[k]);
+            b2 = fmax(b2, sb->y[k]);
+        }
+        ENSURE_MSG(b2 - t >= h - 1e-9, "height shrank from %g to %g", h, b2 - t);
+        h = b2 - t;
+    }
+    free(gx);
+    free(gy);
+    ENSURE_MSG(h > h0 + 0.5 * (bot - top - h0), "height %g of %g after 30 projections from %g", h, bot - top, h0);
+    rig_free(&r);
+}
+
+/* Largest energy in the first and second halves of a run. */
+static int run_halves(rig *r, int frames, double *first, double *second)
+{
+    *first = softbody_energy(r->sb);
+    *second = 0;
+    for (int f = 0; f < frames; f++) {
+        softbody_step_frame(r->sb);
+        double m = softbody_energy(r->sb);
+        if (!isfinite(m) || !isfinite(max_offset(r->sb)))
+            return 0;
+        for (int k = 0; k < r->sb->n; k++)
+            if (!isfinite(r->sb->vx[k]) || !isfinite(r->sb->vy[k]))
+                return 0;
+        if (f < frames / 2)
+            *first = fmax(*first, m);
+        else
+            *second = fmax(*second, m);
+    }
+    return 1;
+}
+
+static void sweep_is_stable(void)
+{
+    const double hz[] = { 0.1, 1.0, 5.0, 20.0 };
+    const double damping[] = { 0.0, 0.3, 1.0 };
+    const double volume[] = { 0.0, 0.8 };
+    const int substeps[] = { 1, 64 };
+    const double fps[] = { 1.0, 25.0, 100.0 };
+    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_TWIST, IMPULSE_POKE };
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 2; c++)
+                for (int s = 0; s < 2; s++)
+                    for (int f = 0; f < 3; f++) {
+                        softbody_def d = softbody_default_def();
+                        d.hz = hz[a];
+                        d.damping = damping[b];
+                        d.volume = volume[c];
+                        d.substeps = substeps[s];
+                        d.outline = (a + b) % 2 ? 0.5 : 0.0;
+                        impulse_kind kind = kinds[(a + b + c + s + f) % 3];
+                        rig r;
+                        ENSURE(rig_make(&r, (a + f) % 3, 8, d, kind, fps[f]));
+                        ENSURE(r.sb->alpha > 0 && r.sb->alpha <= 1.0);
+                        impulse_kick(&r.run, r.sb);
+                        r.sb->energy_cap = softbody_energy(r.sb);
+                        int frames = (int)fmin(1500, fmax(20, fps[f] * 4.0 / hz[a]));
+                        double first, second;
+                        ENSURE_MSG(run_halves(&r, frames, &first, &second), "NaN at hz %g damping %g volume %g",
+                                   hz[a], damping[b], volume[c]);
+                        /* no energy growth without input (the integrator's energy error is
+                         * bounded and small at the steps calibration picks) */
+                        ENSURE_MSG(second <= first * 1.05 + 1e-9,
+                                   "grew from %g to %g at hz %g damping %g volume %g substeps %d fps %g", first, second,
+                                   hz[a], damping[b], volume[c], substeps[s], fps[f]);
+                        rig_free(&r);
+                    }
+}
+
+/* Frequency of the pattern's coordinate from its zero crossings over the run. */
+static double measure_hz(rig *r, double fps, int frames, double *decay)
+{
+    softbody *sb = r->sb;
+    double prev = 0, t0 = -1, t1 = -1, peak1 = 0, peak_last = 0;
+    int crossings = 0;
+    for (int f = 1; f <= frames; f++) {
+        softbody_step_frame(sb);
+        double u = 0;
+        for (int k = 0; k < sb->n; k++)
+            u += (sb->x[k] - sb->qx[k]) * r->run.px[k] + (sb->y[k] - sb->qy[k]) * r->run.py[k];
+        if (f > 1 && ((prev > 0 && u <= 0) || (prev < 0 && u >= 0))) {
+            double tc = (f - 1 + prev / (prev - u)) / fps;
+            if (t0 < 0)
+                t0 = tc;
+            t1 = tc;
+            crossings++;
+        }
+        if (crossings <= 1)
+            peak1 = fmax(peak1, fabs(u));
+        else if (crossings >= 5 && crossings <= 6)
+            peak_last = fmax(peak_last, fabs(u));
+        prev = u;
+    }
+    if (decay)
+        *decay = peak1 > 0 ? peak_last / peak1 : 0;
+    if (crossings < 3)
+        return 0;
+    return (crossings - 1) / 2.0 / (t1 - t0);
+}
+
+static void wobble_frequency_matches_hz(void)
+{
+    const double fps[] = { 20.0, 25.0, 50.0 };
+    const double hz[] = { 1.5, 3.0, 6.0 };
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int s = 1; s <= 8; s++) {
+                softbody_def d = softbody_default_def();
+                d.hz = hz[b];
+                d.damping = 0.05;
+                d.substeps = s;
+                rig r;
+                ENSURE(rig_make(&r, a, 12, d, IMPULSE_SQUASH, fps[a]));
+                impulse_kick(&r.run, r.sb);
+                double got = measure_hz(&r, fps[a], (int)(fps[a] * 4.0 / hz[b]) + 2, NULL);
+                ENSURE_MSG(fabs(got - hz[b]) <= 0.15 * hz[b], "fps %g substeps %d: asked %g Hz, measured %g Hz",
+                           fps[a], s, hz[b], got);
+                rig_free(&r);
+            }
+}
+
+static void damping_ratio_sets_decay(void)
+{
+    /* over two periods a mode with ratio z decays by exp(-2 pi z * 2 / sqrt(1 - z^2)) */
+    const double zs[] = { 0.02, 0.05, 0.1 };
+    for (int i = 0; i < 3; i++) {
+        softbody_def d = softbody_default_def();
+        d.damping = zs[i];
+        rig r;
+        ENSURE(rig_make(&r, 0, 12, d, IMPULSE_SQUASH, 50));
+        impulse_kick(&r.run, r.sb);
+        double decay;
+        measure_hz(&r, 50, 100, &decay);
+        double want = exp(-2.0 * PI * zs[i] * 2.0 / sqrt(1 - zs[i] * zs[i]));
+        ENSURE_MSG(fabs(decay - want) < 0.15, "damping %g: decayed to %g over two periods, expected about %g", zs[i],
+                   decay, want);
+        rig_free(&r);
+    }
+    /* ratio 1: no overshoot, the pattern coordinate never changes sign */
+    softbody_def d = softbody_default_def();
+    d.damping = 1.0;
+    rig r;
+    ENSURE(rig_make(&r, 0, 12, d, IMPULSE_SQUASH, 25));
+    impulse_kick(&r.run, r.sb);
+    double got = measure_hz(&r, 25, 100, NULL);
+    ENSURE(got == 0);
+    rig_free(&r);
+}
+
+static void damping_keeps_momentum(void)
+{
+    const int n = 40;
+    double x[40], y[40], vx[40], vy[40];
+    unsigned s = 12345;
+    for (int i = 0; i < n; i++) {
+        s = s * 1103515245u + 12345u;
+        x[i] = (s >> 8) % 1000 / 10.0;
+        s = s * 1103515245u + 12345u;
+        y[i] = (s >> 8) % 1000 / 10.0;
+        s = s * 1103515245u + 12345u;
+        vx[i] = (double)((s >> 8) % 2000) - 1000.0;
+        s = s * 1103515245u + 12345u;
+        vy[i] = (double)((s >> 8) % 2000) - 1000.0;
+    }
+    double px0 = 0, py0 = 0, l0 = 0, cx = 0, cy = 0;
+    for (int i = 0; i < n; i++) {
+        cx += x[i] / n;
+        cy += y[i] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        px0 += vx[i];
+        py0 += vy[i];
+        l0 += (x[i] - cx) * vy[i] - (y[i] - cy) * vx[i];
+    }
+    softbody_damp_nonrigid(x, y, vx, vy, n, 0.7);
+    double px1 = 0, py1 = 0, l1 = 0;
+    for (int i = 0; i < n; i++) {
+        px1 += vx[i];
+        py1 += vy[i];
+        l1 += (x[i] - cx) * vy[i] - (y[i] - cy) * vx[i];
+    }
+    ENSURE(fabs(px1 - px0) <= 1e-5 * fabs(px0) + 1e-9);
+    ENSURE(fabs(py1 - py0) <= 1e-5 * fabs(py0) + 1e-9);
+    ENSURE(fabs(l1 - l0) <= 1e-5 * fabs(l0) + 1e-9);
+}
+
+static unsigned long long hash_state(const softbody *sb)
+{
+    unsigned long long h = 1469598103934665603ull;
+    const double *arrs[4] = { sb->x, sb->y, sb->vx, sb->vy };
+    for (int a = 0; a < 4; a++) {
+        const unsigned char *p = (const unsigned char *)arrs[a];
+        for (size_t i = 0; i < (size_t)sb->n * sizeof(double); i++)
+            h = (h ^ p[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+static void deterministic(void)
+{
+    unsigned long long h[2];
+    for (int t = 0; t < 2; t++) {
+        rig r;
+        ENSURE(rig_make(&r, 2, 12, softbody_default_def(), IMPULSE_POKE, 25));
+        impulse_kick(&r.run, r.sb);
+        for (int f = 0; f < 60; f++)
+            softbody_step_frame(r.sb);
+        h[t] = hash_state(r.sb);
+        ENSURE(max_offset(r.sb) > 0.01); /* it did move */
+        rig_free(&r);
+    }
+    ENSURE(h[0] == h[1]);
+}
+
+static void lattice_covers_visible_pixels(void)
+{
+    for (int shape = 0; shape < 3; shape++) {
+        image im = make_shape(64, 64, shape);
+        lattice lat;
+        ENSURE(lattice_build(&im, 10, &lat, NULL) == POYO_OK);
+        for (int y = 0; y < 64; y++)
+            for (int x = 0; x < 64; x++) {
+                if (!im.rgba[4 * (y * 64 + x) + 3])
+                    continue;
+                int ci = (int)floor((x + 0.5 - lat.ox) / lat.h), cj = (int)floor((y + 0.5 - lat.oy) / lat.h);
+                ENSURE(ci >= 0 && cj >= 0 && ci < lat.nx - 1 && cj < lat.ny - 1);
+                ENSURE(lat.cell[cj * (lat.nx - 1) + ci]);
+            }
+        lattice_free(&lat);
+        image_free(&im);
+    }
+    image empty;
+    image_alloc(&empty, 8, 8, NULL);
+    lattice lat;
+    poyo_error e;
+    ENSURE(lattice_build(&empty, 10, &lat, &e) == POYO_ERR_INPUT);
+    ENSURE(strstr(e.msg, "transparent") != NULL);
+    image_free(&empty);
+}
+
+static void shake_bends_locally(void)
+{
+    /* a tall bar anchored at the bottom bends: the top moves more than the middle */
+    rig r;
+    ENSURE(rig_make(&r, 1, 16, softbody_default_def(), IMPULSE_SHAKE, 25));
+    impulse_kick(&r.run, r.sb);
+    for (int f = 0; f < 3; f++)
+        softbody_step_frame(r.sb);
+    double top = 0, mid = 0, ytop = 1e9, ybot = -1e9;
+    for (int k = 0; k < r.sb->n; k++) {
+        ytop = fmin(ytop, r.sb->qy[k]);
+        ybot = fmax(ybot, r.sb->qy[k]);
+    }
+    for (int k = 0; k < r.sb->n; k++) {
+        double dx = fabs(r.sb->x[k] - r.sb->qx[k]);
+        if (r.sb->qy[k] == ytop)
+            top = fmax(top, dx);
+        if (fabs(r.sb->qy[k] - 0.5 * (ytop + ybot)) < r.lat.h * 0.6)
+            mid = fmax(mid, dx);
+    }
+    ENSURE(top > 1.5 * mid && mid > 0);
+    rig_free(&r);
+}
+
+const struct test_case test_cases[] = {
+    { "rest_stays_at_rest", rest_stays_at_rest },
+    { "rigid_motion_is_its_own_goal", rigid_motion_is_its_own_goal },
+    { "deformed_goal_pulls_back", deformed_goal_pulls_back },
+    { "sweep_is_stable", sweep_is_stable },
+    { "wobble_frequency_matches_hz", wobble_frequency_matches_hz },
+    { "damping_ratio_sets_decay", damping_ratio_sets_decay },
+    { "damping_keeps_momentum", damping_keeps_momentum },
+    { "deterministic", deterministic },
+    { "lattice_covers_visible_pixels", lattice_covers_visible_pixels },
+    { "shake_bends_locally", shake_bends_locally },
+    { NULL, NULL },
+};
