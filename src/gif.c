@@ -47,13 +47,34 @@ static rect diff_rect(const uint8_t *base, const uint8_t *target, int w, int h)
     return r;
 }
 
-/* 1 when some pixel is transparent in target but not in base (keeping base cannot show it). */
-static int needs_clear(const uint8_t *base, const uint8_t *target, size_t n, int tr)
+/* Bounding box of the pixels that are transparent in target but not in base:
+ * a frame drawn over base cannot clear them, only a disposal can. */
+static rect clear_rect(const uint8_t *base, const uint8_t *target, int w, int h, int tr)
 {
-    for (size_t i = 0; i < n; i++)
-        if (target[i] == tr && base[i] != tr)
-            return 1;
-    return 0;
+    rect r = { w, h, 0, 0 };
+    for (int y = 0; y < h; y++) {
+        const uint8_t *b = base + (size_t)y * w, *t = target + (size_t)y * w;
+        for (int x = 0; x < w; x++) {
+            if (t[x] != tr || b[x] == tr)
+                continue;
+            if (x < r.x0) r.x0 = x;
+            if (x >= r.x1) r.x1 = x + 1;
+            if (y < r.y0) r.y0 = y;
+            if (y >= r.y1) r.y1 = y + 1;
+        }
+    }
+    return r;
+}
+
+static rect rect_union(rect a, rect b)
+{
+    if (rect_area(a) == 0)
+        return b;
+    if (rect_area(b) == 0)
+        return a;
+    rect r = { a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0, a.x1 > b.x1 ? a.x1 : b.x1,
+               a.y1 > b.y1 ? a.y1 : b.y1 };
+    return r;
 }
 
 typedef struct frame_plan {
@@ -87,18 +108,22 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         if (f == 0) {
             plan[0].r = diff_rect(canvas, target, w, h);
         } else {
-            rect pr = plan[f - 1].r;
+            /* either keep the previous frame, or restore its rectangle to the
+             * background, grown to cover every pixel that must turn clear */
+            rect must = clear_rect(canvas, target, w, h, tr);
+            rect pr = rect_union(plan[f - 1].r, must);
             memcpy(cleared, canvas, npx);
             for (int y = pr.y0; y < pr.y1; y++)
                 memset(cleared + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
             rect keep = diff_rect(canvas, target, w, h);
             rect clear = diff_rect(cleared, target, w, h);
-            int can_keep = !needs_clear(canvas, target, npx, tr);
-            if (can_keep && rect_area(keep) <= rect_area(clear)) {
+            int grow = rect_area(pr) - rect_area(plan[f - 1].r);
+            if (rect_area(must) == 0 && rect_area(keep) <= rect_area(clear) + grow) {
                 plan[f - 1].disposal = DISPOSE_DO_NOT;
                 plan[f].r = keep;
             } else {
                 plan[f - 1].disposal = DISPOSE_BACKGROUND;
+                plan[f - 1].r = pr;
                 plan[f].r = clear;
                 memcpy(canvas, cleared, npx);
             }

@@ -1,0 +1,220 @@
+/* test_render.c - the warp: an undeformed lattice reproduces the placed image
+ * exactly, the inverse bilinear map inverts the forward one, a smoothly
+ * deformed body has no holes, and fit auto keeps all motion on the canvas. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "animate.h"
+#include "render.h"
+#include "test.h"
+
+static unsigned rng_state = 99;
+static double rnd(void)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (rng_state >> 8) / 16777216.0;
+}
+
+/* A stamp with soft edges, colour gradients and a hole, on transparency. */
+static image make_stamp(int w, int h)
+{
+    image im;
+    image_alloc(&im, w, h, NULL);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double dx = (x + 0.5) / w - 0.5, dy = (y + 0.5) / h - 0.55;
+            double d = 0.42 - sqrt(dx * dx + dy * dy);
+            double a = d * w > 1 ? 1 : d * w < 0 ? 0 : d * w;
+            if (fabs(dx) < 0.05 && fabs(dy) < 0.05)
+                a = 0.0; /* a hole */
+            uint8_t *p = im.rgba + 4 * ((size_t)y * w + x);
+            p[0] = (uint8_t)(40 + 200.0 * x / w);
+            p[1] = (uint8_t)(30 + 180.0 * y / h);
+            p[2] = (uint8_t)((x * 7 + y * 13) & 255);
+            p[3] = (uint8_t)(a * 255 + 0.5);
+        }
+    image_clear_invisible(&im);
+    return im;
+}
+
+static void identity_copies_the_placed_image(void)
+{
+    const int sizes[][4] = { { 64, 64, 64, 64 }, { 40, 70, 40, 70 }, { 64, 64, 128, 128 }, { 64, 64, 50, 80 },
+                             { 97, 31, 97, 31 } };
+    for (int t = 0; t < 5; t++) {
+        image im = make_stamp(sizes[t][0], sizes[t][1]);
+        lattice lat;
+        ENSURE(lattice_build(&im, 9 + t, &lat, NULL) == POYO_OK);
+        int W = sizes[t][2], H = sizes[t][3];
+        double *x = malloc((size_t)lat.count * sizeof *x), *y = malloc((size_t)lat.count * sizeof *y);
+        for (int k = 0; k < lat.count; k++) {
+            x[k] = lat.ox + lat.ni[k] * lat.h;
+            y[k] = lat.oy + lat.nj[k] * lat.h;
+        }
+        double box[4] = { 1e300, 1e300, -1e300, -1e300 };
+        render_bounds(&lat, x, y, box);
+        for (int fit = 0; fit < 2; fit++) {
+            placement pl = render_fit(im.w, im.h, W, H, (fit_mode)fit, box);
+            renderer r;
+            ENSURE(renderer_init(&r, &im, &lat, W, H, pl, NULL) == POYO_OK);
+            uint8_t *out = malloc((size_t)W * H * 4);
+            renderer_draw(&r, x, y, out);
+            image placed;
+            ENSURE(image_place(&im, W, H, pl.pw, pl.ph, pl.ox, pl.oy, &placed, NULL) == POYO_OK);
+            size_t bad = 0;
+            for (size_t i = 0; i < (size_t)W * H * 4; i++)
+                bad += out[i] != placed.rgba[i];
+            ENSURE_MSG(bad == 0, "case %d fit %d: %zu bytes differ from the placed image", t, fit, bad);
+            if (W == im.w && H == im.h) /* at the input's own size the placed image is the input */
+                ENSURE(memcmp(out, im.rgba, (size_t)W * H * 4) == 0);
+            image_free(&placed);
+            free(out);
+            renderer_free(&r);
+        }
+        free(x);
+        free(y);
+        lattice_free(&lat);
+        image_free(&im);
+    }
+}
+
+static void inverse_bilinear_inverts(void)
+{
+    for (int t = 0; t < 20000; t++) {
+        /* a convex-ish random quad: a jittered square */
+        double q[8] = { 0, 0, 10, 0, 10, 10, 0, 10 };
+        for (int i = 0; i < 8; i++)
+            q[i] += (rnd() - 0.5) * 6.0;
+        double u = rnd(), v = rnd();
+        double px = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[2] + u * v * q[4] + (1 - u) * v * q[6];
+        double py = (1 - u) * (1 - v) * q[1] + u * (1 - v) * q[3] + u * v * q[5] + (1 - u) * v * q[7];
+        double uu, vv;
+        ENSURE_MSG(render_inverse_bilinear(px, py, q, 1e-9, &uu, &vv), "point inside not found (t %d)", t);
+        ENSURE_NEAR(uu, u, 1e-7);
+        ENSURE_NEAR(vv, v, 1e-7);
+    }
+    /* points outside the unit square are outside */
+    double sq[8] = { 0, 0, 1, 0, 1, 1, 0, 1 }, u, v;
+    ENSURE(!render_inverse_bilinear(1.5, 0.5, sq, 1e-9, &u, &v));
+    ENSURE(!render_inverse_bilinear(-0.1, 0.5, sq, 1e-9, &u, &v));
+}
+
+static void deformed_body_has_no_holes(void)
+{
+    /* an opaque square, bent by a smooth wave and rotated: every pixel whose
+     * 3x3 neighbourhood maps inside the deformed square is drawn opaque */
+    image im;
+    image_alloc(&im, 64, 64, NULL);
+    for (int i = 0; i < 64 * 64; i++) {
+        im.rgba[4 * i] = 200;
+        im.rgba[4 * i + 3] = 255;
+    }
+    lattice lat;
+    ENSURE(lattice_build(&im, 12, &lat, NULL) == POYO_OK);
+    double *x = malloc((size_t)lat.count * sizeof *x), *y = malloc((size_t)lat.count * sizeof *y);
+    double c = cos(0.3), s = sin(0.3);
+    for (int k = 0; k < lat.count; k++) {
+        double qx = lat.ox + lat.ni[k] * lat.h - 32, qy = lat.oy + lat.nj[k] * lat.h - 32;
+        qx += 4.0 * sin(qy / 9.0);
+        x[k] = 64 + c * qx - s * qy;
+        y[k] = 64 + s * qx + c * qy;
+    }
+    placement pl = { 64, 64, 32, 32, 1.0, 1.0 };
+    renderer r;
+    ENSURE(renderer_init(&r, &im, &lat, 128, 128, pl, NULL) == POYO_OK);
+    uint8_t *out = malloc(128 * 128 * 4);
+    /* render positions are image pixels mapped by the placement: undo its offset */
+    for (int k = 0; k < lat.count; k++) {
+        x[k] -= 32;
+        y[k] -= 32;
+    }
+    renderer_draw(&r, x, y, out);
+    int holes = 0, drawn = 0;
+    for (int py = 1; py < 127; py++)
+        for (int px = 1; px < 127; px++) {
+            int all_in = 1;
+            for (int dy = -1; dy <= 1 && all_in; dy++)
+                for (int dx = -1; dx <= 1 && all_in; dx++) {
+                    /* pull back by the inverse rotation and the inverse wave */
+                    double ux = px + dx + 0.5 - 64, uy = py + dy + 0.5 - 64;
+                    double qx = c * ux + s * uy, qy = -s * ux + c * uy;
+                    qx -= 4.0 * sin(qy / 9.0);
+                    all_in = fabs(qx) < 29 && fabs(qy) < 29;
+                }
+            if (!all_in)
+                continue;
+            drawn++;
+            if (out[4 * (py * 128 + px) + 3] != 255)
+                holes++;
+        }
+    ENSURE(drawn > 2000);
+    ENSURE_MSG(holes == 0, "%d holes in the deformed body", holes);
+    free(out);
+    free(x);
+    free(y);
+    renderer_free(&r);
+    lattice_free(&lat);
+    image_free(&im);
+}
+
+static long opaque_pixels(const uint8_t *p, int w, int h)
+{
+    long n = 0;
+    for (long i = 0; i < (long)w * h; i++)
+        n += p[4 * i + 3] >= 128;
+    return n;
+}
+
+static void fit_auto_keeps_motion_inside(void)
+{
+    /* a stamp filling its whole canvas, kicked hard: drawn on its own canvas with
+     * fit auto, every frame shows as much of the body as the same placement on a
+     * canvas three times larger, where nothing can be cut off */
+    image im;
+    image_alloc(&im, 48, 48, NULL);
+    for (int i = 0; i < 48 * 48; i++) {
+        im.rgba[4 * i + 1] = 180;
+        im.rgba[4 * i + 3] = 255;
+    }
+    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_SHAKE, IMPULSE_JUMP, IMPULSE_TWIST, IMPULSE_POKE };
+    for (int t = 0; t < 5; t++) {
+        animate_def d = animate_default_def();
+        d.impulse.kind = kinds[t];
+        d.impulse.strength = impulse_get_info(kinds[t])->strength_max * 0.6;
+        motion m;
+        ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
+        double box[4] = { 1e300, 1e300, -1e300, -1e300 };
+        for (int f = 0; f < m.count; f++)
+            render_bounds(&m.lat, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, box);
+        placement pl = render_fit(48, 48, 48, 48, FIT_AUTO, box);
+        ENSURE(pl.pw < 48); /* the motion needed room */
+        placement big = pl;
+        big.ox += 48;
+        big.oy += 48;
+        renderer r1, r2;
+        ENSURE(renderer_init(&r1, &im, &m.lat, 48, 48, pl, NULL) == POYO_OK);
+        ENSURE(renderer_init(&r2, &im, &m.lat, 144, 144, big, NULL) == POYO_OK);
+        uint8_t *a = malloc(48 * 48 * 4), *b2 = malloc(144 * 144 * 4);
+        for (int f = 0; f < m.count; f++) {
+            renderer_draw(&r1, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, a);
+            renderer_draw(&r2, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, b2);
+            long na = opaque_pixels(a, 48, 48), nb = opaque_pixels(b2, 144, 144);
+            ENSURE_MSG(na == nb, "%s frame %d: %ld opaque pixels on the canvas, %ld unclipped",
+                       impulse_get_info(kinds[t])->name, f, na, nb);
+        }
+        free(a);
+        free(b2);
+        renderer_free(&r1);
+        renderer_free(&r2);
+        motion_free(&m);
+    }
+    image_free(&im);
+}
+
+const struct test_case test_cases[] = {
+    { "identity_copies_the_placed_image", identity_copies_the_placed_image },
+    { "inverse_bilinear_inverts", inverse_bilinear_inverts },
+    { "deformed_body_has_no_holes", deformed_body_has_no_holes },
+    { "fit_auto_keeps_motion_inside", fit_auto_keeps_motion_inside },
+    { NULL, NULL },
+};
