@@ -1,0 +1,335 @@
+/* preset.c - the platform table for --preset and `poyo check`, and the checks
+ * themselves. Limits follow each platform's published upload rules (sources in
+ * the table below), read literally: "KB" is 1000 bytes, "KiB" 1024. */
+#include "preset.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHECKED "2026-11-21"
+
+/* The one table. Each entry says where its numbers come from; where a platform
+ * is vague the stricter reading is taken, so a file that passes is accepted.
+ *
+ * slack: Slack help "Add custom emoji": square images under 128 KB, animated
+ *   GIF; larger pictures are shrunk to 128x128, so poyo asks for at most that.
+ *   "128 KB" read as 128000 bytes (the stricter reading). Animated GIFs of more
+ *   than 50 frames are refused.
+ * discord: Discord server emoji: 256 KiB (262144 bytes), shown at 128x128;
+ *   square of at most 128x128 is asked so nothing is resampled.
+ * discord-sticker: Discord stickers: APNG (or still PNG), exactly 320x320,
+ *   at most 512 KB (read as 512000 bytes), animations at most 5 s.
+ * line: LINE Creators Market, animated stickers: APNG, at most 320x270 with
+ *   one side at least 270, 5 to 20 frames, 1 to 4 plays, at most 4 s for all
+ *   plays together, at most 300 KB (300000 bytes); the first frame is shown
+ *   as the still image where the sticker does not play.
+ * line-emoji: LINE animated emoji: APNG, exactly 180x180, 5 to 20 frames,
+ *   at most 4 s; the plays (1 to 4, 4 s in all) and the 300 KB limit of the
+ *   animated stickers are applied too (stricter reading).
+ * telegram: Telegram stickers: one side exactly 512, the other at most 512;
+ *   animated stickers at most 3 s, 30 fps, 256 KB (256000 bytes). Sticker sets
+ *   take animation as WebM video, which poyo does not write: the preset makes
+ *   an animated WebP within the same limits (convert it with ffmpeg -c:v
+ *   libvpx-vp9 for a set). Still WebP and PNG are accepted.
+ * telegram-emoji: Telegram custom emoji: exactly 100x100, otherwise as telegram.
+ * teams: Microsoft Teams custom emoji: JPEG, PNG or GIF. Microsoft's page
+ *   (learn.microsoft.com, "Custom emojis in Microsoft Teams") states no size
+ *   limit; assumed: square, at most 512x512 and 256 KB (256000 bytes), the
+ *   common guidance. Conservative, not a documented limit.
+ * mastodon: Mastodon's CustomEmoji model: PNG, GIF or WebP, size less_than
+ *   256.kilobytes (262144 bytes, so at most 262143); no canvas rule. */
+static const preset_info presets[] = {
+    { "slack", "Slack", "Slack custom emoji: GIF, square <= 128, <= 50 frames, <= 128 KB", FORMAT_GIF,
+      PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 128, 128, 0, 128, 128, 20.0, 2.4, 1, 50, 0, 0, 0, 0, 0,
+      0, 128000, "128 KB", 0, 0, CHECKED },
+    { "discord", "Discord", "Discord emoji: GIF, square <= 128, <= 256 KiB", FORMAT_GIF,
+      PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 128, 128, 0, 128, 128, 25.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0,
+      262144, "256 KiB", 0, 0, CHECKED },
+    { "discord-sticker", "a Discord sticker", "Discord sticker: APNG, 320x320, <= 5 s, <= 512 KB", FORMAT_APNG,
+      PRESET_ACCEPT_APNG | PRESET_ACCEPT_PNG, CANVAS_EXACT, 320, 320, 0, 320, 320, 20.0, 3.0, 1, 0, 5000, 0, 0, 0, 0,
+      0, 512000, "512 KB", 0, 0, CHECKED },
+    { "line", "a LINE sticker",
+      "LINE animated sticker: APNG, <= 320x270 with a side >= 270, 5-20 frames, 1-4 plays, <= 4 s in all, <= 300 KB",
+      FORMAT_APNG, PRESET_ACCEPT_APNG, CANVAS_FIT, 320, 270, 270, 320, 270, 10.0, 2.0, 5, 20, 4000, 4000, 0, 1, 4, 2,
+      300000, "300 KB", 1, 1, CHECKED },
+    { "line-emoji", "a LINE emoji",
+      "LINE animated emoji: APNG, 180x180, 5-20 frames, 1-4 plays, <= 4 s in all, <= 300 KB", FORMAT_APNG,
+      PRESET_ACCEPT_APNG, CANVAS_EXACT, 180, 180, 0, 180, 180, 10.0, 2.0, 5, 20, 4000, 4000, 0, 1, 4, 2, 300000,
+      "300 KB", 1, 1, CHECKED },
+    { "telegram", "Telegram", "Telegram sticker: WebP, one side 512, <= 3 s, <= 30 fps, <= 256 KB", FORMAT_WEBP,
+      PRESET_ACCEPT_WEBP | PRESET_ACCEPT_PNG, CANVAS_ONE_SIDE, 512, 512, 0, 512, 512, 25.0, 3.0, 1, 0, 3000, 0, 30, 0,
+      0, 0, 256000, "256 KB", 0, 0, CHECKED },
+    { "telegram-emoji", "a Telegram emoji", "Telegram custom emoji: WebP, 100x100, <= 3 s, <= 30 fps, <= 256 KB",
+      FORMAT_WEBP, PRESET_ACCEPT_WEBP | PRESET_ACCEPT_PNG, CANVAS_EXACT, 100, 100, 0, 100, 100, 25.0, 3.0, 1, 0, 3000,
+      0, 30, 0, 0, 0, 256000, "256 KB", 0, 0, CHECKED },
+    { "teams", "Teams", "Microsoft Teams emoji: GIF, square <= 512, <= 256 KB (assumed limits)", FORMAT_GIF,
+      PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 512, 512, 0, 128, 128, 20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0,
+      256000, "256 KB", 0, 0, CHECKED },
+    { "mastodon", "Mastodon", "Mastodon custom emoji: GIF (PNG, APNG, WebP taken), under 256 KiB", FORMAT_GIF,
+      PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG | PRESET_ACCEPT_APNG | PRESET_ACCEPT_WEBP, CANVAS_ANY, 0, 0, 0, 128, 128,
+      20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0, 262143, "under 256 KiB", 0, 0, CHECKED },
+};
+
+#define NPRESETS ((int)(sizeof presets / sizeof presets[0]))
+
+int preset_count(void) { return NPRESETS; }
+
+const preset_info *preset_at(int i)
+{
+    return i >= 0 && i < NPRESETS ? &presets[i] : NULL;
+}
+
+const preset_info *preset_lookup(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (int i = 0; i < NPRESETS; i++)
+        if (strcmp(presets[i].name, name) == 0)
+            return &presets[i];
+    return NULL;
+}
+
+const char *preset_accepts_text(unsigned accepts)
+{
+    static const char *const words[16] = {
+        "nothing", "GIF", "still PNG", "GIF or still PNG", "APNG", "GIF or APNG", "APNG or still PNG",
+        "GIF, APNG or still PNG", "WebP", "GIF or WebP", "WebP or still PNG", "GIF, WebP or still PNG",
+        "APNG or WebP", "GIF, APNG or WebP", "APNG, WebP or still PNG", "GIF, PNG, APNG or WebP",
+    };
+    return words[accepts & 15u];
+}
+
+void preset_canvas_text(const preset_info *p, char *buf, size_t cap)
+{
+    if (!buf || cap == 0)
+        return;
+    switch (p ? p->canvas : CANVAS_ANY) {
+    case CANVAS_EXACT:
+        snprintf(buf, cap, "exactly %dx%d", p->canvas_w, p->canvas_h);
+        break;
+    case CANVAS_SQUARE:
+        snprintf(buf, cap, "a square of at most %dx%d", p->canvas_w, p->canvas_w);
+        break;
+    case CANVAS_ONE_SIDE:
+        snprintf(buf, cap, "one side exactly %d and the other at most %d", p->canvas_w, p->canvas_w);
+        break;
+    case CANVAS_FIT:
+        snprintf(buf, cap, "at most %dx%d with one side at least %d", p->canvas_w, p->canvas_h, p->min_side);
+        break;
+    default:
+        snprintf(buf, cap, "any size");
+        break;
+    }
+}
+
+void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long long *max_bytes)
+{
+    if (!p)
+        return;
+    if (ad) {
+        ad->width = p->width;
+        ad->height = p->height;
+        ad->fps = p->fps;
+        ad->duration = 0.0;
+        ad->max_duration = p->clip_s;
+        ad->loop = p->plays;
+    }
+    if (out) {
+        out->format = p->format;
+        if (p->format == FORMAT_APNG)
+            out->apng.level = 9;
+        if (p->format == FORMAT_WEBP) {
+            /* lossless 512x512 frames cannot meet the budget; the budget search lowers quality further */
+            out->webp.lossy = 1;
+            out->webp.quality = 80;
+        }
+    }
+    if (max_bytes)
+        *max_bytes = p->max_bytes;
+}
+
+int preset_plays_for(const preset_info *p, double clip_s)
+{
+    if (!p)
+        return 0;
+    if (p->max_total_ms <= 0 || !(clip_s > 0.0) || !isfinite(clip_s))
+        return p->plays;
+    double n = floor(p->max_total_ms / (clip_s * 1000.0) + 1e-9);
+    int lo = p->min_plays > 1 ? p->min_plays : 1;
+    int hi = p->max_plays > 0 ? p->max_plays : 65535;
+    if (n < lo)
+        return lo;
+    if (n > hi)
+        return hi;
+    return (int)n;
+}
+
+const char *preset_rule_name(preset_rule r)
+{
+    static const char *const names[PRESET_RULE_COUNT] = {
+        "format", "size", "animated", "frames", "duration", "plays", "total", "fps", "delay", "first-frame", "bytes",
+    };
+    return (int)r >= 0 && r < PRESET_RULE_COUNT ? names[r] : "unknown";
+}
+
+/* Records one broken rule. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void add(preset_violation *out, int max, int *n, preset_rule rule, const char *fmt, ...)
+{
+    if (*n < max) {
+        va_list ap;
+        va_start(ap, fmt);
+        out[*n].rule = rule;
+        vsnprintf(out[*n].text, sizeof out[*n].text, fmt, ap);
+        va_end(ap);
+    }
+    (*n)++;
+}
+
+static unsigned format_bit(const char *f)
+{
+    if (strcmp(f, "gif") == 0)
+        return PRESET_ACCEPT_GIF;
+    if (strcmp(f, "png") == 0)
+        return PRESET_ACCEPT_PNG;
+    if (strcmp(f, "apng") == 0)
+        return PRESET_ACCEPT_APNG;
+    if (strcmp(f, "webp") == 0)
+        return PRESET_ACCEPT_WEBP;
+    return 0;
+}
+
+static int canvas_ok(const preset_info *p, int w, int h)
+{
+    switch (p->canvas) {
+    case CANVAS_EXACT:
+        return w == p->canvas_w && h == p->canvas_h;
+    case CANVAS_SQUARE:
+        return w == h && w <= p->canvas_w;
+    case CANVAS_ONE_SIDE:
+        return (w == p->canvas_w && h <= p->canvas_w) || (h == p->canvas_w && w <= p->canvas_w);
+    case CANVAS_FIT:
+        return w <= p->canvas_w && h <= p->canvas_h && (w >= p->min_side || h >= p->min_side);
+    default:
+        return 1;
+    }
+}
+
+static int frame_blank(const anim *a, int i)
+{
+    const uint8_t *px = anim_frame(a, i);
+    size_t n = (size_t)a->width * (size_t)a->height;
+    for (size_t k = 0; k < n; k++)
+        if (px[4 * k + 3])
+            return 0;
+    return 1;
+}
+
+static void plays_text(int plays, char *buf, size_t cap)
+{
+    if (plays == 0)
+        snprintf(buf, cap, "forever");
+    else
+        snprintf(buf, cap, "%d", plays);
+}
+
+poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *meta, preset_violation *out, int max,
+                         int *count, poyo_error *err)
+{
+    if (count)
+        *count = 0;
+    if (!p || !a || !meta || !count || (max > 0 && !out) || max < 0)
+        return poyo_fail(err, POYO_ERR_USAGE, "preset_check needs a preset, a decoded file and a count");
+    if (meta->frames < 1 || meta->width < 1 || meta->height < 1 || (meta->frames > 0 && !meta->delay_ms) ||
+        a->count < 1 || !a->rgba)
+        return poyo_fail(err, POYO_ERR_USAGE, "preset_check needs a decoded file with at least one frame");
+    int n = 0;
+    const char *who = p->label;
+    int frames = meta->frames;
+    int animated = frames >= 2;
+
+    unsigned bit = format_bit(meta->format);
+    if (bit == PRESET_ACCEPT_APNG && !animated)
+        bit = PRESET_ACCEPT_PNG; /* a one-frame APNG shows as a still PNG everywhere */
+    if (!(bit & p->accepts))
+        add(out, max, &n, PRESET_RULE_FORMAT, "format %s%s, %s takes %s", meta->format,
+            bit == PRESET_ACCEPT_PNG ? " (still)" : "", who, preset_accepts_text(p->accepts));
+
+    if (!canvas_ok(p, meta->width, meta->height)) {
+        char want[96];
+        preset_canvas_text(p, want, sizeof want);
+        add(out, max, &n, PRESET_RULE_SIZE, "size %dx%d, %s needs %s", meta->width, meta->height, who, want);
+    }
+
+    int min_frames = p->min_frames > 1 ? p->min_frames : 1;
+    if (p->animated && !animated && min_frames < 2)
+        add(out, max, &n, PRESET_RULE_ANIMATED, "animated no (a still image), %s needs an animation", who);
+
+    if (frames < min_frames || (p->max_frames > 0 && frames > p->max_frames)) {
+        if (min_frames > 1 && p->max_frames > 0)
+            add(out, max, &n, PRESET_RULE_FRAMES, "frames %d, %s needs %d to %d", frames, who, min_frames,
+                p->max_frames);
+        else if (min_frames > 1)
+            add(out, max, &n, PRESET_RULE_FRAMES, "frames %d, %s needs at least %d", frames, who, min_frames);
+        else
+            add(out, max, &n, PRESET_RULE_FRAMES, "frames %d, %s allows at most %d", frames, who, p->max_frames);
+    }
+
+    long long total_ms = 0;
+    int min_delay = -1, short_delays = 0, first_short = -1, shortest = 0;
+    for (int i = 0; i < frames; i++) {
+        int d = meta->delay_ms[i] > 0 ? meta->delay_ms[i] : 0;
+        total_ms += d;
+        if (d > 0 && (min_delay < 0 || d < min_delay))
+            min_delay = d;
+        if (d < 20) {
+            if (short_delays++ == 0) {
+                first_short = i;
+                shortest = d;
+            }
+            if (d < shortest)
+                shortest = d;
+        }
+    }
+
+    if (animated && p->max_ms > 0 && total_ms > p->max_ms)
+        add(out, max, &n, PRESET_RULE_DURATION, "duration %.2f s, %s allows at most %g s", total_ms / 1000.0, who,
+            p->max_ms / 1000.0);
+
+    if (animated && p->max_plays > 0 && (a->loop == 0 || a->loop < p->min_plays || a->loop > p->max_plays)) {
+        char got[16];
+        plays_text(a->loop, got, sizeof got);
+        add(out, max, &n, PRESET_RULE_PLAYS, "plays %s, %s needs %d to %d", got, who,
+            p->min_plays > 1 ? p->min_plays : 1, p->max_plays);
+    }
+
+    if (animated && p->max_total_ms > 0 && a->loop > 0 && total_ms * a->loop > p->max_total_ms)
+        add(out, max, &n, PRESET_RULE_TOTAL, "total %.2f s (%d plays of %.2f s), %s allows at most %g s in all",
+            (double)(total_ms * a->loop) / 1000.0, a->loop, total_ms / 1000.0, who, p->max_total_ms / 1000.0);
+
+    /* a delay rounded down to whole milliseconds still counts as the rate it stands for */
+    if (animated && p->max_fps > 0 && min_delay > 0 && (long)min_delay * p->max_fps < 1000 - p->max_fps)
+        add(out, max, &n, PRESET_RULE_FPS, "fps %.1f (a %d ms frame), %s allows at most %d", 1000.0 / min_delay,
+            min_delay, who, p->max_fps);
+
+    /* browsers and most chat clients show GIF delays of 0 or 10 ms as 100 ms */
+    if (animated && strcmp(meta->format, "gif") == 0 && short_delays > 0)
+        add(out, max, &n, PRESET_RULE_DELAY,
+            "delay %d ms (frame %d; %d of %d frames under 20 ms), GIF players show such frames for 100 ms", shortest,
+            first_short + 1, short_delays, frames);
+
+    if (p->first_frame_still && frame_blank(a, 0))
+        add(out, max, &n, PRESET_RULE_FIRST_FRAME,
+            "first-frame fully transparent, %s shows the first frame as the still image", who);
+
+    if (p->max_bytes > 0 && (long long)meta->file_bytes > p->max_bytes)
+        add(out, max, &n, PRESET_RULE_BYTES, "bytes %zu, %s allows at most %lld (%s)", meta->file_bytes, who,
+            p->max_bytes, p->bytes_text);
+
+    *count = n;
+    return POYO_OK;
+}

@@ -1,0 +1,111 @@
+/* preset.h - what chat platforms accept for custom emoji and stickers: one table
+ * that both makes files (preset_apply) and checks any GIF/APNG/WebP against the
+ * same rules (preset_check), naming every rule a file breaks. */
+#ifndef POYO_PRESET_H
+#define POYO_PRESET_H
+
+#include "anim.h"
+#include "animate.h"
+#include "animread.h"
+#include "error.h"
+#include "output.h"
+
+/* Formats a platform takes, as bits of preset_info.accepts. */
+enum {
+    PRESET_ACCEPT_GIF = 1,   /* GIF, still or animated */
+    PRESET_ACCEPT_PNG = 2,   /* still PNG (one frame, no animation chunks) */
+    PRESET_ACCEPT_APNG = 4,  /* animated PNG */
+    PRESET_ACCEPT_WEBP = 8   /* WebP, still or animated */
+};
+
+/* How the canvas must be shaped. */
+typedef enum canvas_rule {
+    CANVAS_ANY = 0,      /* no rule */
+    CANVAS_EXACT,        /* exactly canvas_w x canvas_h */
+    CANVAS_SQUARE,       /* square, each side at most canvas_w */
+    CANVAS_ONE_SIDE,     /* one side exactly canvas_w, the other at most canvas_w */
+    CANVAS_FIT           /* at most canvas_w x canvas_h, one side at least min_side */
+} canvas_rule;
+
+/* One platform's rules and the settings poyo makes its files with. */
+typedef struct preset_info {
+    const char *name;        /* --preset name */
+    const char *label;       /* the platform inside a sentence: "Slack", "a LINE sticker" */
+    const char *summary;     /* one line for --list-presets */
+    out_format format;       /* format poyo writes */
+    unsigned accepts;        /* PRESET_ACCEPT_* bits: formats the platform takes */
+    canvas_rule canvas;      /* shape rule, with the three numbers below (pixels) */
+    int canvas_w, canvas_h, min_side;
+    int width, height;       /* canvas poyo makes, pixels */
+    double fps;              /* frames per second poyo makes */
+    double clip_s;           /* longest clip poyo makes, seconds (one play) */
+    int min_frames;          /* frames in the file at least (1 = no rule) */
+    int max_frames;          /* frames in the file at most, 0 = no rule */
+    int max_ms;              /* one play lasts at most this, milliseconds; 0 = no rule */
+    int max_total_ms;        /* all plays together at most, milliseconds; 0 = no rule */
+    int max_fps;             /* frames per second at most, 0 = no rule */
+    int min_plays, max_plays;/* plays allowed; max_plays 0 = any, forever included;
+                                max_plays > 0 refuses endless looping */
+    int plays;               /* plays poyo writes, 0 = forever */
+    long long max_bytes;     /* file size at most, bytes */
+    const char *bytes_text;  /* the limit as the platform words it: "128 KB" */
+    int first_frame_still;   /* 1: the first frame is shown as the still image */
+    int animated;            /* 1: must be an animation (2 frames or more) */
+    const char *checked;     /* date the limits were last checked, YYYY-MM-DD */
+} preset_info;
+
+/* Number of presets in the table. */
+int preset_count(void);
+/* Preset i (0 to preset_count() - 1), or NULL; static storage. */
+const preset_info *preset_at(int i);
+/* The preset called name, or NULL; static storage. */
+const preset_info *preset_lookup(const char *name);
+/* Plain words for a set of PRESET_ACCEPT_* bits, "GIF or still PNG"; static storage. */
+const char *preset_accepts_text(unsigned accepts);
+/* Plain words for the canvas rule, "a square of at most 128x128", into buf (cap bytes). */
+void preset_canvas_text(const preset_info *p, char *buf, size_t cap);
+
+/* Sets the canvas, frame rate, clip length cap (duration 0 = until the body
+ * settles, at most clip_s; periodic drives keep their own period), plays,
+ * format and format options of p on the definition structs, and the byte
+ * budget in *max_bytes. Any pointer but p may be NULL. It overwrites those
+ * fields: call it before applying the user's own flags so they win. */
+void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long long *max_bytes);
+/* The most plays (1 or more; 0 = forever) p allows for a clip of clip_s
+ * seconds: p->plays when there is no total limit, else as many as fit. */
+int preset_plays_for(const preset_info *p, double clip_s);
+
+/* The rules preset_check tests, one violation each at most. */
+typedef enum preset_rule {
+    PRESET_RULE_FORMAT = 0,   /* file format */
+    PRESET_RULE_SIZE,         /* canvas size */
+    PRESET_RULE_ANIMATED,     /* must be an animation */
+    PRESET_RULE_FRAMES,       /* frame count */
+    PRESET_RULE_DURATION,     /* one play */
+    PRESET_RULE_PLAYS,        /* loop count */
+    PRESET_RULE_TOTAL,        /* all plays together */
+    PRESET_RULE_FPS,          /* frame rate */
+    PRESET_RULE_DELAY,        /* GIF delays under 20 ms, which players slow to 100 ms */
+    PRESET_RULE_FIRST_FRAME,  /* blank first frame where it is the still image */
+    PRESET_RULE_BYTES,        /* file size */
+    PRESET_RULE_COUNT
+} preset_rule;
+
+/* One broken rule. */
+typedef struct preset_violation {
+    preset_rule rule;
+    char text[192];   /* one sentence starting with the rule's name and the file's value */
+} preset_violation;
+
+/* Short name of a rule: "format", "size", ..., "bytes"; static storage. */
+const char *preset_rule_name(preset_rule r);
+/* Tests a decoded file (a and meta from anim_read) against every rule of p.
+ * Fills out[0..max-1] with the broken rules in preset_rule order and sets
+ * *count to how many are broken (at most PRESET_RULE_COUNT, which out may
+ * hold in full); 0 means the file passes. Frame counts and durations are those
+ * stored in the file (meta->frames, meta->delay_ms); plays and the first
+ * frame's pixels come from a. */
+poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *meta, preset_violation *out, int max,
+                         int *count, poyo_error *err);
+
+#endif
