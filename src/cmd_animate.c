@@ -14,13 +14,16 @@
 #include "bytebuf.h"
 #include "cli.h"
 #include "fileio.h"
+#include "budget.h"
 #include "image.h"
 #include "output.h"
+#include "preset.h"
 
 enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
-    O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY
+    O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
+    O_MAXBYTES, O_MATTE, O_LOSSY
 };
 
 static const cli_option options[] = {
@@ -33,7 +36,9 @@ static const cli_option options[] = {
     { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION }, { "size", 's', 1, O_SIZE }, { "fit", 0, 1, O_FIT },
     { "loop", 0, 1, O_LOOP }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
     { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { "format", 0, 1, O_FORMAT },
-    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY }, { NULL, 0, 0, 0 },
+    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
+    { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
+    { "lossy", 0, 0, O_LOSSY }, { NULL, 0, 0, 0 },
 };
 
 static const char *anchor_name(anchor_kind a)
@@ -124,7 +129,29 @@ typedef struct run_opts {
     const char *frames_dir, *sheet;
     int quiet, verbose;
     long long max_pixels;
+    long long max_bytes;        /* 0 = no budget */
+    const preset_info *preset;  /* or NULL */
+    int loop_set;               /* --loop given: the preset does not choose plays */
 } run_opts;
+
+/* The clip drawn again at a smaller scale, for the byte budget search. */
+typedef struct rerender {
+    const image *im;
+    const motion *m;
+    const animate_def *def;
+} rerender;
+
+static poyo_status rerender_scaled(void *user, double scale, anim *out, poyo_error *err)
+{
+    const rerender *r = user;
+    animate_def d = *r->def;
+    int w = d.width ? d.width : r->im->w, h = d.height ? d.height : r->im->h;
+    d.width = (int)(w * scale + 0.5);
+    d.height = (int)(h * scale + 0.5);
+    if (d.width < 1) d.width = 1;
+    if (d.height < 1) d.height = 1;
+    return animate_render(r->im, r->m, &d, out, err);
+}
 
 /* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the input. */
 static char *output_for(const char *input, const char *output, int many, const char *ext)
@@ -212,7 +239,44 @@ static int animate_one(const char *input, const char *output, const run_opts *o)
         goto done;
     }
     size_t bytes = 0;
-    if (output) {
+    if (output && (o->max_bytes > 0 || o->preset)) {
+        out_format f = o->out.format != FORMAT_AUTO ? o->out.format : output_format_of(output);
+        if (f == FORMAT_AUTO)
+            f = FORMAT_GIF;
+        if (o->preset && !o->loop_set)
+            a.loop = preset_plays_for(o->preset, anim_duration(&a));
+        budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0, o->preset == NULL };
+        if (bd.max_bytes <= 0)
+            bd.max_bytes = o->preset->max_bytes;
+        rerender rr = { &im, &m, &o->anim };
+        budget_report rep;
+        bytebuf buf = { NULL, 0, 0 };
+        poyo_status st = budget_encode(&a, f, &o->out, &bd, rerender_scaled, &rr, &buf, &rep, &err);
+        if (st == POYO_OK) {
+            write_opts wo = { o->out.force, input, o->out.mode };
+            st = file_write_atomic(output, buf.data, buf.len, &wo, NULL, 0, &err);
+            if (st != POYO_OK) {
+                bytebuf_free(&buf);
+                cli_error(output, "%s", err.msg);
+                goto done;
+            }
+        } else {
+            bytebuf_free(&buf);
+            cli_error(name, "%s", err.msg);
+            goto done;
+        }
+        bytes = buf.len;
+        bytebuf_free(&buf);
+        if (!o->quiet) {
+            char what[96] = "";
+            if (rep.colors && rep.colors < o->out.quant.colors && f != FORMAT_WEBP)
+                snprintf(what, sizeof what, "%d colours, ", rep.colors);
+            else if (rep.quality >= 0)
+                snprintf(what, sizeof what, "quality %d, ", rep.quality);
+            fprintf(stderr, "poyo: %s: %zu bytes (budget %lld): %s%g fps, %d frames, %dx%d\n", output, bytes,
+                    bd.max_bytes, what, a.fps / rep.stride, rep.frames, rep.width, rep.height);
+        }
+    } else if (output) {
         poyo_status st = output_write(&a, output, input, &o->out, &bytes, &err);
         if (st != POYO_OK) {
             cli_error(st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, "%s", err.msg);
@@ -229,6 +293,25 @@ done:
     motion_free(&m);
     anim_free(&a);
     return rc;
+}
+
+/* --matte: #rrggbb, white, black, light (a light chat theme) or dark. */
+static int parse_matte(const char *opt, const char *s, int *out)
+{
+    static const struct { const char *name; int rgb; } named[] = {
+        { "white", 0xffffff }, { "black", 0x000000 }, { "light", 0xf8f8f8 }, { "dark", 0x1a1d21 },
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(s, named[i].name) == 0) {
+            *out = named[i].rgb;
+            return 1;
+        }
+    if (s[0] == '#' && strlen(s) == 7 && strspn(s + 1, "0123456789abcdefABCDEF") == 6) {
+        *out = (int)strtol(s + 1, NULL, 16);
+        return 1;
+    }
+    cli_error(opt, "'%s' is not a colour (#rrggbb, white, black, light or dark)", s);
+    return 0;
 }
 
 static int parse_size(const char *opt, const char *s, int *w, int *h)
@@ -277,10 +360,29 @@ int cmd_animate(int argc, char **argv)
     }
     int ninputs = 0;
     cli_parser p;
-    cli_init(&p, argc, argv, options);
     const char *operand;
     int id, ok = 1;
     double d;
+    /* a preset sets defaults first; every other option given overrides it */
+    cli_init(&p, argc, argv, options);
+    while ((id = cli_next(&p, &operand)) != -1 && id != -2) {
+        if (id != O_PRESET)
+            continue;
+        o.preset = preset_lookup(p.value);
+        if (!o.preset) {
+            char names[256] = "";
+            for (int i = 0; i < preset_count(); i++) {
+                strncat(names, preset_at(i)->name, sizeof names - strlen(names) - 3);
+                if (i + 1 < preset_count())
+                    strncat(names, ", ", sizeof names - strlen(names) - 1);
+            }
+            cli_error(p.name, "unknown preset '%s' (one of %s)", p.value, names);
+            free(inputs);
+            return 2;
+        }
+        preset_apply(o.preset, &o.anim, &o.out, &o.max_bytes);
+    }
+    cli_init(&p, argc, argv, options);
     while (ok && (id = cli_next(&p, &operand)) != -1) {
         const char *v = p.value, *on = p.name;
         switch (id) {
@@ -342,7 +444,14 @@ int cmd_animate(int argc, char **argv)
                 ok = 0;
             }
             break;
-        case O_LOOP: ok = cli_int(on, v, 0, 65535, &o.anim.loop); break;
+        case O_LOOP:
+            ok = cli_int(on, v, 0, 65535, &o.anim.loop);
+            o.loop_set = 1;
+            break;
+        case O_PRESET: break; /* applied before the other options */
+        case O_MAXBYTES: ok = cli_bytes(on, v, &o.max_bytes); break;
+        case O_MATTE: ok = parse_matte(on, v, &o.out.quant.matte); break;
+        case O_LOSSY: o.out.webp.lossy = 1; break;
         case O_COLORS: ok = cli_int(on, v, 2, 256, &o.out.quant.colors); break;
         case O_DITHER: ok = cli_double(on, v, &o.out.quant.dither); break;
         case O_ALPHA: ok = cli_int(on, v, 1, 255, &o.out.quant.alpha_threshold); break;
@@ -360,6 +469,7 @@ int cmd_animate(int argc, char **argv)
         case O_SHEET: o.sheet = v; break;
         case O_QUALITY:
             ok = cli_int(on, v, 0, 100, &o.out.webp.quality);
+            o.out.quant.quality_max = o.out.webp.quality;
             o.out.webp.lossy = 1;
             break;
         case O_MAXPX: {

@@ -95,16 +95,28 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     frame_plan *plan = calloc((size_t)a->count, sizeof *plan);
     uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
     int *delays = malloc((size_t)a->count * sizeof *delays);
+    int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
     GifFileType *gif = NULL;
     ColorMapObject *cmap = NULL;
-    if (!plan || !canvas || !cleared || !line || !delays) {
+    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
+    /* frames that came out identical after quantising become one longer frame */
+    int count = 0;
+    for (int f = 0; f < a->count; f++) {
+        if (count > 0 && memcmp(ix.index + npx * (size_t)src[count - 1], ix.index + npx * (size_t)f, npx) == 0) {
+            hold[count - 1] += a->hold[f];
+            continue;
+        }
+        src[count] = f;
+        hold[count] = a->hold[f];
+        count++;
+    }
     /* plan rectangles and disposals against the canvas a decoder will show */
     memset(canvas, tr, npx);
-    for (int f = 0; f < a->count; f++) {
-        const uint8_t *target = ix.index + npx * (size_t)f;
+    for (int f = 0; f < count; f++) {
+        const uint8_t *target = ix.index + npx * (size_t)src[f];
         if (f == 0) {
             plan[0].r = diff_rect(canvas, target, w, h);
         } else {
@@ -137,8 +149,11 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         for (int y = r.y0; y < r.y1; y++)
             memcpy(canvas + (size_t)y * w + r.x0, target + (size_t)y * w + r.x0, (size_t)(r.x1 - r.x0));
     }
-    plan[a->count - 1].disposal = DISPOSE_DO_NOT;
-    anim_delays(a, 100, 2, delays);
+    plan[count - 1].disposal = DISPOSE_DO_NOT;
+    anim merged = *a;
+    merged.count = count;
+    merged.hold = hold;
+    anim_delays(&merged, 100, 2, delays);
 
     int gerr = 0;
     gif = EGifOpen(out, write_cb, &gerr);
@@ -169,8 +184,8 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
             goto gif_fail;
     }
     memset(canvas, tr, npx);
-    for (int f = 0; f < a->count; f++) {
-        const uint8_t *target = ix.index + npx * (size_t)f;
+    for (int f = 0; f < count; f++) {
+        const uint8_t *target = ix.index + npx * (size_t)src[f];
         rect r = plan[f].r;
         if (f > 0 && plan[f - 1].disposal == DISPOSE_BACKGROUND) {
             rect pr = plan[f - 1].r;
@@ -203,7 +218,7 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     }
     gif = NULL;
     if (stats) {
-        stats->frames = a->count;
+        stats->frames = count;
         stats->colors = ix.ncolors;
         stats->quantize_ms = t1 - t0;
         stats->encode_ms = now_ms() - t1;
@@ -221,6 +236,8 @@ done:
     free(cleared);
     free(line);
     free(delays);
+    free(src);
+    free(hold);
     indexed_free(&ix);
     return st;
 }

@@ -17,6 +17,7 @@ quantize_def quantize_default_def(void)
     d.quality_min = 0;
     d.quality_max = 100;
     d.speed = 4;
+    d.matte = -1;
     return d;
 }
 
@@ -33,6 +34,8 @@ poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
                          d->quality_max);
     if (d->speed < 1 || d->speed > 10)
         return poyo_fail(err, POYO_ERR_USAGE, "speed must be 1 to 10, not %d", d->speed);
+    if (d->matte < -1 || d->matte > 0xffffff)
+        return poyo_fail(err, POYO_ERR_USAGE, "invalid --matte colour");
     return POYO_OK;
 }
 
@@ -61,16 +64,25 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
         goto done;
     }
-    /* 1-bit alpha: opaque pixels keep their colour, the rest become (0,0,0,0) */
+    /* 1-bit alpha: opaque pixels keep their colour (blended onto the matte when
+     * one is given), the rest become (0,0,0,0) */
     int any_clear = 0;
+    int mr = (def->matte >> 16) & 255, mg = (def->matte >> 8) & 255, mb = def->matte & 255;
     for (int f = 0; f < a->count; f++) {
         const uint8_t *s = anim_frame(a, f);
         uint8_t *d = bin + fb * (size_t)f;
         for (size_t i = 0; i < npx; i++) {
-            if (s[4 * i + 3] >= def->alpha_threshold) {
-                d[4 * i + 0] = s[4 * i + 0];
-                d[4 * i + 1] = s[4 * i + 1];
-                d[4 * i + 2] = s[4 * i + 2];
+            int al = s[4 * i + 3];
+            if (al >= def->alpha_threshold) {
+                if (def->matte >= 0 && al < 255) {
+                    d[4 * i + 0] = (uint8_t)((s[4 * i + 0] * al + mr * (255 - al) + 127) / 255);
+                    d[4 * i + 1] = (uint8_t)((s[4 * i + 1] * al + mg * (255 - al) + 127) / 255);
+                    d[4 * i + 2] = (uint8_t)((s[4 * i + 2] * al + mb * (255 - al) + 127) / 255);
+                } else {
+                    d[4 * i + 0] = s[4 * i + 0];
+                    d[4 * i + 1] = s[4 * i + 1];
+                    d[4 * i + 2] = s[4 * i + 2];
+                }
                 d[4 * i + 3] = 255;
             } else {
                 memset(d + 4 * i, 0, 4);
@@ -171,5 +183,57 @@ done:
     liq_histogram_destroy(hist);
     liq_attr_destroy(attr);
     free(bin);
+    return st;
+}
+
+poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
+{
+    if (colors < 2 || colors > 256)
+        return poyo_fail(err, POYO_ERR_USAGE, "colours must be 2 to 256, not %d", colors);
+    size_t npx = (size_t)a->width * a->height;
+    liq_attr *attr = liq_attr_create();
+    liq_histogram *hist = attr ? liq_histogram_create(attr) : NULL;
+    liq_result *res = NULL;
+    uint8_t *ix = malloc(npx);
+    poyo_status st = POYO_OK;
+    if (!attr || !hist || !ix || liq_set_max_colors(attr, colors) != LIQ_OK) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
+        goto done;
+    }
+    for (int f = 0; f < a->count && st == POYO_OK; f++) {
+        liq_image *img = liq_image_create_rgba(attr, anim_frame(a, f), a->width, a->height, 0);
+        if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK)
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
+        liq_image_destroy(img);
+    }
+    if (st != POYO_OK)
+        goto done;
+    if (liq_histogram_quantize(hist, attr, &res) != LIQ_OK || !res) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot reduce the colours");
+        goto done;
+    }
+    liq_set_dithering_level(res, (float)dither);
+    const liq_palette *pal = liq_get_palette(res);
+    for (int f = 0; f < a->count && st == POYO_OK; f++) {
+        uint8_t *p = anim_frame(a, f);
+        liq_image *img = liq_image_create_rgba(attr, p, a->width, a->height, 0);
+        if (!img || liq_write_remapped_image(res, img, ix, npx) != LIQ_OK) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame");
+        } else {
+            for (size_t i = 0; i < npx; i++) {
+                liq_color c = pal->entries[ix[i]];
+                p[4 * i + 0] = c.a ? c.r : 0;
+                p[4 * i + 1] = c.a ? c.g : 0;
+                p[4 * i + 2] = c.a ? c.b : 0;
+                p[4 * i + 3] = c.a;
+            }
+        }
+        liq_image_destroy(img);
+    }
+done:
+    free(ix);
+    liq_result_destroy(res);
+    liq_histogram_destroy(hist);
+    liq_attr_destroy(attr);
     return st;
 }

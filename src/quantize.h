@@ -15,6 +15,7 @@ typedef struct quantize_def {
     int quality_min;      /* libimagequant quality floor (0 to 100); fewer colours when the image allows */
     int quality_max;      /* libimagequant quality target (0 to 100) */
     int speed;            /* libimagequant speed (1 slow/best to 10 fast) */
+    int matte;            /* 0xRRGGBB to blend partly transparent edges onto, or -1 for none */
 } quantize_def;
 
 /* The defaults, the only place they live. */
@@ -35,5 +36,8 @@ typedef struct indexed {
 poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err);
 /* Frees the indices; safe on a zeroed struct. */
 void indexed_free(indexed *ix);
+/* Reduces the frames of a to at most colors colours (2 to 256) in place, alpha
+ * included, with one palette for all frames (for smaller APNG files). */
+poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err);
 
 #endif

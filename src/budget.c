@@ -1,0 +1,151 @@
+/* budget.c - the --max-bytes search. Settings are tried from the gentlest to
+ * the harshest: for each (frame stride, canvas scale) in that order, the
+ * harshest colour setting is tried first; when it fits, a binary search finds
+ * the richest colour setting that still fits. */
+#include "budget.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantize.h"
+
+static const int gif_colors[] = { 256, 128, 96, 64, 48, 32, 24, 16, 8 };
+static const int webp_quality[] = { -1, 90, 80, 70, 60, 50, 40, 30, 20, 10 };
+#define NLEVELS(a) ((int)(sizeof a / sizeof a[0]))
+
+/* Every stride-th frame of a, each held for the frames it stands for. */
+static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *err)
+{
+    int n = (a->count + stride - 1) / stride;
+    poyo_status st = anim_init(out, a->width, a->height, n, a->fps, err);
+    if (st != POYO_OK)
+        return st;
+    out->loop = a->loop;
+    for (int i = 0; i < n; i++) {
+        memcpy(anim_frame(out, i), anim_frame(a, i * stride), anim_frame_bytes(a));
+        int h = 0;
+        for (int k = i * stride; k < a->count && k < (i + 1) * stride; k++)
+            h += a->hold[k];
+        out->hold[i] = h;
+    }
+    return POYO_OK;
+}
+
+/* Encodes a at colour level lv into out (cleared first). */
+static poyo_status encode_level(const anim *a, out_format f, const output_def *def, int lv, bytebuf *out,
+                                poyo_error *err)
+{
+    out->len = 0;
+    output_def d = *def;
+    if (f == FORMAT_WEBP) {
+        if (webp_quality[lv] >= 0) {
+            d.webp.lossy = 1;
+            d.webp.quality = webp_quality[lv];
+        }
+        return output_encode(a, f, &d, out, err);
+    }
+    if (f == FORMAT_GIF) {
+        if (gif_colors[lv] < d.quant.colors)
+            d.quant.colors = gif_colors[lv];
+        return output_encode(a, f, &d, out, err);
+    }
+    /* APNG: a palette of fewer colours (alpha kept) compresses far better */
+    if (lv == 0)
+        return output_encode(a, f, &d, out, err);
+    anim r;
+    poyo_status st = anim_init(&r, a->width, a->height, a->count, a->fps, err);
+    if (st != POYO_OK)
+        return st;
+    memcpy(r.rgba, a->rgba, anim_frame_bytes(a) * (size_t)a->count);
+    memcpy(r.hold, a->hold, (size_t)a->count * sizeof *r.hold);
+    r.loop = a->loop;
+    st = quantize_reduce(&r, gif_colors[lv], def->quant.dither, err);
+    if (st == POYO_OK)
+        st = output_encode(&r, f, &d, out, err);
+    anim_free(&r);
+    return st;
+}
+
+poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
+                          budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    if (b->max_bytes <= 0)
+        return poyo_fail(err, POYO_ERR_USAGE, "the byte budget must be positive");
+    int nlv = f == FORMAT_WEBP ? NLEVELS(webp_quality) : NLEVELS(gif_colors);
+    int min_stride = 1;
+    if (b->max_frames > 0 && a->count > b->max_frames)
+        min_stride = (a->count + b->max_frames - 1) / b->max_frames;
+    static const double scales[] = { 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4 };
+    int nscale = b->allow_resize ? (int)(sizeof scales / sizeof scales[0]) : 1;
+    bytebuf trial = { NULL, 0, 0 };
+    poyo_status st = POYO_OK;
+    size_t smallest = (size_t)-1;
+    for (int si = 0; si < nscale; si++) {
+        anim scaled;
+        memset(&scaled, 0, sizeof scaled);
+        const anim *base = a;
+        if (si > 0) {
+            st = render(user, scales[si], &scaled, err);
+            if (st != POYO_OK)
+                break;
+            base = &scaled;
+        }
+        int last_stride = si == 0 ? min_stride + 2 : min_stride + 2;
+        for (int stride = si == 0 ? min_stride : min_stride + 2; stride <= last_stride; stride++) {
+            anim sub;
+            memset(&sub, 0, sizeof sub);
+            const anim *cur = base;
+            if (stride > 1) {
+                st = subsample(base, stride, &sub, err);
+                if (st != POYO_OK)
+                    break;
+                cur = &sub;
+            }
+            /* the harshest colour setting first: if it does not fit, nothing here will */
+            st = encode_level(cur, f, def, nlv - 1, &trial, err);
+            rep->tries++;
+            if (st == POYO_OK && trial.len < smallest)
+                smallest = trial.len;
+            if (st == POYO_OK && (long long)trial.len <= b->max_bytes) {
+                int lo = 0, hi = nlv - 1; /* hi fits; find the lowest level that fits */
+                while (lo < hi && st == POYO_OK) {
+                    int mid = (lo + hi) / 2;
+                    st = encode_level(cur, f, def, mid, &trial, err);
+                    rep->tries++;
+                    if (st == POYO_OK && (long long)trial.len <= b->max_bytes)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                if (st == POYO_OK)
+                    st = encode_level(cur, f, def, hi, out, err);
+                if (st == POYO_OK) {
+                    rep->colors = f == FORMAT_WEBP ? 0 : gif_colors[hi];
+                    rep->quality = f == FORMAT_WEBP ? webp_quality[hi] : -1;
+                    rep->stride = stride;
+                    rep->scale = scales[si];
+                    rep->width = cur->width;
+                    rep->height = cur->height;
+                    rep->frames = cur->count;
+                    rep->bytes = out->len;
+                }
+                anim_free(&sub);
+                anim_free(&scaled);
+                bytebuf_free(&trial);
+                return st;
+            }
+            anim_free(&sub);
+            if (st != POYO_OK)
+                break;
+        }
+        anim_free(&scaled);
+        if (st != POYO_OK)
+            break;
+    }
+    bytebuf_free(&trial);
+    if (st != POYO_OK)
+        return st;
+    return poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",
+                     b->max_bytes, smallest);
+}
