@@ -130,6 +130,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
     double scale0 = fmin((double)W / src->w, (double)H / src->h);
     double tol = 0.25 / scale0; /* a quarter of an output pixel, in image pixels */
+    double still = 0.3 / scale0; /* frame-to-frame motion no eye follows, in image pixels */
     int cap = 0, f = 0;
     if (info->periodic) {
         int period = (int)lround(def->fps / run.def.rate);
@@ -199,7 +200,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
             double mv = 0;
             for (int k = 0; k < n; k++)
                 mv = fmax(mv, fmax(fabs(sb->x[k] - px[k]), fabs(sb->y[k] - py[k])));
-            quiet = mv < 0.5 * tol ? quiet + 1 : 0;
+            quiet = mv < still ? quiet + 1 : 0;
             if (quiet >= quiet_need) {
                 m->settled = 1;
                 f++;

@@ -1,0 +1,412 @@
+/* follow.c - carries a shape-matching soft body (Müller et al. 2005) along an
+ * involute path: the nodes of a core around the centre are pinned to the
+ * path's frame each solver step and the rest follows; closed and round-trip
+ * clips run to their periodic steady state and the residual is spread over it. */
+#include "follow.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAMES 6000
+#define MAX_FRAME_BYTES (1024.0 * 1024.0 * 1024.0)
+
+follow_def follow_default_def(void)
+{
+    follow_def d;
+    d.width = 256;
+    d.height = 256;
+    d.stamp_size = 0.3;
+    d.duration = 2.0;
+    d.fps = 25.0;
+    d.mode = FOLLOW_ONCE;
+    d.turn = 1;
+    d.facing = NAN;
+    d.core = 0.35;
+    d.grid = 12;
+    d.body = softbody_default_def();
+    d.body.hz = 2.5;
+    d.body.damping = 0.15;
+    d.body.anchor = ANCHOR_NONE;
+    d.max_hold = 2.0;
+    d.loop = 0;
+    return d;
+}
+
+int follow_trip_frames(const follow_def *def)
+{
+    double f = def->duration * def->fps;
+    int n = f < MAX_FRAMES ? (int)lround(f) : MAX_FRAMES;
+    return n < 2 ? 2 : n;
+}
+
+/* Frames the clip can have at most. */
+static int max_frames(const follow_def *d)
+{
+    int n = follow_trip_frames(d);
+    if (d->mode == FOLLOW_BOUNCE)
+        return 2 * n;
+    if (d->mode == FOLLOW_ONCE)
+        return n + 1 + (int)ceil(d->max_hold * d->fps);
+    return n;
+}
+
+poyo_status follow_check_def(const follow_def *d, poyo_error *err)
+{
+    if (d->width < 1 || d->width > 4096 || d->height < 1 || d->height > 4096)
+        return poyo_fail(err, POYO_ERR_USAGE, "--size must be 1 to 4096 pixels per side");
+    if (!(d->stamp_size >= 0.05 && d->stamp_size <= 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size must be 0.05 to 1, not %g", d->stamp_size);
+    if (!(d->duration >= 0.1 && d->duration <= 60.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "one trip along the path must take 0.1 to 60 seconds, not %g",
+                         d->duration);
+    if (!(d->fps >= 1.0 && d->fps <= 100.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--fps must be 1 to 100, not %g", d->fps);
+    if (d->mode != FOLLOW_ONCE && d->mode != FOLLOW_LOOP && d->mode != FOLLOW_BOUNCE)
+        return poyo_fail(err, POYO_ERR_USAGE, "unknown follow mode");
+    if (!isnan(d->facing) && !isfinite(d->facing))
+        return poyo_fail(err, POYO_ERR_USAGE, "--facing must be a finite angle");
+    if (!(d->core >= 0.05 && d->core <= 0.9))
+        return poyo_fail(err, POYO_ERR_USAGE, "--core must be 0.05 to 0.9, not %g", d->core);
+    if (d->grid < 3 || d->grid > 64)
+        return poyo_fail(err, POYO_ERR_USAGE, "--grid must be 3 to 64, not %d", d->grid);
+    if (!(d->max_hold >= 0.0 && d->max_hold <= 10.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "the settling time must be 0 to 10 seconds, not %g", d->max_hold);
+    if (d->loop < 0 || d->loop > 65535)
+        return poyo_fail(err, POYO_ERR_USAGE, "--loop must be 0 to 65535, not %d", d->loop);
+    poyo_status st = softbody_check_def(&d->body, err);
+    if (st != POYO_OK)
+        return st;
+    int frames = max_frames(d);
+    if (frames > MAX_FRAMES)
+        return poyo_fail(err, POYO_ERR_USAGE,
+                         "the clip would have %d frames, more than %d; lower --fps or the duration", frames,
+                         MAX_FRAMES);
+    if ((double)frames * d->width * d->height * 4.0 > MAX_FRAME_BYTES)
+        return poyo_fail(err, POYO_ERR_USAGE,
+                         "%d frames of %dx%d need more than 1 GiB; lower --size, --fps or the duration", frames,
+                         d->width, d->height);
+    return POYO_OK;
+}
+
+placement follow_placement(int iw, int ih, const lattice *lat, const follow_def *d)
+{
+    double vw = fmax(lat->bx1 - lat->bx0, 1.0), vh = fmax(lat->by1 - lat->by0, 1.0);
+    double side = fmin(d->width, d->height);
+    double s = d->stamp_size * side / fmax(vw, vh);
+    /* transparent margins may spill off the canvas, but not without bound */
+    s = fmin(s, 4.0 * fmax(d->width, d->height) / fmax(iw, ih));
+    placement p;
+    p.pw = (int)floor(s * iw + 0.5);
+    p.ph = (int)floor(s * ih + 0.5);
+    if (p.pw < 1) p.pw = 1;
+    if (p.ph < 1) p.ph = 1;
+    p.sx = (double)p.pw / iw;
+    p.sy = (double)p.ph / ih;
+    p.ox = (int)floor(0.5 * d->width - p.sx * 0.5 * (lat->bx0 + lat->bx1) + 0.5);
+    p.oy = (int)floor(0.5 * d->height - p.sy * 0.5 * (lat->by0 + lat->by1) + 0.5);
+    return p;
+}
+
+/* The path and body quantities a clip needs at every step. */
+typedef struct run {
+    const path *p;
+    const follow_def *def;
+    placement place;
+    double len;          /* path length, canvas pixels */
+    double trip;         /* seconds per trip, a whole number of frames */
+    double facing;       /* radians */
+    double cx, cy;       /* rest centre of the body, image pixels */
+    int period;          /* frames per period (loop, bounce) */
+} run;
+
+/* Arc length at time t seconds. */
+static double arc_at(const run *r, double t)
+{
+    double u = t / r->trip;
+    switch (r->def->mode) {
+    case FOLLOW_LOOP: u -= floor(u); break;
+    case FOLLOW_BOUNCE:
+        u = fmod(u, 2.0);
+        if (u > 1.0)
+            u = 2.0 - u;
+        break;
+    case FOLLOW_ONCE: u = fmin(u, 1.0); break;
+    }
+    return r->len * fmax(u, 0.0);
+}
+
+/* Rigid pose of the body at time t: node k sits at (x[k], y[k]), image pixels. */
+static void pose(const run *r, const double *qx, const double *qy, int n, double t, double *x, double *y)
+{
+    v2 pos;
+    double angle;
+    path_eval(r->p, arc_at(r, t), &pos, &angle);
+    double rot = r->def->turn ? angle - r->facing : 0.0;
+    double c = cos(rot), s = sin(rot);
+    double px = (pos.x - r->place.ox) / r->place.sx, py = (pos.y - r->place.oy) / r->place.sy;
+    for (int k = 0; k < n; k++) {
+        double dx = qx[k] - r->cx, dy = qy[k] - r->cy;
+        x[k] = px + c * dx - s * dy;
+        y[k] = py + s * dx + c * dy;
+    }
+}
+
+/* Advances the body by one frame, from frame f to f + 1, moving the core's pins each step. */
+static void step_frame(const run *r, softbody *sb, long f)
+{
+    double fps = r->def->fps;
+    for (int k = 0; k < sb->steps; k++) {
+        double t = ((double)f + (double)(k + 1) / sb->steps) / fps;
+        pose(r, sb->qx, sb->qy, sb->n, t, sb->pinx, sb->piny);
+        softbody_step(sb);
+    }
+}
+
+/* Pins the nodes within the core's radius of the centre, at least four (the nearest). */
+static poyo_status pin_core(softbody *sb, const lattice *lat, const run *r, double core, poyo_error *err)
+{
+    int n = sb->n;
+    double size = fmax(lat->bx1 - lat->bx0, lat->by1 - lat->by0);
+    double rad = 0.5 * core * size;
+    double *d = malloc((size_t)n * sizeof *d);
+    if (!d)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    for (int k = 0; k < n; k++) {
+        d[k] = hypot(sb->qx[k] - r->cx, sb->qy[k] - r->cy);
+        sb->pinned[k] = d[k] <= rad;
+    }
+    int want = n < 4 ? n : 4, count = 0;
+    for (int k = 0; k < n; k++)
+        count += sb->pinned[k];
+    while (count < want) {
+        int best = -1;
+        for (int k = 0; k < n; k++)
+            if (!sb->pinned[k] && (best < 0 || d[k] < d[best]))
+                best = k;
+        sb->pinned[best] = 1;
+        count++;
+    }
+    sb->pinned_count = count;
+    free(d);
+    if (count >= n)
+        return poyo_fail(err, POYO_ERR_INPUT, "the whole shape is inside the core; lower --core or raise --grid");
+    return POYO_OK;
+}
+
+static void record(motion *m, const softbody *sb, int f)
+{
+    memcpy(m->x + (size_t)f * m->n, sb->x, (size_t)m->n * sizeof(double));
+    memcpy(m->y + (size_t)f * m->n, sb->y, (size_t)m->n * sizeof(double));
+}
+
+static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
+
+/* Largest coordinate difference between two node sets. */
+static double max_diff(const double *ax, const double *ay, const double *bx, const double *by, int n)
+{
+    double d = 0;
+    for (int k = 0; k < n; k++)
+        d = fmax(d, fmax(fabs(ax[k] - bx[k]), fabs(ay[k] - by[k])));
+    return d;
+}
+
+/* One period of the steady state into m (count = period frames), the loop made exact. */
+static poyo_status run_periodic(const run *r, softbody *sb, motion *m, double tol, double *bx, double *by,
+                                poyo_error *err)
+{
+    int n = sb->n, period = r->period;
+    /* start moving rigidly with the path so the transient is small */
+    pose(r, sb->qx, sb->qy, n, 0.0, sb->x, sb->y);
+    pose(r, sb->qx, sb->qy, n, sb->dt, bx, by);
+    for (int k = 0; k < n; k++) {
+        sb->vx[k] = (bx[k] - sb->x[k]) / sb->dt;
+        sb->vy[k] = (by[k] - sb->y[k]) / sb->dt;
+    }
+    int max_periods = (int)ceil(30.0 * r->def->fps / period);
+    if (max_periods < 3)
+        max_periods = 3;
+    for (int p = 0; p < max_periods; p++) {
+        memcpy(bx, sb->x, (size_t)n * sizeof(double));
+        memcpy(by, sb->y, (size_t)n * sizeof(double));
+        for (int f = 0; f < period; f++)
+            step_frame(r, sb, f);
+        if (p >= 1 && max_diff(sb->x, sb->y, bx, by, n) < 0.1 * tol)
+            break;
+    }
+    m->x = malloc((size_t)period * n * sizeof(double));
+    m->y = malloc((size_t)period * n * sizeof(double));
+    if (!m->x || !m->y)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    for (int f = 0; f < period; f++) {
+        record(m, sb, f);
+        step_frame(r, sb, f);
+    }
+    /* what is left of the mismatch between the end and the start, spread evenly */
+    for (int f = 1; f < period; f++) {
+        double w = (double)f / period;
+        double *fx = m->x + (size_t)f * n, *fy = m->y + (size_t)f * n;
+        for (int k = 0; k < n; k++) {
+            fx[k] -= w * (sb->x[k] - m->x[k]);
+            fy[k] -= w * (sb->y[k] - m->y[k]);
+        }
+    }
+    m->count = period;
+    m->periodic = 1;
+    return POYO_OK;
+}
+
+/* Start to end from rest, then settle at the end and ease into the rest pose there. */
+static poyo_status run_once(const run *r, softbody *sb, motion *m, double tol, double *bx, double *by,
+                            poyo_error *err)
+{
+    int n = sb->n, trip = r->period;
+    double fps = r->def->fps;
+    int hold_max = (int)ceil(r->def->max_hold * fps), hold_min = (int)ceil(0.2 * fps);
+    if (hold_min > hold_max)
+        hold_min = hold_max;
+    int cap = trip + 1 + hold_max;
+    m->x = malloc((size_t)cap * n * sizeof(double));
+    m->y = malloc((size_t)cap * n * sizeof(double));
+    if (!m->x || !m->y)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    pose(r, sb->qx, sb->qy, n, 0.0, sb->x, sb->y);
+    pose(r, sb->qx, sb->qy, n, r->trip, bx, by); /* the rest pose at the end */
+    int f = 0;
+    record(m, sb, f);
+    for (f = 1; f <= trip; f++) {
+        step_frame(r, sb, f - 1);
+        record(m, sb, f);
+    }
+    int count = trip + 1;
+    for (int h = 1; h <= hold_max; h++) {
+        step_frame(r, sb, count - 1);
+        record(m, sb, count++);
+        if (h < hold_min)
+            continue;
+        double vmax = 0;
+        for (int k = 0; k < n; k++)
+            vmax = fmax(vmax, fmax(fabs(sb->vx[k]), fabs(sb->vy[k])));
+        if (max_diff(sb->x, sb->y, bx, by, n) < tol && vmax / fps < tol) {
+            m->settled = 1;
+            break;
+        }
+    }
+    int held = count - trip - 1;
+    if (held > 0) {
+        int ease = (int)lround(0.3 * fps);
+        if (ease > held)
+            ease = held;
+        int k0 = count - ease - 1;
+        for (int k = k0 + 1; k < count; k++) {
+            double w = smoothstep((double)(k - k0) / (count - 1 - k0));
+            double *fx = m->x + (size_t)k * n, *fy = m->y + (size_t)k * n;
+            for (int i = 0; i < n; i++) {
+                fx[i] += w * (bx[i] - fx[i]);
+                fy[i] += w * (by[i] - fy[i]);
+            }
+        }
+    }
+    m->count = count;
+    return POYO_OK;
+}
+
+poyo_status follow_simulate(const image *src, const path *p, const follow_def *def, motion *m, poyo_error *err)
+{
+    memset(m, 0, sizeof *m);
+    softbody *sb = NULL;
+    double *bx = NULL, *by = NULL, *px = NULL, *py = NULL;
+    poyo_status st = follow_check_def(def, err);
+    if (st != POYO_OK)
+        return st;
+    if (!p || !(path_length(p) > 0.0) || !isfinite(path_length(p)))
+        return poyo_fail(err, POYO_ERR_USAGE, "the path has no length");
+    st = lattice_build(src, def->grid, &m->lat, err);
+    if (st != POYO_OK)
+        goto done;
+    softbody_def body = def->body;
+    body.anchor = ANCHOR_NONE;
+    st = softbody_create(&m->lat, &body, &sb, err);
+    if (st != POYO_OK)
+        goto done;
+    int n = sb->n;
+    run r;
+    r.p = p;
+    r.def = def;
+    r.place = follow_placement(src->w, src->h, &m->lat, def);
+    r.len = path_length(p);
+    int trip = follow_trip_frames(def);
+    r.trip = trip / def->fps;
+    r.period = def->mode == FOLLOW_BOUNCE ? 2 * trip : trip;
+    if (isnan(def->facing))
+        path_eval(p, 0.0, NULL, &r.facing);
+    else
+        r.facing = def->facing;
+    r.cx = r.cy = 0;
+    for (int k = 0; k < n; k++) {
+        r.cx += sb->qx[k];
+        r.cy += sb->qy[k];
+    }
+    r.cx /= n;
+    r.cy /= n;
+    st = pin_core(sb, &m->lat, &r, def->core, err);
+    if (st != POYO_OK)
+        goto done;
+    bx = malloc((size_t)n * sizeof(double));
+    by = malloc((size_t)n * sizeof(double));
+    px = malloc((size_t)n * sizeof(double));
+    py = malloc((size_t)n * sizeof(double));
+    m->qx = malloc((size_t)n * sizeof(double));
+    m->qy = malloc((size_t)n * sizeof(double));
+    if (!bx || !by || !px || !py || !m->qx || !m->qy) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+        goto done;
+    }
+    /* the wobble a sideways push of the free part excites sets the time step */
+    for (int k = 0; k < n; k++) {
+        px[k] = 1.0;
+        py[k] = 0.5;
+    }
+    st = softbody_calibrate(sb, px, py, def->fps, err);
+    if (st != POYO_OK)
+        goto done;
+    m->n = n;
+    m->steps = sb->steps;
+    m->lambda = sb->lambda;
+    memcpy(m->qx, sb->qx, (size_t)n * sizeof(double));
+    memcpy(m->qy, sb->qy, (size_t)n * sizeof(double));
+    double tol = 0.25 / r.place.sx; /* a quarter of a canvas pixel, in image pixels */
+    if (def->mode == FOLLOW_ONCE)
+        st = run_once(&r, sb, m, tol, bx, by, err);
+    else
+        st = run_periodic(&r, sb, m, tol, bx, by, err);
+done:
+    free(bx);
+    free(by);
+    free(px);
+    free(py);
+    softbody_destroy(sb);
+    if (st != POYO_OK)
+        motion_free(m);
+    return st;
+}
+
+poyo_status follow_render(const image *src, const motion *m, const follow_def *def, anim *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    placement place = follow_placement(src->w, src->h, &m->lat, def);
+    renderer r;
+    poyo_status st = renderer_init(&r, src, &m->lat, def->width, def->height, place, err);
+    if (st != POYO_OK)
+        return st;
+    st = anim_init(out, def->width, def->height, m->count, def->fps, err);
+    if (st != POYO_OK) {
+        renderer_free(&r);
+        return st;
+    }
+    out->loop = def->loop;
+    for (int f = 0; f < m->count; f++)
+        renderer_draw(&r, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, anim_frame(out, f));
+    renderer_free(&r);
+    return POYO_OK;
+}
