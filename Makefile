@@ -19,7 +19,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
 CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
 LDFLAGS += $(SAN_FLAGS)
-LDLIBS  += $(PKG_LIBS) -lgif -lm -lpthread
+LDLIBS  += $(PKG_LIBS) -lgif -lgomp -lm -lpthread
 
 SRCS     := $(wildcard src/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))

@@ -58,7 +58,8 @@ int cli_next(cli_parser *p, const char **operand)
                 break;
             }
         if (!o) {
-            cli_error(p->name, "unknown option (see poyo --help)");
+            if (!p->silent)
+                cli_error(p->name, "unknown option (see poyo --help)");
             return -2;
         }
         if (eq)
@@ -71,12 +72,14 @@ int cli_next(cli_parser *p, const char **operand)
                 break;
             }
         if (!o) {
-            cli_error(p->name, "unknown option (see poyo --help)");
+            if (!p->silent)
+                cli_error(p->name, "unknown option (see poyo --help)");
             return -2;
         }
         if (arg[2] != '\0') {
             if (!o->has_arg) {
-                cli_error(arg, "unknown option (short options cannot be combined)");
+                if (!p->silent)
+                    cli_error(arg, "unknown option (short options cannot be combined)");
                 return -2;
             }
             inline_value = arg + 2;
@@ -88,11 +91,13 @@ int cli_next(cli_parser *p, const char **operand)
         } else if (p->i < p->argc) {
             p->value = p->argv[p->i++];
         } else {
-            cli_error(p->name, "needs a value");
+            if (!p->silent)
+                cli_error(p->name, "needs a value");
             return -2;
         }
     } else if (inline_value) {
-        cli_error(p->name, "takes no value");
+        if (!p->silent)
+            cli_error(p->name, "takes no value");
         return -2;
     }
     return o->id;

@@ -22,6 +22,7 @@ typedef struct cli_parser {
     char **argv;
     int i;                    /* next argv index */
     int no_more_options;      /* after "--" */
+    int silent;               /* 1: report errors only by the return value */
     const cli_option *opts;   /* terminated by { NULL, 0, 0, 0 } */
     const char *value;        /* the value of the option just returned */
     char name[80];            /* how the user spelled it, for messages */

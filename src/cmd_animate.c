@@ -365,6 +365,7 @@ int cmd_animate(int argc, char **argv)
     double d;
     /* a preset sets defaults first; every other option given overrides it */
     cli_init(&p, argc, argv, options);
+    p.silent = 1; /* the full pass below reports the errors */
     while ((id = cli_next(&p, &operand)) != -1 && id != -2) {
         if (id != O_PRESET)
             continue;

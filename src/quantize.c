@@ -8,6 +8,91 @@
 
 #include <libimagequant.h>
 
+/* libimagequant parallelises with OpenMP; poyo runs files in parallel instead,
+ * and idle OpenMP workers spinning at barriers cost more than they save on
+ * stamp-sized images. */
+void omp_set_num_threads(int n);
+
+/* An exact colour histogram of every frame: open addressing on the packed
+ * colour, grown as needed; far cheaper than per-image histograms. */
+typedef struct colour_count {
+    uint32_t *key;   /* 0xRRGGBB | alpha bit << 24, or EMPTY */
+    unsigned *count;
+    size_t cap, used;
+} colour_count;
+
+#define EMPTY 0xffffffffu
+
+static int cc_init(colour_count *cc, size_t cap)
+{
+    cc->key = malloc(cap * sizeof *cc->key);
+    cc->count = calloc(cap, sizeof *cc->count);
+    cc->cap = cap;
+    cc->used = 0;
+    if (!cc->key || !cc->count)
+        return -1;
+    memset(cc->key, 0xff, cap * sizeof *cc->key);
+    return 0;
+}
+
+static void cc_free(colour_count *cc)
+{
+    free(cc->key);
+    free(cc->count);
+    cc->key = NULL;
+    cc->count = NULL;
+}
+
+static int cc_add(colour_count *cc, uint32_t k, unsigned n);
+
+static int cc_grow(colour_count *cc)
+{
+    colour_count big;
+    if (cc_init(&big, cc->cap * 2) != 0) {
+        cc_free(&big);
+        return -1;
+    }
+    for (size_t i = 0; i < cc->cap; i++)
+        if (cc->key[i] != EMPTY)
+            cc_add(&big, cc->key[i], cc->count[i]);
+    cc_free(cc);
+    *cc = big;
+    return 0;
+}
+
+static int cc_add(colour_count *cc, uint32_t k, unsigned n)
+{
+    if ((cc->used + 1) * 10 > cc->cap * 7 && cc_grow(cc) != 0)
+        return -1;
+    size_t h = (size_t)((k * 2654435761u) & (uint32_t)(cc->cap - 1));
+    while (cc->key[h] != EMPTY && cc->key[h] != k)
+        h = (h + 1) & (cc->cap - 1);
+    if (cc->key[h] == EMPTY) {
+        cc->key[h] = k;
+        cc->used++;
+    }
+    cc->count[h] += n;
+    return 0;
+}
+
+/* Nearest palette entry to (r, g, b) among the opaque entries (skip = the transparent one). */
+static int nearest(const uint8_t *pal, int n, int skip, int r, int g, int b)
+{
+    int best = skip == 0 ? 1 : 0;
+    long bd = -1;
+    for (int c = 0; c < n; c++) {
+        if (c == skip)
+            continue;
+        long dr = (long)pal[3 * c] - r, dg = (long)pal[3 * c + 1] - g, db = (long)pal[3 * c + 2] - b;
+        long d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+        if (bd < 0 || d < bd) {
+            bd = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
 quantize_def quantize_default_def(void)
 {
     quantize_def d;
@@ -16,7 +101,7 @@ quantize_def quantize_default_def(void)
     d.alpha_threshold = 128;
     d.quality_min = 0;
     d.quality_max = 100;
-    d.speed = 4;
+    d.speed = 8;
     d.matte = -1;
     return d;
 }
@@ -47,9 +132,15 @@ void indexed_free(indexed *ix)
     ix->index = NULL;
 }
 
+#define CACHE_BITS 16
+#define CACHE_SIZE (1u << CACHE_BITS)
+
 poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
+    struct cache_entry { uint32_t rgb; uint8_t index; } *cache = NULL;
+    unsigned cache_used = 0;
+    omp_set_num_threads(1);
     poyo_status st = quantize_check_def(def, err);
     if (st != POYO_OK)
         return st;
@@ -104,14 +195,49 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
         goto done;
     }
-    for (int f = 0; f < a->count; f++) {
-        liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
-        if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK) {
-            liq_image_destroy(img);
+    {
+        colour_count cc;
+        int bad = cc_init(&cc, 1u << 14) != 0;
+        for (int f = 0; f < a->count && !bad; f++) {
+            const uint8_t *sp = bin + fb * (size_t)f;
+            uint32_t last = EMPTY;
+            unsigned run = 0;
+            for (size_t i = 0; i < npx && !bad; i++) {
+                const uint8_t *c = sp + 4 * i;
+                uint32_t k = c[3] ? ((uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2] | 1u << 24) : 0;
+                if (k == last) {
+                    run++;
+                    continue;
+                }
+                if (run)
+                    bad = cc_add(&cc, last, run) != 0;
+                last = k;
+                run = 1;
+            }
+            if (run && !bad)
+                bad = cc_add(&cc, last, run) != 0;
+        }
+        liq_histogram_entry *e = bad ? NULL : malloc(cc.used * sizeof *e);
+        size_t ne = 0;
+        if (e) {
+            for (size_t i = 0; i < cc.cap; i++) {
+                if (cc.key[i] == EMPTY)
+                    continue;
+                uint32_t k = cc.key[i];
+                liq_color col = { (unsigned char)(k >> 16), (unsigned char)(k >> 8), (unsigned char)k,
+                                  (unsigned char)(k >> 24 ? 255 : 0) };
+                e[ne].color = col;
+                e[ne].count = cc.count[i];
+                ne++;
+            }
+        }
+        liq_error he = e ? liq_histogram_add_colors(hist, attr, e, (int)ne, 0.0) : LIQ_OUT_OF_MEMORY;
+        free(e);
+        cc_free(&cc);
+        if (he != LIQ_OK) {
             st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
             goto done;
         }
-        liq_image_destroy(img);
     }
     liq_error qe = liq_histogram_quantize(hist, attr, &res);
     if (qe == LIQ_QUALITY_TOO_LOW) {
@@ -121,16 +247,6 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     if (qe != LIQ_OK || !res) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "cannot quantise the frames");
         goto done;
-    }
-    liq_set_dithering_level(res, (float)def->dither);
-    for (int f = 0; f < a->count; f++) {
-        liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
-        if (!img || liq_write_remapped_image(res, img, out->index + npx * (size_t)f, npx) != LIQ_OK) {
-            liq_image_destroy(img);
-            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame to the palette");
-            goto done;
-        }
-        liq_image_destroy(img);
     }
     const liq_palette *pal = liq_get_palette(res);
     int n = (int)pal->count, tr = -1;
@@ -145,29 +261,59 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         tr = n++;
         out->palette[tr][0] = out->palette[tr][1] = out->palette[tr][2] = 0;
     }
+    if (def->dither > 0.0) {
+        liq_set_dithering_level(res, (float)def->dither);
+        for (int f = 0; f < a->count; f++) {
+            liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
+            if (!img || liq_write_remapped_image(res, img, out->index + npx * (size_t)f, npx) != LIQ_OK) {
+                liq_image_destroy(img);
+                st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame to the palette");
+                goto done;
+            }
+            liq_image_destroy(img);
+        }
+    } else {
+        /* nearest entry, remembered per colour: flat stamps repeat their colours */
+        cache = malloc(sizeof *cache * CACHE_SIZE);
+        if (!cache) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+            goto done;
+        }
+        memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+        for (int f = 0; f < a->count; f++) {
+            const uint8_t *sp = bin + fb * (size_t)f;
+            uint8_t *ip = out->index + npx * (size_t)f;
+            for (size_t i = 0; i < npx; i++) {
+                const uint8_t *c = sp + 4 * i;
+                if (!c[3])
+                    continue; /* set to the transparent entry below */
+                uint32_t rgb = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
+                uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
+                    h = (h + 1) & (CACHE_SIZE - 1);
+                if (cache[h].rgb == 0xffffffffu) {
+                    if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
+                        memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+                        cache_used = 0;
+                        h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                    }
+                    cache[h].rgb = rgb;
+                    cache[h].index = (uint8_t)nearest(&out->palette[0][0], n, tr, c[0], c[1], c[2]);
+                    cache_used++;
+                }
+                ip[i] = cache[h].index;
+            }
+        }
+    }
     /* every clear pixel on the one transparent entry, no visible pixel on it */
     for (int f = 0; f < a->count; f++) {
-        const uint8_t *s = bin + fb * (size_t)f;
+        const uint8_t *sp = bin + fb * (size_t)f;
         uint8_t *ix = out->index + npx * (size_t)f;
         for (size_t i = 0; i < npx; i++) {
-            if (s[4 * i + 3] == 0) {
+            if (sp[4 * i + 3] == 0)
                 ix[i] = (uint8_t)tr;
-            } else if (ix[i] == tr) {
-                int best = tr == 0 ? 1 : 0;
-                long bd = -1;
-                for (int c = 0; c < n; c++) {
-                    if (c == tr)
-                        continue;
-                    long dr = (long)out->palette[c][0] - s[4 * i], dg = (long)out->palette[c][1] - s[4 * i + 1],
-                         db = (long)out->palette[c][2] - s[4 * i + 2];
-                    long dd = dr * dr + dg * dg + db * db;
-                    if (bd < 0 || dd < bd) {
-                        bd = dd;
-                        best = c;
-                    }
-                }
-                ix[i] = (uint8_t)best;
-            }
+            else if (ix[i] == tr)
+                ix[i] = (uint8_t)nearest(&out->palette[0][0], n, tr, sp[4 * i], sp[4 * i + 1], sp[4 * i + 2]);
         }
     }
     out->ncolors = n < 2 ? 2 : n;
@@ -177,6 +323,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     out->count = a->count;
     st = POYO_OK;
 done:
+    free(cache);
     if (st != POYO_OK)
         indexed_free(out);
     liq_result_destroy(res);
@@ -188,6 +335,7 @@ done:
 
 poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
 {
+    omp_set_num_threads(1);
     if (colors < 2 || colors > 256)
         return poyo_fail(err, POYO_ERR_USAGE, "colours must be 2 to 256, not %d", colors);
     size_t npx = (size_t)a->width * a->height;

@@ -146,6 +146,9 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->gx = malloc(nr * sizeof(double));
     r->gy = malloc(nr * sizeof(double));
     r->mask = malloc((size_t)w * h);
+    r->inv_alpha[0] = 0.0f;
+    for (int a = 1; a < 256; a++)
+        r->inv_alpha[a] = 255.0f / (float)a;
     if (!r->dx || !r->dy || !r->filled || !r->tx || !r->ty || !r->gx || !r->gy || !r->mask) {
         renderer_free(r);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", w, h);
@@ -303,48 +306,122 @@ int render_inverse_bilinear(double px, double py, const double q[8], double eps,
     return 0;
 }
 
-static inline void sample(const renderer *r, double sx, double sy, float out[4])
+/* Four floats handled as one value (GCC and Clang vector extension). */
+typedef float v4f __attribute__((vector_size(16)));
+
+static inline v4f load4(const float *p)
 {
-    double fx = sx - 0.5, fy = sy - 0.5;
-    double flx = floor(fx), fly = floor(fy);
-    int x0 = (int)flx, y0 = (int)fly;
-    float tx = (float)(fx - flx), ty = (float)(fy - fly);
+    v4f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Bilinear sample of the placed source at canvas point (sx, sy), premultiplied. */
+static inline v4f sample(const renderer *r, float sx, float sy)
+{
+    float fx = sx - 0.5f, fy = sy - 0.5f;
+    int x0 = (int)fx - (fx < 0.0f), y0 = (int)fy - (fy < 0.0f); /* floor, without a libm call */
+    float tx = fx - (float)x0, ty = fy - (float)y0;
     float w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty;
-    out[0] = out[1] = out[2] = out[3] = 0.0f;
     int W = r->w, H = r->h;
     const float *s = r->src;
     if (x0 >= 0 && y0 >= 0 && x0 + 1 < W && y0 + 1 < H) {
         const float *p = s + ((size_t)y0 * W + x0) * 4, *p2 = p + (size_t)W * 4;
-        for (int c = 0; c < 4; c++)
-            out[c] = w00 * p[c] + w10 * p[4 + c] + w01 * p2[c] + w11 * p2[4 + c];
-        return;
+        return load4(p) * w00 + load4(p + 4) * w10 + load4(p2) * w01 + load4(p2 + 4) * w11;
     }
+    v4f out = { 0, 0, 0, 0 };
     const int xs[2] = { x0, x0 + 1 }, ys[2] = { y0, y0 + 1 };
     const float ws[4] = { w00, w10, w01, w11 };
     for (int t = 0; t < 4; t++) {
         int xx = xs[t & 1], yy = ys[t >> 1];
         if (xx < 0 || yy < 0 || xx >= W || yy >= H || ws[t] == 0.0f)
             continue;
-        const float *p = s + ((size_t)yy * W + xx) * 4;
-        for (int c = 0; c < 4; c++)
-            out[c] += ws[t] * p[c];
+        out += load4(s + ((size_t)yy * W + xx) * 4) * ws[t];
     }
+    return out;
 }
 
-static inline void store(uint8_t *d, const float px[4])
+/* Writes a premultiplied sample as straight-alpha bytes. */
+static inline void store(const renderer *r, uint8_t *d, v4f px)
 {
-    float a = px[3];
-    if (a < 0.5f) {
-        d[0] = d[1] = d[2] = d[3] = 0;
+    int a8 = (int)(px[3] + 0.5f);
+    if (a8 <= 0) {
+        memset(d, 0, 4);
         return;
     }
-    float k = 255.0f / a;
-    for (int c = 0; c < 3; c++) {
-        float v = px[c] * k + 0.5f;
-        d[c] = (uint8_t)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
+    if (a8 > 255)
+        a8 = 255;
+    v4f c = px * r->inv_alpha[a8] + 0.5f;
+    for (int k = 0; k < 3; k++)
+        d[k] = (uint8_t)(c[k] < 0.0f ? 0.0f : c[k] > 255.0f ? 255.0f : c[k]);
+    d[3] = (uint8_t)a8;
+}
+
+/* Fills the pixels whose centres lie in quad q (canvas pixels: p00, p10, p11,
+ * p01) that no earlier quad took, sampling the source rectangle whose corner
+ * is (s0x, s0y) and whose sides are cw x ch. The bilinear map is inverted per
+ * pixel; along a row its coefficients change linearly, so they are stepped. */
+static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, double cw, double ch, uint8_t *rgba)
+{
+    int W = r->w, H = r->h;
+    double mnx = fmin(fmin(q[0], q[2]), fmin(q[4], q[6])), mxx = fmax(fmax(q[0], q[2]), fmax(q[4], q[6]));
+    double mny = fmin(fmin(q[1], q[3]), fmin(q[5], q[7])), mxy = fmax(fmax(q[1], q[3]), fmax(q[5], q[7]));
+    int px0 = (int)ceil(mnx - 0.5), px1 = (int)floor(mxx - 0.5);
+    int py0 = (int)ceil(mny - 0.5), py1 = (int)floor(mxy - 0.5);
+    if (px0 < 0) px0 = 0;
+    if (py0 < 0) py0 = 0;
+    if (px1 > W - 1) px1 = W - 1;
+    if (py1 > H - 1) py1 = H - 1;
+    if (px0 > px1 || py0 > py1)
+        return;
+    /* p = a + u e + v f + u v g, in coordinates relative to a */
+    double ax = q[0], ay = q[1];
+    double ex = q[2] - ax, ey = q[3] - ay, fx = q[6] - ax, fy = q[7] - ay;
+    double gx = ax - q[2] + q[4] - q[6], gy = ay - q[3] + q[5] - q[7];
+    const double eps = 1e-7;
+    double k2 = gx * fy - gy * fx, cef = ex * fy - ey * fx;
+    int use_x = fabs(ex) >= fabs(ey);
+    for (int py = py0; py <= py1; py++) {
+        uint8_t *mrow = r->mask + (size_t)py * W;
+        double hy = py + 0.5 - ay;
+        double hx = px0 + 0.5 - ax;
+        double k1 = cef + hx * gy - hy * gx, k0 = hx * ey - hy * ex;
+        for (int px = px0; px <= px1; px++, hx += 1.0, k1 += gy, k0 += ey) {
+            if (mrow[px])
+                continue;
+            /* k2 v^2 + k1 v + k0 = 0, solved without cancellation */
+            double v;
+            double scale = fabs(k1) + fabs(k0) + fabs(k2);
+            if (fabs(k2) <= 1e-12 * scale) {
+                if (fabs(k1) <= 1e-300)
+                    continue;
+                v = -k0 / k1;
+            } else {
+                double disc = k1 * k1 - 4.0 * k0 * k2;
+                if (disc < 0.0)
+                    continue;
+                double sq = sqrt(disc);
+                double qq = -0.5 * (k1 + (k1 >= 0 ? sq : -sq));
+                v = qq != 0.0 ? k0 / qq : -k1 / (2.0 * k2);
+                if (v < -eps || v > 1.0 + eps)
+                    v = qq / k2;
+            }
+            if (v < -eps || v > 1.0 + eps)
+                continue;
+            double den = use_x ? ex + gx * v : ey + gy * v;
+            if (den == 0.0) {
+                use_x = !use_x;
+                den = use_x ? ex + gx * v : ey + gy * v;
+                if (den == 0.0)
+                    continue;
+            }
+            double u = use_x ? (hx - fx * v) / den : (hy - fy * v) / den;
+            if (u < -eps || u > 1.0 + eps)
+                continue;
+            store(r, rgba + ((size_t)py * W + px) * 4, sample(r, (float)(s0x + u * cw), (float)(s0y + v * ch)));
+            mrow[px] = 1;
+        }
     }
-    float av = a + 0.5f;
-    d[3] = (uint8_t)(av > 255.0f ? 255.0f : av);
 }
 
 void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
@@ -368,33 +445,10 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
                         sx * r->gx[g00] + ox, sy * r->gy[g00] + oy, sx * r->gx[g10] + ox, sy * r->gy[g10] + oy,
                         sx * r->gx[g11] + ox, sy * r->gy[g11] + oy, sx * r->gx[g01] + ox, sy * r->gy[g01] + oy,
                     };
-                    double mnx = fmin(fmin(q[0], q[2]), fmin(q[4], q[6]));
-                    double mxx = fmax(fmax(q[0], q[2]), fmax(q[4], q[6]));
-                    double mny = fmin(fmin(q[1], q[3]), fmin(q[5], q[7]));
-                    double mxy = fmax(fmax(q[1], q[3]), fmax(q[5], q[7]));
-                    int px0 = (int)ceil(mnx - 0.5), px1 = (int)floor(mxx - 0.5);
-                    int py0 = (int)ceil(mny - 0.5), py1 = (int)floor(mxy - 0.5);
-                    if (px0 < 0) px0 = 0;
-                    if (py0 < 0) py0 = 0;
-                    if (px1 > W - 1) px1 = W - 1;
-                    if (py1 > H - 1) py1 = H - 1;
                     /* the rest position of the quad's corner in the placed source */
                     double s0x = sx * (lat->ox + (double)X / sub * lat->h) + ox;
                     double s0y = sy * (lat->oy + (double)Y / sub * lat->h) + oy;
-                    for (int py = py0; py <= py1; py++) {
-                        uint8_t *mrow = r->mask + (size_t)py * W;
-                        for (int px = px0; px <= px1; px++) {
-                            if (mrow[px])
-                                continue;
-                            double u, v;
-                            if (!render_inverse_bilinear(px + 0.5, py + 0.5, q, 1e-7, &u, &v))
-                                continue;
-                            float c[4];
-                            sample(r, s0x + u * cw, s0y + v * chh, c);
-                            store(rgba + ((size_t)py * W + px) * 4, c);
-                            mrow[px] = 1;
-                        }
-                    }
+                    fill_quad(r, q, s0x, s0y, cw, chh, rgba);
                 }
         }
 }

@@ -32,6 +32,7 @@ typedef struct renderer {
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
     uint8_t *mask;           /* w * h: pixel already drawn in this frame */
     unsigned char *filled;   /* scratch for the displacement fill */
+    float inv_alpha[256];    /* 255 / a, to turn premultiplied samples back into colours */
 } renderer;
 
 /* Bounding box of the drawn cells for node positions (x, y) (lattice active

@@ -3,7 +3,7 @@
 #     test_expect_success 'what it proves' '
 #         commands chained with && ...
 #     '
-# and ends with test_done. Each script runs in its own scratch folder.
+# and ends with test_done. Each test runs in a scratch folder of its own.
 # Environment: POYO (the binary), TOOLS (test tools), CORPUS (the emoji corpus,
 # may be missing), SAMPLES (the repository's samples/ folder).
 
@@ -21,7 +21,8 @@ say() { printf '%s\n' "$*"; }
 # test_expect_success DESCRIPTION COMMANDS
 test_expect_success() {
     test_count=$((test_count + 1))
-    if (eval "$2") >"$TRASH/.out" 2>&1; then
+    mkdir "$TRASH/$test_count" || exit 1
+    if (cd "$TRASH/$test_count" && eval "$2") >"$TRASH/.out" 2>&1; then
         say "ok $test_count - $1"
     else
         test_failed=$((test_failed + 1))

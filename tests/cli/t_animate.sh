@@ -1,0 +1,194 @@
+#!/bin/sh
+# t_animate.sh - the main job from the command line: exit codes, exact
+# messages, output naming and permissions, every input kind, bad inputs that
+# leave nothing behind, and the GIF read back (frames, delays, loop,
+# transparency, first frame = still image, last frame close to the first).
+. "$(dirname "$0")/lib.sh"
+
+MKPNG="$TOOLS/mkpng"
+INFO="$TOOLS/animinfo"
+info() { "$INFO" "$1" | sed -n "s/^$2 //p"; }
+
+test_expect_success 'help, version and the impulse list exit 0' '
+    $POYO --help >out && grep -q "^Usage: poyo" out &&
+    $POYO animate --help >out && grep -q -- "--hz F" out &&
+    $POYO --version >out && grep -q "^poyo [0-9]" out &&
+    $POYO --list-impulses >out &&
+    for i in squash stretch poke shake twist jump drop wave pat; do grep -q "^$i " out || exit 1; done
+'
+
+test_expect_success 'usage errors exit 2 with one line naming the problem' '
+    expect_exit 2 $POYO 2>err && expect_line err "poyo: no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)" &&
+    expect_exit 2 $POYO animate 2>err && expect_line err "poyo: no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)" &&
+    expect_exit 2 $POYO --frobnicate x.png 2>err && expect_line err "poyo: --frobnicate: unknown option (see poyo --help)" &&
+    expect_exit 2 $POYO --hz 99 x.png 2>err && expect_line err "poyo: --hz must be 0.1 to 20, not 99" &&
+    expect_exit 2 $POYO --damping -1 x.png 2>err && expect_line err "poyo: --damping must be 0 to 1, not -1" &&
+    expect_exit 2 $POYO --grid 2 x.png 2>err && expect_line err "poyo: --grid: must be 3 to 64, not 2" &&
+    expect_exit 2 $POYO --fps abc x.png 2>err && expect_line err "poyo: --fps: '"'"'abc'"'"' is not a number" &&
+    expect_exit 2 $POYO --size 0 x.png 2>err && expect_line err "poyo: --size: must be 1 to 4096 pixels per side, not 0" &&
+    expect_exit 2 $POYO --impulse wobble x.png 2>err && expect_line err "poyo: --impulse: unknown impulse '"'"'wobble'"'"' (see poyo --list-impulses)" &&
+    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength for squash must be 0 to 0.6, not 5" &&
+    expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
+    expect_exit 2 $POYO --preset myspace x.png 2>err && grep -q "^poyo: --preset: unknown preset '"'"'myspace'"'"' (one of slack, " err &&
+    expect_exit 2 $POYO --max-bytes 12Q x.png 2>err && expect_line err "poyo: --max-bytes: '"'"'12Q'"'"' is not a size (like 128K, 256KiB or 300KB)" &&
+    expect_exit 2 $POYO --matte purple x.png 2>err && expect_line err "poyo: --matte: '"'"'purple'"'"' is not a colour (#rrggbb, white, black, light or dark)" &&
+    expect_exit 2 $POYO --hz 2>err && expect_line err "poyo: --hz: needs a value"
+'
+
+test_expect_success 'writes STEM.gif beside the input, with 0666 minus the umask' '
+    $MKPNG rgba stamp.png 64 &&
+    (umask 022 && $POYO stamp.png) && [ -f stamp.gif ] &&
+    [ "$(stat -c %a stamp.gif)" = 644 ] &&
+    rm stamp.gif && (umask 077 && $POYO stamp.png) && [ "$(stat -c %a stamp.gif)" = 600 ] &&
+    rm stamp.gif && (umask 002 && $POYO stamp.png) && [ "$(stat -c %a stamp.gif)" = 664 ] &&
+    no_temp_files .
+'
+
+test_expect_success 'refuses to overwrite without -f, and never the input' '
+    $MKPNG rgba stamp.png 64 && $POYO stamp.png -o out.gif &&
+    cp out.gif before.gif &&
+    expect_exit 1 $POYO stamp.png -o out.gif 2>err &&
+    expect_line err "poyo: out.gif: already exists (use -f to overwrite)" &&
+    cmp out.gif before.gif &&
+    $POYO -f stamp.png -o out.gif &&
+    cp stamp.png keep.png &&
+    expect_exit 1 $POYO -f stamp.png -o stamp.png 2>err &&
+    expect_line err "poyo: stamp.png: is the input file; refusing to overwrite it" &&
+    cmp stamp.png keep.png && no_temp_files .
+'
+
+test_expect_success 'standard input and output give the same bytes as files' '
+    $MKPNG rgba stamp.png 48 &&
+    $POYO stamp.png -o file.gif &&
+    $POYO - -o piped.gif <stamp.png && cmp file.gif piped.gif &&
+    $POYO stamp.png -o - >stdout.gif && cmp file.gif stdout.gif &&
+    $POYO - <stamp.png >default.gif && cmp file.gif default.gif
+'
+
+test_expect_success 'the same input and options give the same bytes' '
+    $MKPNG rgba stamp.png 64 &&
+    $POYO stamp.png -i poke -o a.gif && $POYO stamp.png -i poke -o b.gif && cmp a.gif b.gif &&
+    $POYO stamp.png -i jump --size 96 -o c.gif && $POYO stamp.png -i jump --size 96 -o d.gif && cmp c.gif d.gif
+'
+
+test_expect_success 'the GIF reads back: loop block, frames, delays, one transparent index' '
+    $MKPNG rgba stamp.png 64 &&
+    $POYO stamp.png -o out.gif --fps 25 &&
+    [ "$(info out.gif format)" = gif ] && [ "$(info out.gif width)" = 64 ] &&
+    [ "$(info out.gif plays)" = 0 ] &&
+    frames=$(info out.gif frames) && [ "$frames" -ge 10 ] &&
+    for d in $(info out.gif delays); do [ "$d" -ge 20 ] || exit 1; done &&
+    [ "$(info out.gif gif_transparent_same)" = 1 ] &&
+    [ "$(info out.gif gif_transparent_index)" -ge 0 ] &&
+    [ "$(info out.gif semi_transparent)" = 0 ] &&
+    $POYO stamp.png -o three.gif --loop 3 && [ "$(info three.gif plays)" = 3 ] &&
+    $POYO stamp.png -o once.gif --loop 1 && [ "$(info once.gif loop)" = -1 ]
+'
+
+test_expect_success 'delays add up to the clip length at any frame rate' '
+    $MKPNG rgba stamp.png 48 &&
+    for fps in 20 25 30 50; do
+        $POYO stamp.png -o f$fps.gif --fps $fps --duration 1.2 -f || exit 1
+        total=$(info f$fps.gif duration_ms)
+        [ "$total" -eq 1200 ] || { echo "fps $fps: $total ms"; exit 1; }
+    done
+'
+
+test_expect_success 'first frame is the still image; the last frame is within a pixel of it' '
+    $MKPNG rgba stamp.png 64 &&
+    $POYO stamp.png -o out.gif --fit none &&
+    "$INFO" --compare 0 stamp.png out.gif >cmp.txt &&
+    [ "$(sed -n "s/^mask_mismatch //p" cmp.txt)" = 0 ] &&
+    [ "$(sed -n "s/^max_error //p" cmp.txt)" -le 16 ] &&
+    "$INFO" --diff 0 -1 out.gif >diff.txt &&
+    changed=$(sed -n "s/^changed //p" diff.txt) && pixels=$(sed -n "s/^pixels //p" diff.txt) &&
+    [ $((changed * 100)) -le $((pixels * 3)) ] &&
+    "$INFO" --diff 0 3 out.gif >diff3.txt &&
+    [ "$(sed -n "s/^changed //p" diff3.txt)" -gt "$changed" ]
+'
+
+test_expect_success 'every kind of PNG input works' '
+    for k in rgba rgba16 rgb rgb16 gray gray16 graya palette interlaced; do
+        $MKPNG $k $k.png 40 && $POYO $k.png -o $k.gif || { echo "kind $k failed"; exit 1; }
+        [ "$(info $k.gif width)" = 40 ] || exit 1
+    done &&
+    $MKPNG rgba tiny.png 1 && $POYO tiny.png -o tiny.gif &&
+    $MKPNG rgba wide.png 240 60 && $POYO wide.png -o wide.gif && [ "$(info wide.gif width)" = 240 ] &&
+    $MKPNG rgba tall.png 60 240 && $POYO tall.png -o tall.gif && [ "$(info tall.gif height)" = 240 ]
+'
+
+test_expect_success 'opaque RGB: the whole rectangle is the body' '
+    $MKPNG rgb box.png 48 && $POYO box.png -o box.gif --fit none &&
+    "$INFO" --png 0 first.png box.gif && "$INFO" --compare 0 box.png box.gif >c.txt &&
+    [ "$(sed -n "s/^mask_mismatch //p" c.txt)" = 0 ]
+'
+
+test_expect_success 'bad inputs: one line, exit 1, no output, no temporary file' '
+    $MKPNG empty empty.png && $MKPNG text text.png && $MKPNG truncated trunc.png 64 &&
+    $MKPNG corrupt-idat corrupt.png 64 && $MKPNG zero-width zero.png && $MKPNG huge huge.png &&
+    $MKPNG transparent clear.png 32 && mkdir dir.png &&
+    expect_exit 1 $POYO empty.png -o o1.gif 2>e1 && expect_line e1 "poyo: empty.png: empty file" &&
+    expect_exit 1 $POYO text.png -o o2.gif 2>e2 && expect_line e2 "poyo: text.png: not a PNG or other supported image" &&
+    expect_exit 1 $POYO trunc.png -o o3.gif 2>e3 && expect_line e3 "poyo: trunc.png: corrupt or truncated image data" &&
+    expect_exit 1 $POYO corrupt.png -o o4.gif 2>e4 && expect_line e4 "poyo: corrupt.png: corrupt or truncated image data" &&
+    expect_exit 1 $POYO zero.png -o o5.gif 2>e5 && expect_line e5 "poyo: zero.png: image has zero width or height (0x64)" &&
+    expect_exit 1 $POYO huge.png -o o6.gif 2>e6 &&
+    expect_line e6 "poyo: huge.png: image is 60000x60000, more than the 16777216-pixel limit (see --max-pixels)" &&
+    expect_exit 1 $POYO clear.png -o o7.gif 2>e7 && expect_line e7 "poyo: clear.png: image is fully transparent: nothing to animate" &&
+    expect_exit 1 $POYO dir.png -o o8.gif 2>e8 && expect_line e8 "poyo: dir.png: is a directory, not an image file" &&
+    expect_exit 1 $POYO missing.png -o o9.gif 2>e9 && expect_line e9 "poyo: missing.png: cannot open: No such file or directory" &&
+    expect_no_file o1.gif o2.gif o3.gif o4.gif o5.gif o6.gif o7.gif o8.gif o9.gif && no_temp_files .
+'
+
+test_expect_success 'unwritable outputs fail cleanly' '
+    $MKPNG rgba stamp.png 32 &&
+    expect_exit 1 $POYO stamp.png -o nodir/out.gif 2>e1 &&
+    expect_line e1 "poyo: nodir/out.gif: cannot create a file there: No such file or directory" &&
+    mkdir ro && chmod 555 ro &&
+    if [ "$(id -u)" != 0 ]; then
+        expect_exit 1 $POYO stamp.png -o ro/out.gif 2>e2 &&
+        expect_line e2 "poyo: ro/out.gif: cannot create a file there: Permission denied"
+    fi &&
+    (ulimit -f 8; expect_exit 1 $POYO stamp.png -o big.gif --size 256 2>e3) &&
+    expect_line e3 "poyo: big.gif: cannot write: File too large" &&
+    expect_no_file nodir/out.gif ro/out.gif big.gif && no_temp_files . && no_temp_files ro
+'
+
+test_expect_success 'every impulse makes a loop; periodic ones a whole period' '
+    $MKPNG rgba stamp.png 48 &&
+    for i in squash stretch poke shake twist jump drop wave pat; do
+        $POYO stamp.png -i $i -o $i.gif || { echo "impulse $i failed"; exit 1; }
+    done &&
+    [ "$(info wave.gif frames)" -eq 21 ] && [ "$(info pat.gif frames)" -le 17 ] &&
+    $POYO stamp.png -i wave --rate 2.5 -o w2.gif && [ "$(info w2.gif duration_ms)" -eq 400 ]
+'
+
+test_expect_success 'other formats by extension, frames and sprite sheets' '
+    $MKPNG rgba stamp.png 40 &&
+    $POYO stamp.png -o out.png && [ "$(info out.png format)" = apng ] && [ "$(info out.png semi_transparent)" = 1 ] &&
+    $POYO stamp.png -o out.webp && [ "$(info out.webp format)" = webp ] &&
+    $POYO stamp.png --format webp -o webp.bin && [ "$(info webp.bin format)" = webp ] &&
+    $POYO stamp.png --frames fr --sheet sheet.png &&
+    n=$(ls fr | wc -l) && [ "$n" -ge 10 ] && [ -f sheet.png ] && [ -f sheet.json ] &&
+    grep -q "\"frame_count\": $n" sheet.json && grep -q "\"duration\": 40" sheet.json &&
+    expect_no_file stamp.gif
+'
+
+test_expect_success 'presets make files their own check accepts; --max-bytes fits or fails' '
+    $MKPNG rgba stamp.png 64 &&
+    $POYO -p slack stamp.png -o s.gif -q && $POYO check --preset slack s.gif >/dev/null &&
+    $POYO -p line stamp.png -o l.png -q && $POYO check --preset line l.png >/dev/null &&
+    $POYO stamp.png --size 128 --max-bytes 30K -o m.gif -q && [ "$(info m.gif bytes)" -le 30000 ] &&
+    expect_exit 1 $POYO stamp.png --max-bytes 50 -o none.gif 2>err &&
+    grep -q "^poyo: stamp.png: cannot fit 50 bytes: the smallest setting tried gives [0-9]* bytes$" err &&
+    expect_no_file none.gif
+'
+
+test_expect_success 'corpus emoji: palette PNGs with tRNS and large RGBA' '
+    if ! have_corpus; then echo "corpus missing: skipped"; exit 0; fi
+    $POYO "$CORPUS/twemoji64/1f36e.png" -o t.gif && [ "$(info t.gif width)" = 64 ] &&
+    $POYO "$CORPUS/twemoji64/2757.png" -i shake -o bang.gif &&
+    $POYO "$CORPUS/openmoji512/1F600.png" --size 128 -o o.gif && [ "$(info o.gif width)" = 128 ]
+'
+
+test_done
