@@ -3,18 +3,21 @@
  * encodes and writes the output atomically. */
 #include "cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "animate.h"
+#include "batch.h"
+#include "budget.h"
 #include "bytebuf.h"
 #include "cli.h"
 #include "fileio.h"
-#include "budget.h"
 #include "image.h"
 #include "output.h"
 #include "preset.h"
@@ -23,7 +26,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON
 };
 
 static const cli_option options[] = {
@@ -38,7 +41,8 @@ static const cli_option options[] = {
     { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { "format", 0, 1, O_FORMAT },
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
     { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
-    { "lossy", 0, 0, O_LOSSY }, { NULL, 0, 0, 0 },
+    { "lossy", 0, 0, O_LOSSY }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
+    { "json", 0, 0, O_JSON }, { NULL, 0, 0, 0 },
 };
 
 static const char *anchor_name(anchor_kind a)
@@ -130,6 +134,9 @@ typedef struct run_opts {
     int quiet, verbose;
     long long max_pixels;
     long long max_bytes;        /* 0 = no budget */
+    int workers;                /* -j */
+    int recursive;              /* -r */
+    int json;                   /* --json */
     const preset_info *preset;  /* or NULL */
     int loop_set;               /* --loop given: the preset does not choose plays */
 } run_opts;
@@ -202,10 +209,25 @@ static int make_dirs(const char *path)
     return 0;
 }
 
-/* Processes one input; returns 0 on success, 1 on failure (message printed). */
-static int animate_one(const char *input, const char *output, const run_opts *o)
+/* Records a failure on the job: the message and which file it is about. */
+static int job_fail(batch_job *j, const char *what, const char *msg)
 {
-    const char *name = strcmp(input, "-") == 0 ? "-" : input;
+    j->failed = 1;
+    j->error_what = what;
+    snprintf(j->error, sizeof j->error, "%s", msg);
+    return 1;
+}
+
+/* Processes one job (a batch_fn): read, simulate, render, encode, write. */
+static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
+{
+    const run_opts *o = ctx;
+    const char *input = job->input, *output = job->output;
+    const char *name = input;
+    (void)slot;
+    output_def od = o->out;
+    od.tmp = tmp;
+    od.tmp_cap = BATCH_TMP_MAX;
     poyo_error err;
     uint8_t *data = NULL;
     size_t len = 0;
@@ -217,25 +239,25 @@ static int animate_one(const char *input, const char *output, const run_opts *o)
     int rc = 1;
     size_t max_file = 1u << 30;
     if (file_read_all(input, max_file, &data, &len, &err) != POYO_OK) {
-        cli_error(name, "%s", err.msg);
+        job_fail(job, name, err.msg);
         goto done;
     }
     if (image_decode(data, len, o->max_pixels, &im, &err) != POYO_OK) {
-        cli_error(name, "%s", err.msg);
+        job_fail(job, name, err.msg);
         goto done;
     }
     free(data);
     data = NULL;
     if (animate_simulate(&im, &o->anim, &m, &err) != POYO_OK || animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
-        cli_error(name, "%s", err.msg);
+        job_fail(job, name, err.msg);
         goto done;
     }
-    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &o->out, &err) != POYO_OK) {
-        cli_error(o->frames_dir, "%s", err.msg);
+    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &od, &err) != POYO_OK) {
+        job_fail(job, o->frames_dir, err.msg);
         goto done;
     }
-    if (o->sheet && output_write_sheet(&a, o->sheet, &o->out, &err) != POYO_OK) {
-        cli_error(o->sheet, "%s", err.msg);
+    if (o->sheet && output_write_sheet(&a, o->sheet, &od, &err) != POYO_OK) {
+        job_fail(job, o->sheet, err.msg);
         goto done;
     }
     size_t bytes = 0;
@@ -251,18 +273,18 @@ static int animate_one(const char *input, const char *output, const run_opts *o)
         rerender rr = { &im, &m, &o->anim };
         budget_report rep;
         bytebuf buf = { NULL, 0, 0 };
-        poyo_status st = budget_encode(&a, f, &o->out, &bd, rerender_scaled, &rr, &buf, &rep, &err);
+        poyo_status st = budget_encode(&a, f, &od, &bd, rerender_scaled, &rr, &buf, &rep, &err);
         if (st == POYO_OK) {
             write_opts wo = { o->out.force, input, o->out.mode };
-            st = file_write_atomic(output, buf.data, buf.len, &wo, NULL, 0, &err);
+            st = file_write_atomic(output, buf.data, buf.len, &wo, tmp, BATCH_TMP_MAX, &err);
             if (st != POYO_OK) {
                 bytebuf_free(&buf);
-                cli_error(output, "%s", err.msg);
+                job_fail(job, output, err.msg);
                 goto done;
             }
         } else {
             bytebuf_free(&buf);
-            cli_error(name, "%s", err.msg);
+            job_fail(job, name, err.msg);
             goto done;
         }
         bytes = buf.len;
@@ -277,15 +299,17 @@ static int animate_one(const char *input, const char *output, const run_opts *o)
                     bd.max_bytes, what, a.fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
-        poyo_status st = output_write(&a, output, input, &o->out, &bytes, &err);
+        poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
         if (st != POYO_OK) {
-            cli_error(st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, "%s", err.msg);
+            job_fail(job, st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, err.msg);
             goto done;
         }
     }
-    if (o->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", name, output ? output : "frames",
-                a.width, a.height, a.count, anim_duration(&a), bytes);
+    job->bytes = bytes;
+    job->width = a.width;
+    job->height = a.height;
+    job->frames = a.count;
+    job->duration = anim_duration(&a);
     rc = 0;
 done:
     free(data);
@@ -312,6 +336,127 @@ static int parse_matte(const char *opt, const char *s, int *out)
     }
     cli_error(opt, "'%s' is not a colour (#rrggbb, white, black, light or dark)", s);
     return 0;
+}
+
+/* The jobs of one run; inputs found in directories are owned here. */
+typedef struct job_list {
+    batch_job *jobs;
+    int n, cap;
+} job_list;
+
+static int jobs_add(job_list *l, const char *input, int owned)
+{
+    if (l->n == l->cap) {
+        int nc = l->cap ? l->cap * 2 : 64;
+        batch_job *p = realloc(l->jobs, (size_t)nc * sizeof *p);
+        if (!p)
+            return -1;
+        l->jobs = p;
+        l->cap = nc;
+    }
+    batch_job *j = &l->jobs[l->n++];
+    memset(j, 0, sizeof *j);
+    j->input = input;
+    j->owned = owned;
+    return 0;
+}
+
+static void jobs_free(job_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (l->jobs[i].owned)
+            free((char *)l->jobs[i].input);
+        free(l->jobs[i].output);
+    }
+    free(l->jobs);
+    l->jobs = NULL;
+    l->n = l->cap = 0;
+}
+
+static int has_png_suffix(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcasecmp(name + n - 4, ".png") == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the PNGs in dir (sorted by name), and those below it when recursive. */
+static int add_dir(job_list *l, const char *dir, int recursive)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        if (!path) {
+            rc = -1;
+            break;
+        }
+        snprintf(path, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+        int is_dir = file_is_dir(path);
+        if ((is_dir && !recursive) || (!is_dir && !has_png_suffix(e->d_name))) {
+            free(path);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **p = realloc(names, cap * sizeof *p);
+            if (!p) {
+                free(path);
+                rc = -1;
+                break;
+            }
+            names = p;
+        }
+        names[n++] = path;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0 && file_is_dir(names[i])) {
+            rc = add_dir(l, names[i], recursive);
+            free(names[i]);
+        } else if (rc == 0 && jobs_add(l, names[i], 1) == 0) {
+            /* owned by the job list now */
+        } else {
+            free(names[i]);
+            rc = -1;
+        }
+    }
+    free(names);
+    return rc;
+}
+
+/* Two inputs that would write the same output: the later ones fail. */
+static void mark_clashes(job_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        batch_job *j = &l->jobs[i];
+        if (!j->output || j->failed || strcmp(j->output, "-") == 0)
+            continue;
+        for (int k = 0; k < i; k++) {
+            const batch_job *e = &l->jobs[k];
+            if (e->output && !e->failed && strcmp(e->output, j->output) == 0) {
+                char msg[sizeof j->error];
+                snprintf(msg, sizeof msg, "%.150s would also be written for %.150s; skipped (name clash)", j->output,
+                         e->input);
+                job_fail(j, j->input, msg);
+                break;
+            }
+        }
+    }
 }
 
 static int parse_size(const char *opt, const char *s, int *w, int *h)
@@ -350,6 +495,7 @@ int cmd_animate(int argc, char **argv)
     o.anim = animate_default_def();
     o.out = output_default_def();
     o.max_pixels = 16777216;
+    o.workers = batch_cores();
     mode_t um = umask(0);
     umask(um);
     o.out.mode = 0666 & ~um;
@@ -453,6 +599,9 @@ int cmd_animate(int argc, char **argv)
         case O_MAXBYTES: ok = cli_bytes(on, v, &o.max_bytes); break;
         case O_MATTE: ok = parse_matte(on, v, &o.out.quant.matte); break;
         case O_LOSSY: o.out.webp.lossy = 1; break;
+        case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
+        case O_RECURSIVE: o.recursive = 1; break;
+        case O_JSON: o.json = 1; break;
         case O_COLORS: ok = cli_int(on, v, 2, 256, &o.out.quant.colors); break;
         case O_DITHER: ok = cli_double(on, v, &o.out.quant.dither); break;
         case O_ALPHA: ok = cli_int(on, v, 1, 255, &o.out.quant.alpha_threshold); break;
@@ -496,12 +645,18 @@ int cmd_animate(int argc, char **argv)
         ok = 0;
     }
     int many = ninputs > 1;
+    for (int i = 0; i < ninputs && !many; i++)
+        many = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
+    if (ok && many && (o.frames_dir || o.sheet)) {
+        cli_error(o.frames_dir ? "--frames" : "--sheet", "takes one input, not several");
+        ok = 0;
+    }
     if (ok && many && o.output && strcmp(o.output, "-") == 0) {
         cli_error("-o", "standard output takes one input, not %d", ninputs);
         ok = 0;
     }
     if (ok && many && o.output && !file_is_dir(o.output) && o.output[strlen(o.output) - 1] != '/') {
-        cli_error(o.output, "with several inputs, -o must name a directory (end it with /)");
+        cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
     if (!ok) {
@@ -522,37 +677,49 @@ int cmd_animate(int argc, char **argv)
     const char *ext = output_extension(fmt);
     /* only --frames or --sheet and no -o: write just those */
     int frames_only = !o.output && (o.frames_dir || o.sheet);
-    int failed = 0;
+    /* the jobs: files as given, directories expanded to their PNGs */
+    job_list jl = { NULL, 0, 0 };
     for (int i = 0; i < ninputs; i++) {
-        const char *in = inputs[i];
-        char *out;
-        if (frames_only) {
-            failed += animate_one(in, NULL, &o);
-            continue;
-        }
-        if (strcmp(in, "-") == 0 && !o.output) {
-            if (isatty(STDOUT_FILENO)) {
-                cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
-                failed++;
-                continue;
+        if (strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i])) {
+            if (add_dir(&jl, inputs[i], o.recursive) != 0) {
+                cli_error(inputs[i], "cannot read the directory: %s", strerror(errno));
+                jobs_free(&jl);
+                free(inputs);
+                return 1;
             }
-            out = strdup("-");
-        } else {
-            out = output_for(in, o.output, many, ext);
+        } else if (jobs_add(&jl, inputs[i], 0) != 0) {
+            cli_error(NULL, "out of memory");
+            jobs_free(&jl);
+            free(inputs);
+            return 1;
         }
-        if (!out) {
-            cli_error(in, "out of memory");
-            failed++;
+    }
+    if (jl.n == 0) {
+        cli_error(inputs[0], "is a directory with no PNG files");
+        jobs_free(&jl);
+        free(inputs);
+        return 1;
+    }
+    for (int i = 0; i < jl.n; i++) {
+        batch_job *j = &jl.jobs[i];
+        if (frames_only)
+            continue;
+        if (strcmp(j->input, "-") == 0 && !o.output) {
+            j->output = strdup("-");
+        } else {
+            j->output = output_for(j->input, o.output, many, ext);
+        }
+        if (!j->output) {
+            job_fail(j, j->input, "out of memory");
             continue;
         }
-        if (strcmp(out, "-") == 0 && isatty(STDOUT_FILENO)) {
-            cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
-            failed++;
-        } else {
-            failed += animate_one(in, out, &o);
-        }
-        free(out);
+        if (strcmp(j->output, "-") == 0 && isatty(STDOUT_FILENO))
+            job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
     }
+    mark_clashes(&jl);
+    batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1 };
+    int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
+    jobs_free(&jl);
     free(inputs);
     return failed ? 1 : 0;
 }

@@ -125,18 +125,22 @@ poyo_status file_write_atomic(const char *path, const void *data, size_t len, co
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = slash ? slash + 1 : path;
     size_t need = dirlen + strlen(base) + 16;
-    char *tmp = malloc(need);
+    /* the name is made in the caller's register when it fits, so a signal
+     * handler can remove the file from the moment it exists */
+    int own = !(tmp_out && need <= tmp_cap);
+    char *tmp = own ? malloc(need) : tmp_out;
     if (!tmp)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory");
     snprintf(tmp, need, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
-        free(tmp);
+        if (own)
+            free(tmp);
+        else
+            tmp[0] = '\0';
         return poyo_fail(err, POYO_ERR_IO, "cannot create a file there: %s", strerror(e));
     }
-    if (tmp_out && strlen(tmp) < tmp_cap)
-        memcpy(tmp_out, tmp, strlen(tmp) + 1);
     int e = 0;
     if (write_all(fd, data, len) != 0)
         e = errno;
@@ -148,9 +152,10 @@ poyo_status file_write_atomic(const char *path, const void *data, size_t len, co
         e = errno;
     if (e)
         unlink(tmp);
-    if (tmp_out && tmp_cap)
+    if (own)
+        free(tmp);
+    else
         tmp_out[0] = '\0';
-    free(tmp);
     if (e)
         return poyo_fail(err, POYO_ERR_IO, "cannot write: %s", strerror(e));
     return POYO_OK;

@@ -23,6 +23,8 @@ output_def output_default_def(void)
     d.webp = webp_default_def();
     d.force = 0;
     d.mode = 0644;
+    d.tmp = NULL;
+    d.tmp_cap = 0;
     return d;
 }
 
@@ -84,7 +86,7 @@ poyo_status output_write(const anim *a, const char *path, const char *input, con
     poyo_status st = output_encode(a, f, def, &buf, err);
     if (st == POYO_OK) {
         write_opts wo = { def->force, input, def->mode };
-        st = file_write_atomic(path, buf.data, buf.len, &wo, NULL, 0, err);
+        st = file_write_atomic(path, buf.data, buf.len, &wo, def->tmp, def->tmp_cap, err);
         if (st == POYO_OK && bytes)
             *bytes = buf.len;
     }
@@ -101,7 +103,7 @@ static poyo_status write_png(const uint8_t *rgba, int w, int h, const char *path
     if (st != POYO_OK)
         return st;
     write_opts wo = { def->force, NULL, def->mode };
-    st = file_write_atomic(path, png, len, &wo, NULL, 0, err);
+    st = file_write_atomic(path, png, len, &wo, def->tmp, def->tmp_cap, err);
     free(png);
     return st;
 }
@@ -202,7 +204,7 @@ poyo_status output_write_sheet(const anim *a, const char *path, const output_def
     st = write_png(sheet, (int)sw, (int)sh, path, def, err);
     if (st == POYO_OK) {
         write_opts wo = { def->force, NULL, def->mode };
-        st = file_write_atomic(jpath, js.data, js.len, &wo, NULL, 0, err);
+        st = file_write_atomic(jpath, js.data, js.len, &wo, def->tmp, def->tmp_cap, err);
     }
 done:
     free(sheet);

@@ -22,6 +22,8 @@ typedef struct output_def {
     webp_options webp;
     int force;             /* replace existing files */
     mode_t mode;           /* permissions of new files */
+    char *tmp;             /* register for the name of the temporary file being written (or NULL) */
+    size_t tmp_cap;        /* its size in bytes */
 } output_def;
 
 /* The defaults, the only place they live (mode 0644). */

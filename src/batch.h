@@ -1,0 +1,46 @@
+/* batch.h - the front end's job runner for many inputs: -j workers, a progress
+ * bar on a terminal, JSON lines, a summary, and clean interrupts (temporary
+ * files removed, finished outputs kept). Front-end code: it prints. */
+#ifndef POYO_BATCH_H
+#define POYO_BATCH_H
+
+#include <stddef.h>
+
+#define BATCH_TMP_MAX 4096
+
+/* One input and what became of it. */
+typedef struct batch_job {
+    const char *input;      /* as given, or found in a directory */
+    int owned;              /* 1 when input was allocated for the job (the caller frees it) */
+    char *output;           /* where it goes; NULL = not written (frames or sheet only) */
+    int failed;             /* 1 after a failure */
+    char error[400];        /* the failure, one sentence, without the "poyo: FILE: " prefix */
+    const char *error_what; /* the FILE of that message (the input, the output, ...); NULL = the input */
+    /* filled on success */
+    size_t bytes;
+    int width, height, frames;
+    double duration, ms;
+} batch_job;
+
+/* Does one job in worker slot `slot` (0 .. workers - 1); returns 0 on success.
+ * tmp (BATCH_TMP_MAX bytes) is the slot's temporary-file name register for
+ * file_write_atomic, cleaned up if the run is interrupted. */
+typedef int (*batch_fn)(void *ctx, batch_job *job, int slot, char *tmp);
+
+typedef struct batch_ui {
+    int quiet;      /* errors only */
+    int verbose;    /* a line per file written */
+    int json;       /* a JSON object per job on standard output */
+    int summary;    /* a summary line at the end */
+} batch_ui;
+
+/* Runs the jobs with `workers` threads (1 = in this thread). Prints each
+ * failure as it happens, the progress bar when standard error is a terminal,
+ * and the summary. Returns the number of failed jobs. */
+int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui);
+/* Number of online processors, at least 1. */
+int batch_cores(void);
+/* Prints the JSON object for a job on standard output (one line). */
+void batch_print_json(const batch_job *job);
+
+#endif
