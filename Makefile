@@ -29,7 +29,7 @@ TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-unit check-cli check-san test-bins bench fuzz install uninstall clean samples
+.PHONY: all deps demo check check-unit check-cli check-fuzz check-san test-bins bench fuzz install uninstall clean samples
 
 all: $(BUILD)/poyo
 
@@ -73,7 +73,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUIL
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/obj $(BUILD)/tests $(BUILD)/tools:
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libpoyo.a | $(BUILD)/fuzz
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/fuzz/replay.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/obj $(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
 	mkdir -p $@
 
 test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
@@ -84,8 +87,16 @@ check: deps
 	@$(MAKE) --no-print-directory check-unit check-cli
 	@$(MAKE) --no-print-directory check-san
 
-check-unit: $(TEST_BINS)
+check-unit: $(TEST_BINS) check-fuzz
 	@sh tests/run-unit.sh $(TEST_BINS)
+
+# the fuzz targets replayed over the kept crashers and the seed inputs
+FUZZ_TARGETS := pipeline options
+check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
+	@sh tests/fuzz/seeds.sh $(BUILD)/tools/mkpng $(BUILD)/fuzz/seeds >/dev/null && \
+	for t in $(FUZZ_TARGETS); do \
+	  $(BUILD)/fuzz/replay_$$t $(BUILD)/fuzz/seeds/$$t/* $$(ls tests/fuzz/regress/$$t/* 2>/dev/null) || exit 1; \
+	done
 
 check-cli: $(BUILD)/poyo $(TOOL_BINS)
 	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
@@ -102,6 +113,23 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo $(TOOL_BINS)
 	@sh tests/bench/bench.sh $(BUILD)/poyo $(BUILD)/tools
+
+# libFuzzer over the pipeline and the option parser: make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="-O1 -g" SAN_FLAGS="$(FUZZ_FLAGS)" \
+	  build-fuzz/libpoyo.a build-fuzz/tools/mkpng
+	@sh tests/fuzz/seeds.sh build-fuzz/tools/mkpng build-fuzz/seeds
+	@for t in $(FUZZ_TARGETS); do \
+	  clang $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t \
+	    tests/fuzz/fuzz_$$t.c build-fuzz/libpoyo.a $(LDLIBS) || exit 1; \
+	  mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+	    -artifact_prefix=build-fuzz/crashes/$$t- -print_final_stats=1 \
+	    build-fuzz/corpus/$$t build-fuzz/seeds/$$t 2>&1 | tail -n 12 || exit 1; \
+	done
 
 install: $(BUILD)/poyo
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

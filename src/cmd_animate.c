@@ -488,7 +488,9 @@ bad:
     return 0;
 }
 
-int cmd_animate(int argc, char **argv)
+/* The whole command; with parse_only it stops once the options are checked,
+ * touching no file (for the option-parser fuzzer). */
+static int animate_main(int argc, char **argv, int parse_only)
 {
     run_opts o;
     memset(&o, 0, sizeof o);
@@ -534,13 +536,33 @@ int cmd_animate(int argc, char **argv)
         const char *v = p.value, *on = p.name;
         switch (id) {
         case -2: ok = 0; break;
-        case 0: inputs[ninputs++] = operand; break;
-        case O_OUTPUT: o.output = v; break;
+        case 0:
+            if (!*operand) {
+                cli_error(NULL, "an input file name is empty");
+                ok = 0;
+            }
+            inputs[ninputs++] = operand;
+            break;
+        case O_OUTPUT:
+            o.output = v;
+            if (!*v) {
+                cli_error(on, "needs a file name");
+                ok = 0;
+            }
+            break;
         case O_FORCE: o.out.force = 1; break;
         case O_QUIET: o.quiet = 1; o.verbose = 0; break;
         case O_VERBOSE: o.verbose = 1; o.quiet = 0; break;
-        case O_HELP: usage(stdout); free(inputs); return 0;
-        case O_LIST: cmd_list_impulses(stdout); free(inputs); return 0;
+        case O_HELP:
+            if (!parse_only)
+                usage(stdout);
+            free(inputs);
+            return 0;
+        case O_LIST:
+            if (!parse_only)
+                cmd_list_impulses(stdout);
+            free(inputs);
+            return 0;
         case O_IMPULSE: {
             int k = impulse_lookup(v);
             if (k < 0) {
@@ -615,8 +637,17 @@ int cmd_animate(int argc, char **argv)
             }
             break;
         }
-        case O_FRAMES: o.frames_dir = v; break;
-        case O_SHEET: o.sheet = v; break;
+        case O_FRAMES:
+        case O_SHEET:
+            if (!*v) {
+                cli_error(on, "needs a file name");
+                ok = 0;
+            }
+            if (id == O_FRAMES)
+                o.frames_dir = v;
+            else
+                o.sheet = v;
+            break;
         case O_QUALITY:
             ok = cli_int(on, v, 0, 100, &o.out.webp.quality);
             o.out.quant.quality_max = o.out.webp.quality;
@@ -659,9 +690,9 @@ int cmd_animate(int argc, char **argv)
         cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
-    if (!ok) {
+    if (!ok || parse_only) {
         free(inputs);
-        return 2;
+        return ok ? 0 : 2;
     }
     if (o.output && (many || o.output[strlen(o.output) - 1] == '/') && !file_is_dir(o.output) &&
         make_dirs(o.output) != 0) {
@@ -722,4 +753,14 @@ int cmd_animate(int argc, char **argv)
     jobs_free(&jl);
     free(inputs);
     return failed ? 1 : 0;
+}
+
+int cmd_animate(int argc, char **argv)
+{
+    return animate_main(argc, argv, 0);
+}
+
+int cmd_animate_parse(int argc, char **argv)
+{
+    return animate_main(argc, argv, 1);
 }

@@ -33,7 +33,7 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
     if (png_header_size(data, len, &hw, &hh)) {
         if (hw == 0 || hh == 0)
             return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", hw, hh);
-        if (hw * hh > max_pixels)
+        if (hw > max_pixels || hh > max_pixels || hw * hh > max_pixels)
             return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
                              hw, hh, max_pixels);
     }

@@ -110,6 +110,8 @@ static poyo_status write_png(const uint8_t *rgba, int w, int h, const char *path
 
 poyo_status output_write_frames(const anim *a, const char *dir, const output_def *def, poyo_error *err)
 {
+    if (!*dir)
+        return poyo_fail(err, POYO_ERR_USAGE, "the frame directory name is empty");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return poyo_fail(err, POYO_ERR_IO, "cannot create the directory: %s", strerror(errno));
     if (!file_is_dir(dir))
