@@ -10,6 +10,10 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: poyo [animate] [OPTIONS] INPUT...   make a stamp jiggle (see poyo animate --help)\n"
+            "       poyo rope [OPTIONS] [STAMP]          a stamp swinging on a rope (a phone charm)\n"
+            "       poyo path [OPTIONS] [STAMP]          involute paths; a stamp moving along one\n"
+            "       poyo sdf [OPTIONS] [STAMP]           distance-field scenes; a stamp falling in\n"
+            "       poyo check --preset NAME FILE...     does a file meet a platform's rules?\n"
             "       poyo --list-impulses                 the impulses and their parameters\n"
             "       poyo --help | --version\n"
             "poyo reads a PNG, treats it as a soft elastic body, kicks it and writes a looping GIF.\n"
@@ -32,8 +36,16 @@ int main(int argc, char **argv)
         }
         if (strcmp(c, "animate") == 0)
             return cmd_animate(argc - 1, argv + 1);
+        if (strcmp(c, "rope") == 0)
+            return cmd_rope(argc - 1, argv + 1);
+        if (strcmp(c, "path") == 0)
+            return cmd_path(argc - 1, argv + 1);
+        if (strcmp(c, "sdf") == 0)
+            return cmd_sdf(argc - 1, argv + 1);
+        if (strcmp(c, "check") == 0)
+            return cmd_check(argc - 1, argv + 1);
     } else {
-        usage(stderr);
+        cli_error(NULL, "no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)");
         return 2;
     }
     return cmd_animate(argc, argv);

@@ -1,0 +1,161 @@
+#!/bin/sh
+# t_sdf.sh - poyo sdf: usage and exit codes, scene errors that name their column,
+# distances, normals and ray hits against analytic values, field pictures of the
+# requested size, and a stamp dropped on a floor: written, held at rest, and
+# deterministic.
+. "$(dirname "$0")/lib.sh"
+
+STAMP=$TRASH/stamp.png
+"$TOOLS/mkpng" rgba "$STAMP" 48
+"$TOOLS/mkpng" transparent "$TRASH/clear.png"
+
+# near A B TOL: |A - B| <= TOL
+near() {
+    awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }' || {
+        echo "expected $2 (within $3), got $1" >&2
+        return 1
+    }
+}
+
+test_expect_success 'help exits 0 and documents the scene language and the queries' '
+    "$POYO" sdf --help >help.txt &&
+    grep -q -- "--scene TEXT" help.txt &&
+    grep -q "distance D normal NX NY" help.txt &&
+    grep -q "hit X Y distance T" help.txt &&
+    grep -q "restarts" help.txt
+'
+
+test_expect_success 'nothing to do is a usage error' '
+    expect_exit 2 "$POYO" sdf 2>err &&
+    expect_line err "poyo: nothing to do: give a STAMP, --query, --ray or --render (see poyo sdf --help)"
+'
+
+test_expect_success 'an unclosed shape names the column after the text' '
+    s="floor(0.9); circle(0.5,0.3,0.1) smin(0.05) box(0.2,0.6,0.1,0.05" &&
+    expect_exit 2 "$POYO" sdf --scene "$s" --query 0.5,0.5 >out 2>err &&
+    expect_line err "poyo: --scene: column $((${#s} + 1)): expected '\'')'\'' after hh of box, found end of text" &&
+    test ! -s out
+'
+
+test_expect_success 'a misplaced number names its column' '
+    expect_exit 2 "$POYO" sdf --scene "floor(0.9); circle(0.5,,0.1)" --query 0,0 2>err &&
+    expect_line err "poyo: --scene: column 24: expected a number for y of circle, found '\'','\''"
+'
+
+test_expect_success 'an unknown shape names its column' '
+    expect_exit 2 "$POYO" sdf --scene "floor(0.9); blob(1)" --query 0,0 2>err &&
+    grep -q "^poyo: --scene: column 13: unknown shape '\''blob'\''" err &&
+    test "$(wc -l <err)" -eq 1
+'
+
+test_expect_success 'a scene file error names line and column' '
+    printf "floor(0.9)\n# a ball\ncircle(0.5,0.3,)\n" >bad.scene &&
+    expect_exit 2 "$POYO" sdf --scene-file bad.scene --query 0,0 2>err &&
+    expect_line err "poyo: bad.scene: line 3, column 16: expected a number for r of circle, found '\'')'\''"
+'
+
+test_expect_success 'bad query values are usage errors' '
+    expect_exit 2 "$POYO" sdf --query 0.5 2>err &&
+    expect_line err "poyo: --query: '\''0.5'\'' is not a point X,Y" &&
+    expect_exit 2 "$POYO" sdf --ray 0.5,0.5,0,0 2>err &&
+    expect_line err "poyo: --ray: the direction DX,DY must not be 0,0" &&
+    expect_exit 2 "$POYO" sdf --query nan,0 2>/dev/null &&
+    expect_exit 2 "$POYO" sdf --size 0 --query 0,0 2>/dev/null
+'
+
+test_expect_success 'query: distance and normal of a circle match the geometry' '
+    # 200x100 canvas: lengths scale by 100; circle at (100,50) px of radius 25 px;
+    # the point (140,80) px lies 50 px from the centre along (0.8,0.6)
+    "$POYO" sdf -s 200x100 --scene "circle(0.5,0.5,0.25)" --query 0.7,0.8 --query 0.5,0.5 >out &&
+    test "$(wc -l <out)" -eq 2 &&
+    set -- $(sed -n 1p out) && test "$1 $3" = "distance normal" &&
+    near "$2" 0.25 1e-6 && near "$4" 0.8 1e-6 && near "$5" 0.6 1e-6 &&
+    set -- $(sed -n 2p out) && near "$2" -0.25 1e-6
+'
+
+test_expect_success 'query: distance to a floor, inside and out, with the up normal' '
+    "$POYO" sdf -s 200x100 --scene "floor(0.8)" --query 0.3,0.1 --query 0.9,0.95 >out &&
+    set -- $(sed -n 1p out) && near "$2" 0.7 1e-6 && near "$4" 0 1e-9 && near "$5" -1 1e-9 &&
+    set -- $(sed -n 2p out) && near "$2" -0.15 1e-6
+'
+
+test_expect_success 'ray: hits a floor where the line meets it, misses going up' '
+    # from (50,10) px along (200,100) px: meets y = 80 px at x = 190 px after 70*sqrt(5) px
+    "$POYO" sdf -s 200x100 --scene "floor(0.8)" --ray 0.25,0.1,1,1 --ray 0.5,0.5,0,-1 >out &&
+    set -- $(sed -n 1p out) && test "$1 $4" = "hit distance" &&
+    near "$2" 0.95 1e-4 && near "$3" 0.8 1e-4 &&
+    near "$5" "$(awk "BEGIN { print 70 * sqrt(5) / 100 }")" 1e-4 &&
+    test "$(sed -n 2p out)" = miss
+'
+
+test_expect_success 'render: a PNG of the canvas size' '
+    "$POYO" sdf -s 120x80 --scene "floor(0.8); circle(0.5,0.4,0.2)" --render field.png &&
+    test "$(od -An -c -j1 -N3 field.png | tr -d " ")" = PNG &&
+    test "$(od -An -tu1 -j16 -N8 field.png | tr -s " " | sed "s/^ //")" = "0 0 0 120 0 0 0 80" &&
+    expect_exit 2 "$POYO" sdf --render field.gif 2>err &&
+    grep -q "writes a PNG" err
+'
+
+test_expect_success 'render refuses to overwrite without -f' '
+    "$POYO" sdf --render f2.png &&
+    expect_exit 1 "$POYO" sdf --render f2.png 2>err &&
+    "$POYO" sdf -f --render f2.png
+'
+
+test_expect_success 'drop: a GIF of the canvas size that rests and holds its last frame' '
+    "$POYO" sdf "$STAMP" -s 160x120 --scene "floor(0.85)" -o drop.gif -v 2>err &&
+    grep -q "comes to rest" err &&
+    test "$(od -An -c -N6 drop.gif | tr -d " ")" = GIF89a &&
+    test "$(od -An -tu1 -j6 -N4 drop.gif | tr -s " " | sed "s/^ //")" = "160 0 120 0" &&
+    "$TOOLS/animinfo" drop.gif >info &&
+    grep -q "^width 160$" info &&
+    last=$(sed -n "s/^delays //p" info | awk "{ print \$NF }") &&
+    test "$last" = 600 &&
+    no_temp_files .
+'
+
+test_expect_success 'drop: same command, same bytes' '
+    "$POYO" sdf "$STAMP" --scene "floor(0.9); circle(0.6,0.6,0.1)" --at 0.5,0.2 --spin 60 -o a.gif &&
+    "$POYO" sdf "$STAMP" --scene "floor(0.9); circle(0.6,0.6,0.1)" --at 0.5,0.2 --spin 60 -o b.gif &&
+    cmp a.gif b.gif
+'
+
+test_expect_success 'drop: without -o the clip goes beside the stamp; no overwrite without -f' '
+    mkdir -p beside && cp "$STAMP" beside/ &&
+    "$POYO" sdf beside/stamp.png --duration 0.5 &&
+    test -s beside/stamp.gif &&
+    expect_exit 1 "$POYO" sdf beside/stamp.png --duration 0.5 2>err &&
+    grep -q "^poyo: beside/stamp.gif: " err
+'
+
+test_expect_success 'drop: a fixed duration gives that many frames; --frames writes them' '
+    "$POYO" sdf "$STAMP" --duration 1 --fps 20 --frames fr -s 64 &&
+    test "$(ls fr | wc -l)" -eq 20 &&
+    test -s fr/frame_0000.png && test -s fr/frame_0019.png
+'
+
+test_expect_success 'drop: with no floor the clip ends when the stamp has fallen out' '
+    "$POYO" sdf "$STAMP" --scene "ceiling(-1)" -o out.gif -v 2>err &&
+    grep -q "leaves the canvas" err &&
+    "$TOOLS/animinfo" out.gif >info &&
+    frames=$(sed -n "s/^frames //p" info) && test "$frames" -lt 50
+'
+
+test_expect_success 'drop: bad stamps and values fail cleanly, leaving nothing' '
+    cp "$TRASH/clear.png" . &&
+    expect_exit 1 "$POYO" sdf clear.png -o c.gif 2>err &&
+    expect_line err "poyo: clear.png: image is fully transparent: nothing to animate" && expect_no_file c.gif &&
+    expect_exit 1 "$POYO" sdf missing.png -o m.gif 2>/dev/null && expect_no_file m.gif &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --friction 3 -o x.gif 2>err &&
+    expect_line err "poyo: --friction must be 0 to 2, not 3" &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --stamp-size nan -o x.gif 2>/dev/null &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --velocity 1e308,0 -o x.gif 2>/dev/null &&
+    expect_no_file x.gif && no_temp_files .
+'
+
+test_expect_success 'queries need no stamp; -o without one is an error' '
+    expect_exit 2 "$POYO" sdf --query 0,0 -o x.gif 2>err &&
+    expect_line err "poyo: -o: needs a STAMP to drop"
+'
+
+test_done
