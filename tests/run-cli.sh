@@ -2,7 +2,7 @@
 # run-cli.sh - runs every tests/cli/t_*.sh and adds up the results.
 # Needs POYO and TOOLS in the environment; CORPUS defaults to ../shared/corpus.
 here=$(cd "$(dirname "$0")" && pwd)
-: "${CORPUS:=$(cd "$here/../.." && pwd)/../shared/corpus}"
+: "${CORPUS:=$(cd "$here/.." && pwd)/../shared/corpus}"
 if [ ! -d "$CORPUS/twemoji64" ]; then
     echo "cli: corpus not found at $CORPUS; corpus tests are skipped" >&2
 fi

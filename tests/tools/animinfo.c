@@ -85,8 +85,11 @@ int main(int argc, char **argv)
         int n = atoi(argv[2]);
         if (n < 0)
             n += a.count;
-        if (n < 0 || n >= a.count)
+        if (n < 0 || n >= a.count) {
+            anim_free(&a);
+            anim_meta_free(&m);
             return 1;
+        }
         int ok = stbi_write_png(argv[3], a.width, a.height, 4, anim_frame(&a, n), a.width * 4);
         anim_free(&a);
         anim_meta_free(&m);
@@ -98,8 +101,11 @@ int main(int argc, char **argv)
         int fa = atoi(argv[2]), fb = atoi(argv[3]);
         if (fa < 0) fa += a.count;
         if (fb < 0) fb += a.count;
-        if (fa < 0 || fb < 0 || fa >= a.count || fb >= a.count)
+        if (fa < 0 || fb < 0 || fa >= a.count || fb >= a.count) {
+            anim_free(&a);
+            anim_meta_free(&m);
             return 1;
+        }
         const uint8_t *p = anim_frame(&a, fa), *q = anim_frame(&a, fb);
         long changed = 0, n = (long)a.width * a.height;
         int maxd = 0;
@@ -116,6 +122,8 @@ int main(int argc, char **argv)
             if (d > maxd) maxd = d;
         }
         printf("changed %ld\npixels %ld\nmax_delta %d\n", changed, n, maxd);
+        anim_free(&a);
+        anim_meta_free(&m);
         return 0;
     }
     if ((argc == 5 || argc == 7) && strcmp(argv[1], "--compare") == 0) {
@@ -132,6 +140,9 @@ int main(int argc, char **argv)
         uint8_t *ref = stbi_load(argv[k + 1], &rw, &rh, &rc, 4);
         if (!ref || rw != a.width || rh != a.height || n < 0 || n >= a.count) {
             fprintf(stderr, "animinfo: reference does not match\n");
+            stbi_image_free(ref);
+            anim_free(&a);
+            anim_meta_free(&m);
             return 1;
         }
         const uint8_t *p = anim_frame(&a, n);
@@ -157,6 +168,8 @@ int main(int argc, char **argv)
         printf("mask_mismatch %ld\nvisible %ld\nmax_error %d\nmean_error %.3f\n", mism, vis, maxe,
                vis ? sum / (3.0 * vis) : 0.0);
         stbi_image_free(ref);
+        anim_free(&a);
+        anim_meta_free(&m);
         return 0;
     }
     fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE\n");

@@ -44,7 +44,8 @@ int main(int argc, char **argv)
             break;
         if (w != a.width || h != a.height) {
             fprintf(stderr, "psnr: frame size %dx%d differs from %dx%d\n", w, h, a.width, a.height);
-            return 1;
+            stbi_image_free(ref);
+            break;
         }
         /* the frame on screen at time i / fps */
         double t = i / fps * 1000.0 + 0.5, acc = 0;
