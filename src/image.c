@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include <stb_image.h>
 #include <stb_image_resize.h>
 #include <stb_image_write.h>
@@ -22,6 +24,65 @@ static int png_header_size(const uint8_t *d, size_t len, long long *w, long long
     return 1;
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Checks a PNG's chunks before stb_image sees them: 0 when fine, 1 when the
+ * image data inflates to more than the header allows (stb_image grows its
+ * output for as long as the stream goes on: a decompression bomb), 2 when a
+ * chunk claims more bytes than the file has (stb_image would allocate them). */
+static int png_precheck(const uint8_t *d, size_t len, long long w, long long h)
+{
+    int depth = d[24], ctype = d[25];
+    int ch = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
+    if (!ch || depth < 1 || depth > 16)
+        return 0; /* let the decoder name what is wrong */
+    /* rows with their filter byte; interlacing adds at most a filter byte and a
+     * partial byte per row of each of the seven passes */
+    long long row = (w * ch * depth + 7) / 8 + 1;
+    long long limit = row * h + 7 * (h + 8) * 2 + 64;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK)
+        return 1;
+    uint8_t scratch[16384];
+    long long total = 0;
+    int ok = 1, done = 0, cut = 0;
+    size_t pos = 8;
+    while (ok && !cut && pos + 12 <= len) {
+        uint32_t clen = be32(d + pos);
+        if (clen > len - pos - 12) {
+            cut = 1;
+            break;
+        }
+        if (memcmp(d + pos + 4, "IDAT", 4) == 0 && !done) {
+            z.next_in = (Bytef *)(d + pos + 8);
+            z.avail_in = clen;
+            while (z.avail_in > 0 && ok && !done) {
+                z.next_out = scratch;
+                z.avail_out = sizeof scratch;
+                int r = inflate(&z, Z_NO_FLUSH);
+                total += (long long)(sizeof scratch - z.avail_out);
+                if (total > limit)
+                    ok = 0;
+                if (r == Z_STREAM_END)
+                    done = 1;
+                else if (r != Z_OK && r != Z_BUF_ERROR)
+                    done = 1; /* corrupt: the decoder reports it */
+                else if (r == Z_BUF_ERROR && z.avail_out == sizeof scratch)
+                    break;
+            }
+        } else if (memcmp(d + pos + 4, "IEND", 4) == 0) {
+            break;
+        }
+        pos += 12 + (size_t)clen;
+    }
+    inflateEnd(&z);
+    return !ok ? 1 : cut ? 2 : 0;
+}
+
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -36,6 +97,12 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         if (hw > max_pixels || hh > max_pixels || hw * hh > max_pixels)
             return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
                              hw, hh, max_pixels);
+        int pc = len >= 33 ? png_precheck(data, len, hw, hh) : 0;
+        if (pc == 1)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: its image data inflates to more than a %lldx%lld image holds",
+                             hw, hh);
+        if (pc == 2)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (a chunk runs past the end of the file)");
     }
     int w, h, comp;
     if (!stbi_info_from_memory(data, (int)len, &w, &h, &comp)) {
