@@ -21,6 +21,7 @@ animate_def animate_default_def(void)
     d.height = 0;
     d.fit = FIT_AUTO;
     d.loop = 0;
+    d.threads = 1;
     return d;
 }
 
@@ -34,6 +35,8 @@ poyo_status animate_check_def(const animate_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--duration must be 0.1 to 60 seconds, not %g", d->duration);
     if (d->width < 0 || d->width > 4096 || d->height < 0 || d->height > 4096)
         return poyo_fail(err, POYO_ERR_USAGE, "--size must be 1 to 4096 pixels per side");
+    if (d->threads < 1 || d->threads > 8)
+        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
     if (d->loop < 0 || d->loop > 65535)
         return poyo_fail(err, POYO_ERR_USAGE, "--loop must be 0 to 65535, not %d", d->loop);
     poyo_status st = softbody_check_def(&d->body, err);
@@ -251,8 +254,9 @@ poyo_status animate_render(const image *src, const motion *m, const animate_def 
         return st;
     }
     out->loop = def->loop;
-    for (int f = 0; f < m->count; f++)
-        renderer_draw(&r, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, anim_frame(out, f));
+    st = renderer_draw_frames(&r, m->x, m->y, m->n, m->count, out->rgba, def->threads, err);
     renderer_free(&r);
-    return POYO_OK;
+    if (st != POYO_OK)
+        anim_free(out);
+    return st;
 }

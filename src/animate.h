@@ -22,6 +22,7 @@ typedef struct animate_def {
     int width, height;     /* canvas, pixels (1 to 4096); 0 = the input's size */
     fit_mode fit;          /* auto: never clip the motion; none: scale to the canvas and clip */
     int loop;              /* plays (0 = forever), passed to the encoders */
+    int threads;           /* threads drawing frames (1 to 8) */
 } animate_def;
 
 /* The defaults, the only place they live. */

@@ -128,7 +128,8 @@ static void usage(FILE *out)
             "      --dither LEVEL       dithering (0 to 1, default %g)\n"
             "      --alpha-threshold N  alpha at or above N is opaque in a GIF (1 to 255, default %d)\n"
             "      --matte COLOR        blend soft edges onto #rrggbb, white, black, light or dark\n"
-            "      --quality Q          lossy quality, WebP and the GIF quantiser (0 to 100)\n"
+            "      --quality Q          lossy quality: the GIF quantiser's target (default %d) and\n"
+            "                           lossy WebP (default %d) (0 to 100)\n"
             "      --lossy              lossy WebP (default lossless)\n"
             "\n"
             "Input:\n"
@@ -137,7 +138,7 @@ static void usage(FILE *out)
             "  -h, --help               this help;  poyo --version prints the version\n"
             "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
             a.body.hz, a.body.damping, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps, a.fps,
-            a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold);
+            a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality);
 }
 
 typedef struct run_opts {
@@ -762,6 +763,8 @@ static int animate_main(int argc, char **argv, int parse_only)
             job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
     }
     mark_clashes(&jl);
+    /* one file: its frames are drawn on every core; many: one file per core */
+    o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1 };
     int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
     jobs_free(&jl);

@@ -84,7 +84,7 @@ static int nearest(const uint8_t *pal, int n, int skip, int r, int g, int b)
         if (c == skip)
             continue;
         long dr = (long)pal[3 * c] - r, dg = (long)pal[3 * c + 1] - g, db = (long)pal[3 * c + 2] - b;
-        long d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+        long d = dr * dr + dg * dg + db * db;
         if (bd < 0 || d < bd) {
             bd = d;
             best = c;
@@ -100,8 +100,8 @@ quantize_def quantize_default_def(void)
     d.dither = 0.0;
     d.alpha_threshold = 128;
     d.quality_min = 0;
-    d.quality_max = 100;
-    d.speed = 8;
+    d.quality_max = 99;
+    d.speed = 6;
     d.matte = -1;
     return d;
 }

@@ -6,6 +6,7 @@
 #include "render.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,7 +171,8 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
 
 void renderer_free(renderer *r)
 {
-    free(r->src);
+    if (!r->shared_src)
+        free(r->src);
     free(r->dx);
     free(r->dy);
     free(r->filled);
@@ -451,4 +453,78 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
                     fill_quad(r, q, s0x, s0y, cw, chh, rgba);
                 }
         }
+}
+
+poyo_status renderer_clone(renderer *dst, const renderer *src, poyo_error *err)
+{
+    poyo_status st = renderer_init(dst, NULL, src->lat, src->w, src->h, src->place, err);
+    if (st != POYO_OK)
+        return st;
+    dst->src = src->src;
+    dst->shared_src = 1;
+    return POYO_OK;
+}
+
+typedef struct draw_task {
+    renderer *r;
+    const double *x, *y;
+    int n, first, count, step;
+    uint8_t *frames;
+} draw_task;
+
+static void *draw_some(void *arg)
+{
+    draw_task *t = arg;
+    size_t fb = (size_t)t->r->w * t->r->h * 4;
+    for (int f = t->first; f < t->count; f += t->step)
+        renderer_draw(t->r, t->x + (size_t)f * t->n, t->y + (size_t)f * t->n, t->frames + fb * (size_t)f);
+    return NULL;
+}
+
+poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, int n, int count, uint8_t *frames,
+                                 int threads, poyo_error *err)
+{
+    if (threads > 8)
+        threads = 8;
+    if (threads > count / 4)
+        threads = count / 4;
+    if (threads < 1)
+        threads = 1;
+    renderer extra[8];
+    pthread_t th[8];
+    draw_task tasks[8];
+    int made = 1;
+    poyo_status st = POYO_OK;
+    for (int t = 1; t < threads; t++) {
+        if (renderer_clone(&extra[t], r, err) != POYO_OK)
+            break;
+        made = t + 1;
+    }
+    int started = 1;
+    for (int t = 0; t < made; t++) {
+        tasks[t].r = t == 0 ? r : &extra[t];
+        tasks[t].x = x;
+        tasks[t].y = y;
+        tasks[t].n = n;
+        tasks[t].first = t;
+        tasks[t].count = count;
+        tasks[t].step = made;
+        tasks[t].frames = frames;
+    }
+    for (int t = 1; t < made; t++) {
+        if (pthread_create(&th[t], NULL, draw_some, &tasks[t]) != 0)
+            break;
+        started = t + 1;
+    }
+    /* frames of threads that did not start are drawn here */
+    for (int t = started; t < made; t++)
+        tasks[t].r = r;
+    draw_some(&tasks[0]);
+    for (int t = started; t < made; t++)
+        draw_some(&tasks[t]);
+    for (int t = 1; t < started; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 1; t < made; t++)
+        renderer_free(&extra[t]);
+    return st;
 }

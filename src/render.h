@@ -33,6 +33,7 @@ typedef struct renderer {
     uint8_t *mask;           /* w * h: pixel already drawn in this frame */
     unsigned char *filled;   /* scratch for the displacement fill */
     float inv_alpha[256];    /* 255 / a, to turn premultiplied samples back into colours */
+    int shared_src;          /* 1 when src belongs to the renderer this one was cloned from */
 } renderer;
 
 /* Bounding box of the drawn cells for node positions (x, y) (lattice active
@@ -48,6 +49,13 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
 void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba);
 /* Frees the renderer's buffers; safe twice. */
 void renderer_free(renderer *r);
+/* A second renderer drawing the same source (shared, read-only) with scratch
+ * buffers of its own, for drawing frames on another thread. */
+poyo_status renderer_clone(renderer *dst, const renderer *src, poyo_error *err);
+/* Draws count frames of n nodes each (frame f at x + f n, y + f n) into
+ * frames (count * w * h * 4 bytes), on up to `threads` threads. */
+poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, int n, int count, uint8_t *frames,
+                                 int threads, poyo_error *err);
 
 /* Inverse of the bilinear map of quad p00, p10, p11, p01 at point p: returns 1 and
  * (u, v) when p is inside (with tolerance eps), else 0. */

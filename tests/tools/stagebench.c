@@ -1,5 +1,5 @@
 /* stagebench.c - times each stage of the main job for `make bench`.
- *   stagebench [-n RUNS] [-s SIZE] [-d SECONDS] INPUT.png
+ *   stagebench [-n RUNS] [-s SIZE] [-d SECONDS] [-t THREADS] INPUT.png
  * Prints the median milliseconds of load, simulate, render, quantise and
  * encode over RUNS runs (default 15), and the output's size. */
 #include <stdio.h>
@@ -32,7 +32,7 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
-    int runs = 15, size = 128;
+    int runs = 15, size = 128, threads = 1;
     double dur = 2.0;
     const char *in = NULL;
     for (int i = 1; i < argc; i++) {
@@ -40,6 +40,8 @@ int main(int argc, char **argv)
             runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc)
             size = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+            threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-d") && i + 1 < argc)
             dur = atof(argv[++i]);
         else
@@ -70,6 +72,7 @@ int main(int argc, char **argv)
         animate_def d = animate_default_def();
         d.width = d.height = size;
         d.duration = dur;
+        d.threads = threads;
         motion m;
         anim a;
         if (animate_simulate(&im, &d, &m, &err) != POYO_OK) {
