@@ -76,6 +76,69 @@ static int cc_add(colour_count *cc, uint32_t k, unsigned n)
 }
 
 /* Nearest palette entry to (r, g, b) among the opaque entries (skip = the transparent one). */
+/* The opaque palette entries sorted by green, for nearest-colour searches that
+ * stop as soon as the green distance alone exceeds the best match. */
+typedef struct sorted_palette {
+    int n;
+    int idx[256];
+    int r[256], g[256], b[256];
+} sorted_palette;
+
+static void sort_palette(sorted_palette *sp, const uint8_t *pal, int n, int skip)
+{
+    sp->n = 0;
+    for (int c = 0; c < n; c++) {
+        if (c == skip)
+            continue;
+        int k = sp->n++;
+        /* insertion by green */
+        while (k > 0 && sp->g[k - 1] > pal[3 * c + 1]) {
+            sp->idx[k] = sp->idx[k - 1];
+            sp->r[k] = sp->r[k - 1];
+            sp->g[k] = sp->g[k - 1];
+            sp->b[k] = sp->b[k - 1];
+            k--;
+        }
+        sp->idx[k] = c;
+        sp->r[k] = pal[3 * c];
+        sp->g[k] = pal[3 * c + 1];
+        sp->b[k] = pal[3 * c + 2];
+    }
+}
+
+/* Nearest entry (squared RGB distance, ties to the lower palette index). */
+static int nearest_sorted(const sorted_palette *sp, int r, int g, int b)
+{
+    int lo = 0, hi = sp->n;
+    while (lo < hi) { /* first entry with green >= g */
+        int mid = (lo + hi) / 2;
+        if (sp->g[mid] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    long bd = -1;
+    int best = sp->n ? sp->idx[0] : 0;
+    int up = lo, down = lo - 1;
+    while (up < sp->n || down >= 0) {
+        int k;
+        if (up < sp->n && (down < 0 || sp->g[up] - g <= g - sp->g[down]))
+            k = up++;
+        else
+            k = down--;
+        long dg = sp->g[k] - g;
+        if (bd >= 0 && dg * dg > bd)
+            break; /* every entry left is farther in green alone */
+        long dr = sp->r[k] - r, db = sp->b[k] - b;
+        long d = dr * dr + dg * dg + db * db;
+        if (bd < 0 || d < bd || (d == bd && sp->idx[k] < best)) {
+            bd = d;
+            best = sp->idx[k];
+        }
+    }
+    return best;
+}
+
 static int nearest(const uint8_t *pal, int n, int skip, int r, int g, int b)
 {
     int best = skip == 0 ? 1 : 0;
@@ -280,6 +343,8 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
             goto done;
         }
         memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+        sorted_palette spal;
+        sort_palette(&spal, &out->palette[0][0], n, tr);
         for (int f = 0; f < a->count; f++) {
             const uint8_t *sp = bin + fb * (size_t)f;
             uint8_t *ip = out->index + npx * (size_t)f;
@@ -298,7 +363,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
                         h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
                     }
                     cache[h].rgb = rgb;
-                    cache[h].index = (uint8_t)nearest(&out->palette[0][0], n, tr, c[0], c[1], c[2]);
+                    cache[h].index = (uint8_t)nearest_sorted(&spal, c[0], c[1], c[2]);
                     cache_used++;
                 }
                 ip[i] = cache[h].index;

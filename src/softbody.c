@@ -495,12 +495,15 @@ static void jacobi_eigen(double *a, int m, double *w, double *v)
     for (int i = 0; i < m; i++)
         for (int j = 0; j < m; j++)
             v[i * m + j] = i == j;
+    double norm = 0;
+    for (int i = 0; i < m * m; i++)
+        norm += a[i] * a[i];
     for (int sweep = 0; sweep < 60; sweep++) {
         double off = 0;
         for (int i = 0; i < m; i++)
             for (int j = i + 1; j < m; j++)
                 off += a[i * m + j] * a[i * m + j];
-        if (off < 1e-30)
+        if (off <= 1e-28 * norm)
             break;
         for (int p = 0; p < m; p++)
             for (int q = p + 1; q < m; q++) {
@@ -558,7 +561,7 @@ static void apply_k(softbody *sb, const double *d, double *out, double *xs, doub
 double softbody_main_lambda(softbody *sb, const double *px, const double *py)
 {
     int n = sb->n, dof = 2 * n;
-    int mmax = 40 < dof ? 40 : dof;
+    int mmax = 24 < dof ? 24 : dof;
     double *V = malloc((size_t)(mmax + 1) * dof * sizeof *V);
     double *wv = malloc((size_t)dof * sizeof *wv);
     double *wt = malloc((size_t)dof * sizeof *wt);
