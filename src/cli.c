@@ -153,6 +153,35 @@ int cli_pair(const char *opt, const char *s, double *x, double *y)
     return 1;
 }
 
+int cli_size(const char *opt, const char *s, int *w, int *h)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(s, &end, 10), b;
+    if (end == s)
+        goto bad;
+    if (*end == 'x' || *end == 'X') {
+        const char *t = end + 1;
+        b = strtol(t, &end, 10);
+        if (end == t || *end)
+            goto bad;
+    } else if (*end == '\0') {
+        b = a;
+    } else {
+        goto bad;
+    }
+    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
+        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
+        return 0;
+    }
+    *w = (int)a;
+    *h = (int)b;
+    return 1;
+bad:
+    cli_error(opt, "'%s' is not a size like 128x128 or 128", s);
+    return 0;
+}
+
 int cli_bytes(const char *opt, const char *s, long long *out)
 {
     char *end;

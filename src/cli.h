@@ -46,6 +46,8 @@ int cli_double(const char *opt, const char *s, double *out);
 int cli_int(const char *opt, const char *s, long lo, long hi, int *out);
 /* Parses "X,Y" as two finite numbers. */
 int cli_pair(const char *opt, const char *s, double *x, double *y);
+/* Parses a canvas size "WxH" or "N" (N x N), each side 1 to 4096 pixels. */
+int cli_size(const char *opt, const char *s, int *w, int *h);
 /* Parses a size like 128K, 256KiB, 300KB, 1M or 5000 into bytes. */
 int cli_bytes(const char *opt, const char *s, long long *out);
 

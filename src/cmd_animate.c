@@ -474,35 +474,6 @@ static void mark_clashes(job_list *l)
     }
 }
 
-static int parse_size(const char *opt, const char *s, int *w, int *h)
-{
-    char *end;
-    errno = 0;
-    long a = strtol(s, &end, 10), b;
-    if (end == s)
-        goto bad;
-    if (*end == 'x' || *end == 'X') {
-        const char *t = end + 1;
-        b = strtol(t, &end, 10);
-        if (end == t || *end)
-            goto bad;
-    } else if (*end == '\0') {
-        b = a;
-    } else {
-        goto bad;
-    }
-    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
-        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
-        return 0;
-    }
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-bad:
-    cli_error(opt, "'%s' is not a size like 128x128 or 128", s);
-    return 0;
-}
-
 /* The whole command; with parse_only it stops once the options are checked,
  * touching no file (for the option-parser fuzzer). */
 static int animate_main(int argc, char **argv, int parse_only)
@@ -619,7 +590,7 @@ static int animate_main(int argc, char **argv, int parse_only)
             }
             o.anim.duration = d;
             break;
-        case O_SIZE: ok = parse_size(on, v, &o.anim.width, &o.anim.height); break;
+        case O_SIZE: ok = cli_size(on, v, &o.anim.width, &o.anim.height); break;
         case O_FIT:
             if (strcmp(v, "auto") == 0) o.anim.fit = FIT_AUTO;
             else if (strcmp(v, "none") == 0) o.anim.fit = FIT_NONE;

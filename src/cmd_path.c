@@ -115,35 +115,6 @@ static void usage(FILE *out)
             f.body.volume, f.grid, f.fps, f.loop, q.colors, q.dither, q.alpha_threshold, f.max_hold);
 }
 
-static int parse_size(const char *opt, const char *s, int *w, int *h)
-{
-    char *end;
-    errno = 0;
-    long a = strtol(s, &end, 10), b;
-    if (end == s)
-        goto bad;
-    if (*end == 'x' || *end == 'X') {
-        const char *t = end + 1;
-        b = strtol(t, &end, 10);
-        if (end == t || *end)
-            goto bad;
-    } else if (*end == '\0') {
-        b = a;
-    } else {
-        goto bad;
-    }
-    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
-        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
-        return 0;
-    }
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-bad:
-    cli_error(opt, "'%s' is not a size like 256x256 or 256", s);
-    return 0;
-}
-
 /* A waypoint as the user gave it: canvas fractions and screen degrees. */
 typedef struct waypoint {
     double x, y, deg;
@@ -478,7 +449,7 @@ int cmd_path(int argc, char **argv)
             }
             nnear++;
             break;
-        case O_SIZE: ok = parse_size(on, v, &o.follow.width, &o.follow.height); break;
+        case O_SIZE: ok = cli_size(on, v, &o.follow.width, &o.follow.height); break;
         case O_OUTPUT: o.output = v; break;
         case O_FORCE: o.out.force = 1; break;
         case O_QUIET: o.verbose = 0; break;

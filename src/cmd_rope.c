@@ -136,35 +136,6 @@ static int range_double(const char *opt, const char *s, double lo, double hi, co
     return 1;
 }
 
-static int parse_size(const char *opt, const char *s, int *w, int *h)
-{
-    char *end;
-    errno = 0;
-    long a = strtol(s, &end, 10), b;
-    if (end == s)
-        goto bad;
-    if (*end == 'x' || *end == 'X') {
-        const char *t = end + 1;
-        b = strtol(t, &end, 10);
-        if (end == t || *end)
-            goto bad;
-    } else if (*end == '\0') {
-        b = a;
-    } else {
-        goto bad;
-    }
-    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
-        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
-        return 0;
-    }
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-bad:
-    cli_error(opt, "'%s' is not a size like 256x256 or 256", s);
-    return 0;
-}
-
 static int hex_digit(char ch)
 {
     if (ch >= '0' && ch <= '9') return ch - '0';
@@ -356,7 +327,7 @@ int cmd_rope(int argc, char **argv)
         case O_HELP: usage(stdout); return 0;
         case O_CSV: o.csv = 1; break;
         case O_JSON: o.json = 1; break;
-        case O_SIZE: ok = parse_size(on, v, &c->width, &c->height); break;
+        case O_SIZE: ok = cli_size(on, v, &c->width, &c->height); break;
         case O_ANCHOR_AT:
             ok = cli_pair(on, v, &c->anchor.x, &c->anchor.y);
             if (ok && !(c->anchor.x >= -1.0 && c->anchor.x <= 2.0 && c->anchor.y >= -1.0 && c->anchor.y <= 2.0)) {

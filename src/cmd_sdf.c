@@ -146,35 +146,6 @@ static int parse_numbers(const char *opt, const char *s, int n, double *out, con
     return 1;
 }
 
-static int parse_size(const char *opt, const char *s, int *w, int *h)
-{
-    char *end;
-    errno = 0;
-    long a = strtol(s, &end, 10), b;
-    if (end == s)
-        goto bad;
-    if (*end == 'x' || *end == 'X') {
-        const char *t = end + 1;
-        b = strtol(t, &end, 10);
-        if (end == t || *end)
-            goto bad;
-    } else if (*end == '\0') {
-        b = a;
-    } else {
-        goto bad;
-    }
-    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
-        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
-        return 0;
-    }
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-bad:
-    cli_error(opt, "'%s' is not a size like 256x256 or 256", s);
-    return 0;
-}
-
 static int parse_color(const char *opt, const char *s, unsigned char rgb[3])
 {
     const char *t = s[0] == '#' ? s + 1 : s;
@@ -393,7 +364,7 @@ int cmd_sdf(int argc, char **argv)
         case O_HELP: usage(stdout); free(asks); return 0;
         case O_SCENE: scene_text = v; break;
         case O_SCENE_FILE: scene_file = v; break;
-        case O_SIZE: ok = parse_size(on, v, &j.def.width, &j.def.height); break;
+        case O_SIZE: ok = cli_size(on, v, &j.def.width, &j.def.height); break;
         case O_QUERY:
             asks[nasks].kind = ASK_QUERY;
             ok = parse_numbers(on, v, 2, asks[nasks].v, "a point X,Y");
