@@ -217,3 +217,49 @@ int cli_bytes(const char *opt, const char *s, long long *out)
     *out = (long long)llround(b);
     return 1;
 }
+
+int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out)
+{
+    switch (which) {
+    case CLI_OUT_COLORS:
+        return cli_int(opt, v, 2, 256, &out->quant.colors);
+    case CLI_OUT_DITHER: {
+        double d;
+        if (!cli_double(opt, v, &d))
+            return 0;
+        if (!(d >= 0.0 && d <= 1.0)) {
+            cli_error(opt, "must be 0 to 1, not %s", v);
+            return 0;
+        }
+        out->quant.dither = d;
+        return 1;
+    }
+    case CLI_OUT_ALPHA:
+        return cli_int(opt, v, 1, 255, &out->quant.alpha_threshold);
+    case CLI_OUT_FORMAT: {
+        int f = output_format_lookup(v);
+        if (f < 0) {
+            cli_error(opt, "must be gif, apng or webp, not '%s'", v);
+            return 0;
+        }
+        out->format = (out_format)f;
+        return 1;
+    }
+    case CLI_OUT_QUALITY:
+        if (!cli_int(opt, v, 0, 100, &out->webp.quality))
+            return 0;
+        out->quant.quality_max = out->webp.quality;
+        out->webp.lossy = 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_max_pixels(const char *opt, const char *v, long long *out)
+{
+    int mp;
+    if (!cli_int(opt, v, 1, 1000000000, &mp))
+        return 0;
+    *out = mp;
+    return 1;
+}

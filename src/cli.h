@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "output.h"
+
 #define POYO_VERSION "0.1.0"
 
 /* One option a command accepts. */
@@ -48,6 +50,13 @@ int cli_int(const char *opt, const char *s, long lo, long hi, int *out);
 int cli_pair(const char *opt, const char *s, double *x, double *y);
 /* Parses a canvas size "WxH" or "N" (N x N), each side 1 to 4096 pixels. */
 int cli_size(const char *opt, const char *s, int *w, int *h);
+/* The encoder options every subcommand shares. */
+typedef enum cli_outopt { CLI_OUT_COLORS, CLI_OUT_DITHER, CLI_OUT_ALPHA, CLI_OUT_FORMAT, CLI_OUT_QUALITY } cli_outopt;
+/* Parses one of them (spelled opt, value v) into *out; prints a message and returns 0 on failure.
+ * --quality sets the GIF quantiser's target and lossy WebP at that quality. */
+int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out);
+/* Parses --max-pixels (1 to 10^9). */
+int cli_max_pixels(const char *opt, const char *v, long long *out);
 /* Parses a size like 128K, 256KiB, 300KB, 1M or 5000 into bytes. */
 int cli_bytes(const char *opt, const char *s, long long *out);
 

@@ -610,19 +610,10 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
         case O_RECURSIVE: o.recursive = 1; break;
         case O_JSON: o.json = 1; break;
-        case O_COLORS: ok = cli_int(on, v, 2, 256, &o.out.quant.colors); break;
-        case O_DITHER: ok = cli_double(on, v, &o.out.quant.dither); break;
-        case O_ALPHA: ok = cli_int(on, v, 1, 255, &o.out.quant.alpha_threshold); break;
-        case O_FORMAT: {
-            int f = output_format_lookup(v);
-            if (f < 0) {
-                cli_error(on, "must be gif, apng or webp, not '%s'", v);
-                ok = 0;
-            } else {
-                o.out.format = (out_format)f;
-            }
-            break;
-        }
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
         case O_FRAMES:
         case O_SHEET:
             if (!*v) {
@@ -634,17 +625,8 @@ static int animate_main(int argc, char **argv, int parse_only)
             else
                 o.sheet = v;
             break;
-        case O_QUALITY:
-            ok = cli_int(on, v, 0, 100, &o.out.webp.quality);
-            o.out.quant.quality_max = o.out.webp.quality;
-            o.out.webp.lossy = 1;
-            break;
-        case O_MAXPX: {
-            int mp;
-            ok = cli_int(on, v, 1, 1000000000, &mp);
-            o.max_pixels = mp;
-            break;
-        }
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
+        case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
         default: ok = 0; break;
         }
     }

@@ -408,31 +408,14 @@ int cmd_sdf(int argc, char **argv)
         case O_LOOP: ok = cli_int(on, v, 0, 65535, &j.def.loop); break;
         case O_NO_SCENE: j.def.draw_scene = 0; break;
         case O_SCENE_COLOR: ok = parse_color(on, v, j.def.scene_rgb); break;
-        case O_COLORS: ok = cli_int(on, v, 2, 256, &j.out.quant.colors); break;
-        case O_DITHER: ok = cli_double(on, v, &j.out.quant.dither); break;
-        case O_ALPHA: ok = cli_int(on, v, 1, 255, &j.out.quant.alpha_threshold); break;
-        case O_FORMAT: {
-            int f = output_format_lookup(v);
-            if (f < 0) {
-                cli_error(on, "must be gif, apng or webp, not '%s'", v);
-                ok = 0;
-            } else {
-                j.out.format = (out_format)f;
-            }
-            break;
-        }
-        case O_QUALITY:
-            ok = cli_int(on, v, 0, 100, &j.out.webp.quality);
-            j.out.webp.lossy = 1;
-            break;
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &j.out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &j.out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &j.out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &j.out); break;
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &j.out); break;
         case O_FRAMES: j.frames_dir = v; break;
         case O_SHEET: j.sheet = v; break;
-        case O_MAXPX: {
-            int mp;
-            ok = cli_int(on, v, 1, 1000000000, &mp);
-            j.max_pixels = mp;
-            break;
-        }
+        case O_MAXPX: ok = cli_max_pixels(on, v, &j.max_pixels); break;
         default: ok = 0; break;
         }
     }
