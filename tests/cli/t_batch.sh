@@ -1,0 +1,94 @@
+#!/bin/sh
+# t_batch.sh - many inputs: directories, -j workers giving the same bytes as a
+# serial run, JSON lines, failures that do not stop the batch, name clashes,
+# quiet and verbose, and interrupts that leave no temporary files.
+. "$(dirname "$0")/lib.sh"
+
+MKPNG="$TOOLS/mkpng"
+
+make_set() { # make_set DIR N [PREFIX]: N small stamps of different sizes in DIR
+    mkdir -p "$1" && i=0 &&
+    while [ $i -lt "$2" ]; do
+        "$MKPNG" rgba "$1/${3:-s}$i.png" $((24 + i % 9)) || return 1
+        i=$((i + 1))
+    done
+}
+
+test_expect_success 'a directory with -o DIR/: one output per PNG, named after its stem' '
+    make_set in 6 && echo "not a png" >in/readme.txt &&
+    $POYO in -o out/ -q &&
+    [ "$(ls out | wc -l)" -eq 6 ] && for i in 0 1 2 3 4 5; do [ -f out/s$i.gif ] || exit 1; done &&
+    $POYO in -o apng/ --format apng -q && [ -f apng/s0.png ]
+'
+
+test_expect_success '-j 2 writes exactly the bytes of a serial run' '
+    make_set in 8 &&
+    $POYO in -o serial/ -j 1 -q && $POYO in -o parallel/ -j 2 -q &&
+    for f in serial/*.gif; do cmp "$f" "parallel/$(basename "$f")" || exit 1; done
+'
+
+test_expect_success 'one bad file fails alone: named, the rest written, exit 1, summary' '
+    make_set in 4 && "$MKPNG" truncated in/bad.png 32 && "$MKPNG" empty in/empty.png &&
+    expect_exit 1 $POYO in -o out/ 2>err &&
+    grep -qx "poyo: in/bad.png: corrupt or truncated image data" err &&
+    grep -qx "poyo: in/empty.png: empty file" err &&
+    grep -q "^poyo: 4 written, 2 failed (" err &&
+    [ "$(ls out | wc -l)" -eq 4 ] && no_temp_files out
+'
+
+test_expect_success '--json: one object per file with the facts a pipeline needs' '
+    make_set in 3 && "$MKPNG" text in/x.png &&
+    expect_exit 1 $POYO in -o out/ --json -q >lines 2>/dev/null &&
+    [ "$(wc -l <lines)" -eq 4 ] &&
+    [ "$(grep -c "\"status\": \"ok\"" lines)" -eq 3 ] &&
+    grep "in/s0.png" lines | grep -q "\"output\": \"out/s0.gif\", \"status\": \"ok\", \"bytes\": [0-9]*, \"width\": 24, \"height\": 24, \"frames\": [0-9]*, \"duration\": [0-9.]*, \"milliseconds\": [0-9.]*}" &&
+    grep "in/x.png" lines | grep -q "\"output\": null, \"status\": \"error\", \"error\": \"not a PNG or other supported image\""
+'
+
+test_expect_success 'name clashes are reported, not overwritten' '
+    mkdir a b && "$MKPNG" rgba a/same.png 24 && "$MKPNG" rgb b/same.png 24 &&
+    expect_exit 1 $POYO a/same.png b/same.png -o out/ 2>err &&
+    grep -qx "poyo: b/same.png: out/same.gif would also be written for a/same.png; skipped (name clash)" err &&
+    "$TOOLS/animinfo" out/same.gif | grep -qx "semi_transparent 0"
+'
+
+test_expect_success '-r takes subdirectories; without it they are left alone' '
+    make_set in 2 && make_set in/deeper 3 d &&
+    $POYO in -o flat/ -q && [ "$(ls flat | wc -l)" -eq 2 ] &&
+    $POYO -r in -o deep/ -q && [ "$(ls deep | wc -l)" -eq 5 ]
+'
+
+test_expect_success 'quiet on success, -v a line per file, no progress bar off a terminal' '
+    make_set in 3 &&
+    $POYO in -o q/ -q 2>err && [ ! -s err ] &&
+    $POYO in -o v/ -v 2>err && [ "$(grep -c ": wrote v/" err)" -eq 3 ] &&
+    ! grep -q "\[=" err
+'
+
+test_expect_success 'an interrupt stops the batch and leaves no temporary file' '
+    make_set in 40 && "$MKPNG" rgba in/big.png 512 &&
+    ( $POYO in -o out/ -j 2 --size 256 -q 2>/dev/null & echo $! >pid; wait ) &
+    sleep 0.4 && kill -INT "$(cat pid)" && wait
+    no_temp_files out &&
+    for f in out/*.gif; do [ -f "$f" ] || continue; "$TOOLS/animinfo" "$f" >/dev/null || exit 1; done
+'
+
+test_expect_success 'every output of the batch loops and reads back' '
+    make_set in 5 && $POYO in -o out/ -q &&
+    for f in out/*.gif; do [ "$("$TOOLS/animinfo" "$f" | sed -n "s/^plays //p")" = 0 ] || exit 1; done
+'
+
+test_expect_success 'a 4096x4096 stamp scaled to 128 works; unreadable inputs fail cleanly' '
+    "$MKPNG" rgba huge.png 4096 && $POYO huge.png --size 128 -o small.gif &&
+    [ "$("$TOOLS/animinfo" small.gif | sed -n "s/^width //p")" = 128 ] &&
+    "$MKPNG" rgba s.png 24 &&
+    expect_exit 1 $POYO s.png/inner.png -o x.gif 2>err &&
+    expect_line err "poyo: s.png/inner.png: cannot open: Not a directory" &&
+    if [ "$(id -u)" != 0 ]; then
+        chmod 000 s.png && expect_exit 1 $POYO s.png -o y.gif 2>err &&
+        expect_line err "poyo: s.png: cannot open: Permission denied"
+    fi &&
+    expect_no_file x.gif y.gif
+'
+
+test_done
