@@ -18,7 +18,7 @@ typedef struct rect { int x, y, w, h; } rect;
 
 apng_options apng_default_def(void)
 {
-    apng_options o = { .level = 9 };
+    apng_options o = { .level = 6 };
     return o;
 }
 
