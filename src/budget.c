@@ -37,6 +37,7 @@ static poyo_status encode_level(const anim *a, out_format f, const output_def *d
 {
     out->len = 0;
     output_def d = *def;
+    d.apng.level = 9; /* a budget is worth the slowest compression */
     if (f == FORMAT_WEBP) {
         if (webp_quality[lv] >= 0) {
             d.webp.lossy = 1;
