@@ -164,7 +164,7 @@ quantize_def quantize_default_def(void)
     d.alpha_threshold = 128;
     d.quality_min = 0;
     d.quality_max = 99;
-    d.speed = 6;
+    d.speed = 7;
     d.matte = -1;
     return d;
 }
