@@ -249,22 +249,19 @@ static m22 cluster_fit(const softbody *sb, int c, const double *x, const double 
 {
     int s = sb->start[c], e = sb->start[c + 1];
     double inv = 1.0 / (e - s);
-    double px = 0, py = 0;
+    /* one pass: the rest offsets sum to zero, so A_pq = sum (p - p_cm) qbar^T = sum p qbar^T */
+    double px = 0, py = 0, a = 0, b = 0, cc = 0, d = 0;
     for (int t = s; t < e; t++) {
-        px += x[sb->member[t]];
-        py += y[sb->member[t]];
+        double xm = x[sb->member[t]], ym = y[sb->member[t]];
+        px += xm;
+        py += ym;
+        a += xm * sb->rbx[t];
+        b += xm * sb->rby[t];
+        cc += ym * sb->rbx[t];
+        d += ym * sb->rby[t];
     }
     px *= inv;
     py *= inv;
-    /* A_pq = sum (p - p_cm) qbar^T */
-    double a = 0, b = 0, cc = 0, d = 0;
-    for (int t = s; t < e; t++) {
-        double dx = x[sb->member[t]] - px, dy = y[sb->member[t]] - py;
-        a += dx * sb->rbx[t];
-        b += dx * sb->rby[t];
-        cc += dy * sb->rbx[t];
-        d += dy * sb->rby[t];
-    }
     /* closed-form rotation of the polar decomposition */
     double co = a + d, si = cc - b;
     double len = sqrt(co * co + si * si);
