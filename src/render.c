@@ -362,7 +362,7 @@ static inline void store(const renderer *r, uint8_t *d, v4f px)
 /* Fills the pixels whose centres lie in quad q (canvas pixels: p00, p10, p11,
  * p01) that no earlier quad took, sampling the source rectangle whose corner
  * is (s0x, s0y) and whose sides are cw x ch. The bilinear map is inverted per
- * pixel; along a row its coefficients change linearly, so they are stepped. */
+ * pixel; a quad that is a parallelogram has an affine inverse, stepped along rows. */
 static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, double cw, double ch, uint8_t *rgba)
 {
     int W = r->w, H = r->h;
@@ -386,7 +386,7 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
     double ex = q[2] - ax, ey = q[3] - ay, fx = q[6] - ax, fy = q[7] - ay;
     double gx = ax - q[2] + q[4] - q[6], gy = ay - q[3] + q[5] - q[7];
     const double eps = 1e-7;
-    double k2 = gx * fy - gy * fx, cef = ex * fy - ey * fx;
+    double cef = ex * fy - ey * fx;
     if (fabs(gx) + fabs(gy) <= 0.02 && fabs(cef) > 1e-9) {
         /* a parallelogram to within 0.02 px: the u v g term moves no point by
          * more than 0.005 px, and the inverse is affine, stepped along each row */
@@ -404,43 +404,11 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
         }
         return;
     }
-    int use_x = fabs(ex) >= fabs(ey);
     for (int py = py0; py <= py1; py++) {
         uint8_t *mrow = r->mask + (size_t)py * W;
-        double hy = py + 0.5 - ay;
-        double hx = px0 + 0.5 - ax;
-        double k1 = cef + hx * gy - hy * gx, k0 = hx * ey - hy * ex;
-        for (int px = px0; px <= px1; px++, hx += 1.0, k1 += gy, k0 += ey) {
-            if (mrow[px])
-                continue;
-            /* k2 v^2 + k1 v + k0 = 0, solved without cancellation */
-            double v;
-            double scale = fabs(k1) + fabs(k0) + fabs(k2);
-            if (fabs(k2) <= 1e-12 * scale) {
-                if (fabs(k1) <= 1e-300)
-                    continue;
-                v = -k0 / k1;
-            } else {
-                double disc = k1 * k1 - 4.0 * k0 * k2;
-                if (disc < 0.0)
-                    continue;
-                double sq = sqrt(disc);
-                double qq = -0.5 * (k1 + (k1 >= 0 ? sq : -sq));
-                v = qq != 0.0 ? k0 / qq : -k1 / (2.0 * k2);
-                if (v < -eps || v > 1.0 + eps)
-                    v = qq / k2;
-            }
-            if (v < -eps || v > 1.0 + eps)
-                continue;
-            double den = use_x ? ex + gx * v : ey + gy * v;
-            if (den == 0.0) {
-                use_x = !use_x;
-                den = use_x ? ex + gx * v : ey + gy * v;
-                if (den == 0.0)
-                    continue;
-            }
-            double u = use_x ? (hx - fx * v) / den : (hy - fy * v) / den;
-            if (u < -eps || u > 1.0 + eps)
+        for (int px = px0; px <= px1; px++) {
+            double u, v;
+            if (mrow[px] || !render_inverse_bilinear(px + 0.5, py + 0.5, q, eps, &u, &v))
                 continue;
             store(r, rgba + ((size_t)py * W + px) * 4, sample(r, (float)(s0x + u * cw), (float)(s0y + v * ch)));
             mrow[px] = 1;
