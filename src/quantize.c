@@ -139,23 +139,6 @@ static int nearest_sorted(const sorted_palette *sp, int r, int g, int b)
     return best;
 }
 
-static int nearest(const uint8_t *pal, int n, int skip, int r, int g, int b)
-{
-    int best = skip == 0 ? 1 : 0;
-    long bd = -1;
-    for (int c = 0; c < n; c++) {
-        if (c == skip)
-            continue;
-        long dr = (long)pal[3 * c] - r, dg = (long)pal[3 * c + 1] - g, db = (long)pal[3 * c + 2] - b;
-        long d = dr * dr + dg * dg + db * db;
-        if (bd < 0 || d < bd) {
-            bd = d;
-            best = c;
-        }
-    }
-    return best;
-}
-
 quantize_def quantize_default_def(void)
 {
     quantize_def d;
@@ -324,6 +307,8 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         tr = n++;
         out->palette[tr][0] = out->palette[tr][1] = out->palette[tr][2] = 0;
     }
+    sorted_palette spal;
+    sort_palette(&spal, &out->palette[0][0], n, tr);
     if (def->dither > 0.0) {
         liq_set_dithering_level(res, (float)def->dither);
         for (int f = 0; f < a->count; f++) {
@@ -335,23 +320,34 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
             }
             liq_image_destroy(img);
         }
+        /* every clear pixel on the one transparent entry, no visible pixel on it */
+        for (int f = 0; f < a->count; f++) {
+            const uint8_t *sp = bin + fb * (size_t)f;
+            uint8_t *ix = out->index + npx * (size_t)f;
+            for (size_t i = 0; i < npx; i++) {
+                if (sp[4 * i + 3] == 0)
+                    ix[i] = (uint8_t)tr;
+                else if (ix[i] == tr)
+                    ix[i] = (uint8_t)nearest_sorted(&spal, sp[4 * i], sp[4 * i + 1], sp[4 * i + 2]);
+            }
+        }
     } else {
-        /* nearest entry, remembered per colour: flat stamps repeat their colours */
+        /* nearest entry (never the transparent one), remembered per colour: flat stamps repeat their colours */
         cache = malloc(sizeof *cache * CACHE_SIZE);
         if (!cache) {
             st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
             goto done;
         }
         memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
-        sorted_palette spal;
-        sort_palette(&spal, &out->palette[0][0], n, tr);
         for (int f = 0; f < a->count; f++) {
             const uint8_t *sp = bin + fb * (size_t)f;
             uint8_t *ip = out->index + npx * (size_t)f;
             for (size_t i = 0; i < npx; i++) {
                 const uint8_t *c = sp + 4 * i;
-                if (!c[3])
-                    continue; /* set to the transparent entry below */
+                if (!c[3]) {
+                    ip[i] = (uint8_t)tr;
+                    continue;
+                }
                 uint32_t rgb = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
                 uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
                 while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
@@ -368,17 +364,6 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
                 }
                 ip[i] = cache[h].index;
             }
-        }
-    }
-    /* every clear pixel on the one transparent entry, no visible pixel on it */
-    for (int f = 0; f < a->count; f++) {
-        const uint8_t *sp = bin + fb * (size_t)f;
-        uint8_t *ix = out->index + npx * (size_t)f;
-        for (size_t i = 0; i < npx; i++) {
-            if (sp[4 * i + 3] == 0)
-                ix[i] = (uint8_t)tr;
-            else if (ix[i] == tr)
-                ix[i] = (uint8_t)nearest(&out->palette[0][0], n, tr, sp[4 * i], sp[4 * i + 1], sp[4 * i + 2]);
         }
     }
     out->ncolors = n < 2 ? 2 : n;
