@@ -149,7 +149,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
             goto fail;
         }
         /* run whole periods until one period ends where the previous one did */
-        int max_periods = (int)ceil(30.0 * def->fps / period);
+        int max_periods = (int)ceil(12.0 * def->fps / period);
         for (int p = 0; p < max_periods; p++) {
             memcpy(bx, sb->x, (size_t)n * sizeof(double));
             memcpy(by, sb->y, (size_t)n * sizeof(double));

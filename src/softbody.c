@@ -656,7 +656,10 @@ poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py,
     sb->lambda = lambda;
     sb->frame_dt = 1.0 / fps;
     double zeta = sb->def.damping, wn = 2.0 * PI * sb->def.hz;
-    for (int steps = sb->def.substeps; steps <= 4096; steps++) {
+    int max_steps = (int)ceil(SOFTBODY_MAX_STEPS_PER_SECOND * sb->frame_dt);
+    if (max_steps < sb->def.substeps)
+        max_steps = sb->def.substeps;
+    for (int steps = sb->def.substeps; steps <= max_steps; steps++) {
         double dt = sb->frame_dt / steps;
         double r = exp(-zeta * wn * dt);
         double one_minus_r = -expm1(-zeta * wn * dt);

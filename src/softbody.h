@@ -7,6 +7,11 @@
 #include "error.h"
 #include "lattice.h"
 
+/* Solver steps per simulated second at most: a shape whose main wobble is
+ * nearly free (a blob on a thread-thin neck) wobbles slower than asked rather
+ * than taking tens of thousands of steps a second. */
+#define SOFTBODY_MAX_STEPS_PER_SECOND 6400
+
 typedef enum anchor_kind { ANCHOR_NONE = 0, ANCHOR_BOTTOM, ANCHOR_TOP } anchor_kind;
 
 /* How the body behaves. Ranges are checked by softbody_check_def(). */
