@@ -4,6 +4,7 @@
  * files being written before the process ends (finished outputs stay). */
 #include "batch.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -130,6 +131,9 @@ static void *worker(void *arg)
         double t0 = now_s();
         int rc = j->failed ? 1 : s->fn(s->ctx, j, slot, g_tmp[slot]);
         j->ms = (now_s() - t0) * 1000.0;
+        /* hand the file's freed buffers back, so memory stays flat over long batches
+         * (glibc otherwise keeps the heap its growing mmap threshold fragments) */
+        malloc_trim(0);
         if (rc)
             j->failed = 1;
         pthread_mutex_lock(&s->lock);
