@@ -17,9 +17,11 @@ fi
 ms_now() { date +%s%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "== stages (median of 15 runs, ms) =="
+echo "== stages (median of 15 runs, ms; render on 1 thread, then on 2 as a single file is) =="
 "$tools/stagebench" -n 15 -s 128 -d 2 "$corpus/twemoji64/1f600.png"
+"$tools/stagebench" -n 15 -s 128 -d 2 -t 2 "$corpus/twemoji64/1f600.png"
 "$tools/stagebench" -n 15 -s 128 -d 2 "$corpus/openmoji512/1F600.png"
+"$tools/stagebench" -n 15 -s 128 -d 2 -t 2 "$corpus/openmoji512/1F600.png"
 
 echo
 echo "== whole process: poyo IN --size 128 --duration 2 (median of 21 runs) =="
