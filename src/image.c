@@ -231,24 +231,6 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
     return POYO_OK;
 }
 
-poyo_status image_premultiply(const image *im, float **out, poyo_error *err)
-{
-    size_t n = (size_t)im->w * (size_t)im->h;
-    float *f = malloc(n * 4u * sizeof *f);
-    if (!f)
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", im->w, im->h);
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *p = im->rgba + 4 * i;
-        float a = p[3];
-        f[4 * i + 0] = p[0] * a / 255.0f;
-        f[4 * i + 1] = p[1] * a / 255.0f;
-        f[4 * i + 2] = p[2] * a / 255.0f;
-        f[4 * i + 3] = a;
-    }
-    *out = f;
-    return POYO_OK;
-}
-
 struct png_sink {
     uint8_t *data;
     size_t len, cap;

@@ -30,9 +30,6 @@ int image_visible_bbox(const image *im, int *x0, int *y0, int *x1, int *y1);
 /* Resamples src to pw x ph (sRGB-aware, alpha-weighted) and puts its top-left
  * corner at (ox, oy) on a transparent w x h canvas; the rest is clipped. */
 poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, int oy, image *out, poyo_error *err);
-/* Premultiplied float copy: 4 floats per pixel, colour scaled by alpha, all in 0..255.
- * *out is malloc'ed; the caller frees it. */
-poyo_status image_premultiply(const image *im, float **out, poyo_error *err);
 /* Encodes as PNG into *out (malloc'ed, *len bytes); the caller frees it. */
 poyo_status image_encode_png(const uint8_t *rgba, int w, int h, uint8_t **out, size_t *len, poyo_error *err);
 

@@ -126,6 +126,27 @@ static int cell_drawn(const lattice *lat, int ci, int cj)
     return lat->cell[(size_t)cj * (lat->nx - 1) + ci];
 }
 
+/* Premultiplied float copy of im with a transparent border of 2 pixels. */
+static poyo_status premultiply_padded(const image *im, float **out, poyo_error *err)
+{
+    size_t pw = (size_t)im->w + 4, ph = (size_t)im->h + 4;
+    float *f = calloc(pw * ph * 4, sizeof *f);
+    if (!f)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", im->w, im->h);
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            const uint8_t *p = im->rgba + ((size_t)y * im->w + x) * 4;
+            float *d = f + (((size_t)y + 2) * pw + (size_t)x + 2) * 4;
+            float a = p[3];
+            d[0] = p[0] * a / 255.0f;
+            d[1] = p[1] * a / 255.0f;
+            d[2] = p[2] * a / 255.0f;
+            d[3] = a;
+        }
+    *out = f;
+    return POYO_OK;
+}
+
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err)
 {
@@ -158,7 +179,7 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
         image placed;
         poyo_status st = image_place(src, w, h, place.pw, place.ph, place.ox, place.oy, &placed, err);
         if (st == POYO_OK) {
-            st = image_premultiply(&placed, &r->src, err);
+            st = premultiply_padded(&placed, &r->src, err);
             image_free(&placed);
         }
         if (st != POYO_OK) {
@@ -318,29 +339,22 @@ static inline v4f load4(const float *p)
     return v;
 }
 
-/* Bilinear sample of the placed source at canvas point (sx, sy), premultiplied. */
+/* Bilinear sample of the placed source at canvas point (sx, sy), premultiplied.
+ * The source has a transparent border of 2 pixels and points are clamped into
+ * it, so no sample needs a bounds check. */
 static inline v4f sample(const renderer *r, float sx, float sy)
 {
-    float fx = sx - 0.5f, fy = sy - 0.5f;
-    int x0 = (int)fx - (fx < 0.0f), y0 = (int)fy - (fy < 0.0f); /* floor, without a libm call */
+    float fx = sx + 1.5f, fy = sy + 1.5f; /* pixel centres at x + 0.5, border of 2 */
+    float mx = (float)(r->w + 2), my = (float)(r->h + 2);
+    fx = fx < 0.0f ? 0.0f : fx > mx ? mx : fx;
+    fy = fy < 0.0f ? 0.0f : fy > my ? my : fy;
+    int x0 = (int)fx, y0 = (int)fy;
     float tx = fx - (float)x0, ty = fy - (float)y0;
-    float w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty;
-    int W = r->w, H = r->h;
-    const float *s = r->src;
-    if (x0 >= 0 && y0 >= 0 && x0 + 1 < W && y0 + 1 < H) {
-        const float *p = s + ((size_t)y0 * W + x0) * 4, *p2 = p + (size_t)W * 4;
-        return load4(p) * w00 + load4(p + 4) * w10 + load4(p2) * w01 + load4(p2 + 4) * w11;
-    }
-    v4f out = { 0, 0, 0, 0 };
-    const int xs[2] = { x0, x0 + 1 }, ys[2] = { y0, y0 + 1 };
-    const float ws[4] = { w00, w10, w01, w11 };
-    for (int t = 0; t < 4; t++) {
-        int xx = xs[t & 1], yy = ys[t >> 1];
-        if (xx < 0 || yy < 0 || xx >= W || yy >= H || ws[t] == 0.0f)
-            continue;
-        out += load4(s + ((size_t)yy * W + xx) * 4) * ws[t];
-    }
-    return out;
+    size_t stride = (size_t)(r->w + 4) * 4;
+    const float *p = r->src + (size_t)y0 * stride + (size_t)x0 * 4, *p2 = p + stride;
+    v4f top = load4(p) + (load4(p + 4) - load4(p)) * tx;
+    v4f bottom = load4(p2) + (load4(p2 + 4) - load4(p2)) * tx;
+    return top + (bottom - top) * ty;
 }
 
 /* Writes a premultiplied sample as straight-alpha bytes. */
@@ -353,9 +367,9 @@ static inline void store(const renderer *r, uint8_t *d, v4f px)
     }
     if (a8 > 255)
         a8 = 255;
-    v4f c = px * r->inv_alpha[a8] + 0.5f;
+    v4f c = px * r->inv_alpha[a8] + 0.5f; /* premultiplied colours are >= 0 */
     for (int k = 0; k < 3; k++)
-        d[k] = (uint8_t)(c[k] < 0.0f ? 0.0f : c[k] > 255.0f ? 255.0f : c[k]);
+        d[k] = c[k] >= 255.0f ? 255 : (uint8_t)c[k];
     d[3] = (uint8_t)a8;
 }
 
@@ -395,10 +409,15 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
             uint8_t *mrow = r->mask + (size_t)py * W;
             double hy = py + 0.5 - ay, hx = px0 + 0.5 - ax;
             double u = (hx * fy - hy * fx) / cef, v = (ex * hy - ey * hx) / cef;
-            for (int px = px0; px <= px1; px++, u += du, v += dv) {
-                if (mrow[px] || u < -eps || u > 1.0 + eps || v < -eps || v > 1.0 + eps)
+            /* a row spans a few pixels: single precision steps stay within 1e-5 px */
+            float fu = (float)u, fv = (float)v, fdu = (float)du, fdv = (float)dv;
+            float sx = (float)(s0x + u * cw), sy = (float)(s0y + v * ch), dsx = (float)(du * cw), dsy = (float)(dv * ch);
+            const float lo = (float)-eps, hi = (float)(1.0 + eps);
+            uint8_t *out = rgba + ((size_t)py * W + px0) * 4;
+            for (int px = px0; px <= px1; px++, fu += fdu, fv += fdv, sx += dsx, sy += dsy, out += 4) {
+                if (mrow[px] || fu < lo || fu > hi || fv < lo || fv > hi)
                     continue;
-                store(r, rgba + ((size_t)py * W + px) * 4, sample(r, (float)(s0x + u * cw), (float)(s0y + v * ch)));
+                store(r, out, sample(r, sx, sy));
                 mrow[px] = 1;
             }
         }

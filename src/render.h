@@ -26,7 +26,7 @@ typedef struct renderer {
     int sub;                 /* render cells per lattice cell along each side */
     int rx, ry;              /* render grid nodes per row and column */
     placement place;
-    float *src;              /* premultiplied source placed on the canvas, w * h * 4 */
+    float *src;              /* premultiplied source placed on the canvas, (w + 4) * (h + 4) * 4 with a 2-pixel border */
     double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
     double *tx, *ty;         /* rows refined along x: ny * rx */
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
