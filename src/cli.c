@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 void cli_error(const char *what, const char *fmt, ...)
 {
@@ -262,4 +263,26 @@ int cli_max_pixels(const char *opt, const char *v, long long *out)
         return 0;
     *out = mp;
     return 1;
+}
+
+char *cli_output_beside(const char *input, const char *ext)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t stem = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        stem = (size_t)(dot - base);
+    size_t dirlen = (size_t)(base - input), need = dirlen + stem + strlen(ext) + 1;
+    char *out = malloc(need);
+    if (out)
+        snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
+    return out;
+}
+
+mode_t cli_file_mode(void)
+{
+    mode_t um = umask(0);
+    umask(um);
+    return 0666 & ~um;
 }

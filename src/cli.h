@@ -5,6 +5,7 @@
 #define POYO_CLI_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "output.h"
 
@@ -55,6 +56,10 @@ typedef enum cli_outopt { CLI_OUT_COLORS, CLI_OUT_DITHER, CLI_OUT_ALPHA, CLI_OUT
 /* Parses one of them (spelled opt, value v) into *out; prints a message and returns 0 on failure.
  * --quality sets the GIF quantiser's target and lossy WebP at that quality. */
 int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out);
+/* STEM.EXT beside input (malloc'ed; NULL when out of memory). */
+char *cli_output_beside(const char *input, const char *ext);
+/* The permissions a new output gets: 0666 minus the umask. */
+mode_t cli_file_mode(void);
 /* Parses --max-pixels (1 to 10^9). */
 int cli_max_pixels(const char *opt, const char *v, long long *out);
 /* Parses a size like 128K, 256KiB, 300KB, 1M or 5000 into bytes. */

@@ -195,11 +195,7 @@ static char *output_for(const char *input, const char *output, int many, const c
         if (out)
             snprintf(out, need, "%s%s%.*s%s", output, slash ? "" : "/", (int)stem, base, ext);
     } else {
-        size_t dirlen = (size_t)(base - input);
-        size_t need = dirlen + stem + 6;
-        out = malloc(need);
-        if (out)
-            snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
+        out = cli_output_beside(input, ext);
     }
     return out;
 }
@@ -484,9 +480,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     o.out = output_default_def();
     o.max_pixels = 16777216;
     o.workers = batch_cores();
-    mode_t um = umask(0);
-    umask(um);
-    o.out.mode = 0666 & ~um;
+    o.out.mode = cli_file_mode();
     const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);
     if (!inputs) {
         cli_error(NULL, "out of memory");

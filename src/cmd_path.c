@@ -311,22 +311,6 @@ done:
     return st;
 }
 
-/* Output name for a stamp without -o: STEM.EXT beside it. */
-static char *default_output(const char *input, const char *ext)
-{
-    const char *base = strrchr(input, '/');
-    base = base ? base + 1 : input;
-    size_t stem = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base)
-        stem = (size_t)(dot - base);
-    size_t dirlen = (size_t)(base - input), need = dirlen + stem + strlen(ext) + 1;
-    char *out = malloc(need);
-    if (out)
-        snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
-    return out;
-}
-
 typedef struct stamp_opts {
     follow_def follow;
     output_def out;
@@ -397,9 +381,7 @@ int cmd_path(int argc, char **argv)
     o.follow = follow_default_def();
     o.out = output_default_def();
     o.max_pixels = 16777216;
-    mode_t um = umask(0);
-    umask(um);
-    o.out.mode = 0666 & ~um;
+    o.out.mode = cli_file_mode();
     waylist wl = { NULL, 0, 0 };
     v2 *near = NULL;
     int nnear = 0, nsample = 0, bounce = 0, rc = 2, ok = 1;
@@ -572,7 +554,7 @@ int cmd_path(int argc, char **argv)
         else if (strcmp(stamp, "-") == 0)
             outname = strdup("-");
         else if (!o.frames_dir && !o.sheet)
-            outname = default_output(stamp, output_extension(fmt));
+            outname = cli_output_beside(stamp, output_extension(fmt));
         if ((o.output || (!o.frames_dir && !o.sheet)) && !outname) {
             cli_error("path", "out of memory");
             rc = 1;

@@ -213,22 +213,6 @@ static int dump(const charm_def *d, const image *stamp, int json, double seconds
     return 0;
 }
 
-/* STEM.EXT beside the input. */
-static char *output_beside(const char *input, const char *ext)
-{
-    const char *base = strrchr(input, '/');
-    base = base ? base + 1 : input;
-    size_t stem = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base)
-        stem = (size_t)(dot - base);
-    size_t dirlen = (size_t)(base - input), need = dirlen + stem + strlen(ext) + 1;
-    char *out = malloc(need);
-    if (out)
-        snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
-    return out;
-}
-
 typedef struct rope_opts {
     charm_def charm;
     output_def out;
@@ -301,9 +285,7 @@ int cmd_rope(int argc, char **argv)
     o.charm = charm_default_def();
     o.out = output_default_def();
     o.max_pixels = 16777216;
-    mode_t um = umask(0);
-    umask(um);
-    o.out.mode = 0666 & ~um;
+    o.out.mode = cli_file_mode();
     cli_parser p;
     cli_init(&p, argc, argv, options);
     const char *operand;
@@ -416,7 +398,7 @@ int cmd_rope(int argc, char **argv)
             output = strdup("-");
         } else {
             out_format fmt = o.out.format == FORMAT_AUTO ? FORMAT_GIF : o.out.format;
-            output = output_beside(o.input, output_extension(fmt));
+            output = cli_output_beside(o.input, output_extension(fmt));
         }
     }
     if ((o.output || (o.input && !o.frames_dir && !o.sheet)) && !output) {

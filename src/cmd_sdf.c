@@ -168,22 +168,6 @@ static int check_range(const char *opt, double v, double lo, double hi, const ch
     return 0;
 }
 
-/* Output path for a stamp without -o: STEM.EXT beside it. */
-static char *beside(const char *input, const char *ext)
-{
-    const char *base = strrchr(input, '/');
-    base = base ? base + 1 : input;
-    size_t stem = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base)
-        stem = (size_t)(dot - base);
-    size_t dirlen = (size_t)(base - input), need = dirlen + stem + 8;
-    char *out = malloc(need);
-    if (out)
-        snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
-    return out;
-}
-
 /* Prints the answers to the queries, one line each. */
 static void answer(const sdf_scene *scene, const ask *asks, int n, int W, int H, FILE *out)
 {
@@ -328,9 +312,7 @@ int cmd_sdf(int argc, char **argv)
     j.def = drop_default_def();
     j.out = output_default_def();
     j.max_pixels = 16777216;
-    mode_t um = umask(0);
-    umask(um);
-    j.out.mode = 0666 & ~um;
+    j.out.mode = cli_file_mode();
     sdf_def sd = sdf_default_def();
     double iso = sd.iso_spacing_px;
     const char *scene_text = NULL, *scene_file = NULL, *render = NULL;
@@ -486,7 +468,7 @@ int cmd_sdf(int argc, char **argv)
                 out = strdup("-");
             } else {
                 out_format fmt = j.out.format == FORMAT_AUTO ? FORMAT_GIF : j.out.format;
-                out = beside(j.stamp, output_extension(fmt));
+                out = cli_output_beside(j.stamp, output_extension(fmt));
             }
             if (!out) {
                 cli_error(j.stamp, "out of memory");
