@@ -175,7 +175,8 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         m->periodic = 1;
     } else {
         impulse_kick(&run, sb);
-        if (!info->has_floor)
+        /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
+        if (!info->has_floor && body.damping < 0.05)
             sb->energy_cap = softbody_energy(sb);
         int fixed = def->duration > 0.0;
         int maxf = (int)lround((fixed ? def->duration : def->max_duration) * def->fps);

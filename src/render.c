@@ -357,14 +357,12 @@ static inline v4f sample(const renderer *r, float sx, float sy)
     return top + (bottom - top) * ty;
 }
 
-/* Writes a premultiplied sample as straight-alpha bytes. */
+/* Writes a premultiplied sample as straight-alpha bytes over a cleared pixel. */
 static inline void store(const renderer *r, uint8_t *d, v4f px)
 {
     int a8 = (int)(px[3] + 0.5f);
-    if (a8 <= 0) {
-        memset(d, 0, 4);
-        return;
-    }
+    if (a8 <= 0)
+        return; /* the frame starts cleared */
     if (a8 > 255)
         a8 = 255;
     v4f c = px * r->inv_alpha[a8] + 0.5f; /* premultiplied colours are >= 0 */

@@ -171,7 +171,7 @@ static int run_halves(rig *r, int frames, double *first, double *second)
 static void sweep_is_stable(void)
 {
     const double hz[] = { 0.1, 1.0, 5.0, 20.0 };
-    const double damping[] = { 0.0, 0.3, 1.0 };
+    const double damping[] = { 0.0, 0.05, 1.0 };
     const double volume[] = { 0.0, 0.8 };
     const int substeps[] = { 1, 64 };
     const double fps[] = { 1.0, 25.0, 100.0 };
@@ -192,7 +192,8 @@ static void sweep_is_stable(void)
                         ENSURE(rig_make(&r, (a + f) % 3, 8, d, kind, fps[f]));
                         ENSURE(r.sb->alpha > 0 && r.sb->alpha <= 1.0);
                         impulse_kick(&r.run, r.sb);
-                        r.sb->energy_cap = softbody_energy(r.sb);
+                        if (damping[b] < 0.05) /* as animate.c does: only undamped bodies are capped */
+                            r.sb->energy_cap = softbody_energy(r.sb);
                         int frames = (int)fmin(1500, fmax(20, fps[f] * 4.0 / hz[a]));
                         double first, second;
                         ENSURE_MSG(run_halves(&r, frames, &first, &second), "NaN at hz %g damping %g volume %g",
