@@ -397,7 +397,7 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
     double ax = q[0], ay = q[1];
     double ex = q[2] - ax, ey = q[3] - ay, fx = q[6] - ax, fy = q[7] - ay;
     double gx = ax - q[2] + q[4] - q[6], gy = ay - q[3] + q[5] - q[7];
-    const double eps = 1e-7;
+    const double eps = 1e-4;
     double cef = ex * fy - ey * fx;
     if (fabs(gx) + fabs(gy) <= 0.02 && fabs(cef) > 1e-9) {
         /* a parallelogram to within 0.02 px: the u v g term moves no point by
@@ -407,10 +407,13 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
             uint8_t *mrow = r->mask + (size_t)py * W;
             double hy = py + 0.5 - ay, hx = px0 + 0.5 - ax;
             double u = (hx * fy - hy * fx) / cef, v = (ex * hy - ey * hx) / cef;
-            /* a row spans a few pixels: single precision steps stay within 1e-5 px */
+            /* a row spans a few pixels: single precision steps stay within 1e-5 px;
+             * the tolerance covers the dropped u v g term (at most 0.005 px) so the
+             * neighbours' edges meet without a gap (the first quad keeps a pixel) */
             float fu = (float)u, fv = (float)v, fdu = (float)du, fdv = (float)dv;
             float sx = (float)(s0x + u * cw), sy = (float)(s0y + v * ch), dsx = (float)(du * cw), dsy = (float)(dv * ch);
-            const float lo = (float)-eps, hi = (float)(1.0 + eps);
+            float tol = (float)(0.01 / fmin(fmax(fabs(ex), fabs(ey)), fmax(fabs(fx), fabs(fy))));
+            const float lo = -tol, hi = 1.0f + tol;
             uint8_t *out = rgba + ((size_t)py * W + px0) * 4;
             for (int px = px0; px <= px1; px++, fu += fdu, fv += fdv, sx += dsx, sy += dsy, out += 4) {
                 if (mrow[px] || fu < lo || fu > hi || fv < lo || fv > hi)

@@ -211,7 +211,51 @@ static void fit_auto_keeps_motion_inside(void)
     image_free(&im);
 }
 
+static void kicked_bodies_never_tear(void)
+{
+    /* an opaque disc kicked every way: no frame has a clear pixel whose eight
+     * neighbours are all opaque (a hole between quads) */
+    image im;
+    image_alloc(&im, 64, 64, NULL);
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            double dx = x + 0.5 - 32, dy = y + 0.5 - 32;
+            uint8_t *p = im.rgba + 4 * (y * 64 + x);
+            p[0] = 220;
+            p[1] = 160;
+            p[2] = 60;
+            p[3] = dx * dx + dy * dy < 29.0 * 29.0 ? 255 : 0;
+        }
+    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_POKE, IMPULSE_TWIST, IMPULSE_JUMP, IMPULSE_SHAKE };
+    for (int t = 0; t < 5; t++) {
+        animate_def d = animate_default_def();
+        d.impulse.kind = kinds[t];
+        d.width = d.height = 128;
+        motion m;
+        anim a;
+        ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
+        ENSURE(animate_render(&im, &m, &d, &a, NULL) == POYO_OK);
+        for (int f = 0; f < a.count; f++) {
+            const uint8_t *p = anim_frame(&a, f);
+            for (int y = 1; y < 127; y++)
+                for (int x = 1; x < 127; x++) {
+                    if (p[4 * (y * 128 + x) + 3] != 0)
+                        continue;
+                    int solid = 1;
+                    for (int k = 0; k < 9 && solid; k++)
+                        if (k != 4 && p[4 * ((y + k / 3 - 1) * 128 + x + k % 3 - 1) + 3] != 255)
+                            solid = 0;
+                    ENSURE_MSG(!solid, "%s frame %d: a hole at %d,%d", impulse_get_info(kinds[t])->name, f, x, y);
+                }
+        }
+        anim_free(&a);
+        motion_free(&m);
+    }
+    image_free(&im);
+}
+
 const struct test_case test_cases[] = {
+    { "kicked_bodies_never_tear", kicked_bodies_never_tear },
     { "identity_copies_the_placed_image", identity_copies_the_placed_image },
     { "inverse_bilinear_inverts", inverse_bilinear_inverts },
     { "deformed_body_has_no_holes", deformed_body_has_no_holes },
