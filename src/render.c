@@ -168,6 +168,9 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->gx = malloc(nr * sizeof(double));
     r->gy = malloc(nr * sizeof(double));
     r->mask = malloc((size_t)w * h);
+    r->src_max_x = (float)(w + 2);
+    r->src_max_y = (float)(h + 2);
+    r->src_stride = ((size_t)w + 4) * 4;
     r->inv_alpha[0] = 0.0f;
     for (int a = 1; a < 256; a++)
         r->inv_alpha[a] = 255.0f / (float)a;
@@ -331,6 +334,7 @@ int render_inverse_bilinear(double px, double py, const double q[8], double eps,
 
 /* Four floats handled as one value (GCC and Clang vector extension). */
 typedef float v4f __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
 
 static inline v4f load4(const float *p)
 {
@@ -345,13 +349,11 @@ static inline v4f load4(const float *p)
 static inline v4f sample(const renderer *r, float sx, float sy)
 {
     float fx = sx + 1.5f, fy = sy + 1.5f; /* pixel centres at x + 0.5, border of 2 */
-    float mx = (float)(r->w + 2), my = (float)(r->h + 2);
-    fx = fx < 0.0f ? 0.0f : fx > mx ? mx : fx;
-    fy = fy < 0.0f ? 0.0f : fy > my ? my : fy;
+    fx = fx < 0.0f ? 0.0f : fx > r->src_max_x ? r->src_max_x : fx;
+    fy = fy < 0.0f ? 0.0f : fy > r->src_max_y ? r->src_max_y : fy;
     int x0 = (int)fx, y0 = (int)fy;
     float tx = fx - (float)x0, ty = fy - (float)y0;
-    size_t stride = (size_t)(r->w + 4) * 4;
-    const float *p = r->src + (size_t)y0 * stride + (size_t)x0 * 4, *p2 = p + stride;
+    const float *p = r->src + (size_t)y0 * r->src_stride + (size_t)x0 * 4, *p2 = p + r->src_stride;
     v4f top = load4(p) + (load4(p + 4) - load4(p)) * tx;
     v4f bottom = load4(p2) + (load4(p2 + 4) - load4(p2)) * tx;
     return top + (bottom - top) * ty;
@@ -365,9 +367,10 @@ static inline void store(const renderer *r, uint8_t *d, v4f px)
         return; /* the frame starts cleared */
     if (a8 > 255)
         a8 = 255;
-    v4f c = px * r->inv_alpha[a8] + 0.5f; /* premultiplied colours are >= 0 */
-    for (int k = 0; k < 3; k++)
-        d[k] = c[k] >= 255.0f ? 255 : (uint8_t)c[k];
+    v4i c = __builtin_convertvector(px * r->inv_alpha[a8] + 0.5f, v4i); /* premultiplied colours are >= 0 */
+    d[0] = (uint8_t)(c[0] > 255 ? 255 : c[0]);
+    d[1] = (uint8_t)(c[1] > 255 ? 255 : c[1]);
+    d[2] = (uint8_t)(c[2] > 255 ? 255 : c[2]);
     d[3] = (uint8_t)a8;
 }
 
