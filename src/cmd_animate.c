@@ -240,25 +240,16 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     od.tmp = tmp;
     od.tmp_cap = BATCH_TMP_MAX;
     poyo_error err;
-    uint8_t *data = NULL;
-    size_t len = 0;
     image im = { 0, 0, NULL };
     motion m;
     memset(&m, 0, sizeof m);
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
-    size_t max_file = 1u << 30;
-    if (file_read_all(input, max_file, &data, &len, &err) != POYO_OK) {
+    if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
-    if (image_decode(data, len, o->max_pixels, &im, &err) != POYO_OK) {
-        job_fail(job, name, err.msg);
-        goto done;
-    }
-    free(data);
-    data = NULL;
     if (animate_simulate(&im, &o->anim, &m, &err) != POYO_OK || animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
@@ -323,7 +314,6 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     job->duration = anim_duration(&a);
     rc = 0;
 done:
-    free(data);
     image_free(&im);
     motion_free(&m);
     anim_free(&a);
@@ -478,7 +468,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     memset(&o, 0, sizeof o);
     o.anim = animate_default_def();
     o.out = output_default_def();
-    o.max_pixels = 16777216;
+    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
     o.workers = batch_cores();
     o.out.mode = cli_file_mode();
     const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);

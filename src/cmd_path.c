@@ -323,8 +323,6 @@ typedef struct stamp_opts {
 static int run_stamp(const char *input, const char *output, const path *p, const stamp_opts *o)
 {
     poyo_error err;
-    uint8_t *data = NULL;
-    size_t len = 0;
     image im = { 0, 0, NULL };
     motion m;
     memset(&m, 0, sizeof m);
@@ -332,13 +330,10 @@ static int run_stamp(const char *input, const char *output, const path *p, const
     memset(&a, 0, sizeof a);
     int rc = 1;
     size_t bytes = 0;
-    if (file_read_all(input, (size_t)1 << 30, &data, &len, &err) != POYO_OK ||
-        image_decode(data, len, o->max_pixels, &im, &err) != POYO_OK) {
+    if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         cli_error(input, "%s", err.msg);
         goto done;
     }
-    free(data);
-    data = NULL;
     poyo_status st = follow_simulate(&im, p, &o->follow, &m, &err);
     if (st == POYO_OK)
         st = follow_render(&im, &m, &o->follow, &a, &err);
@@ -367,7 +362,6 @@ static int run_stamp(const char *input, const char *output, const path *p, const
                 output ? output : "frames", a.width, a.height, a.count, anim_duration(&a), bytes);
     rc = 0;
 done:
-    free(data);
     image_free(&im);
     motion_free(&m);
     anim_free(&a);
@@ -380,7 +374,7 @@ int cmd_path(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.follow = follow_default_def();
     o.out = output_default_def();
-    o.max_pixels = 16777216;
+    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
     o.out.mode = cli_file_mode();
     waylist wl = { NULL, 0, 0 };
     v2 *near = NULL;

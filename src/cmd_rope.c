@@ -12,7 +12,6 @@
 
 #include "charm.h"
 #include "cli.h"
-#include "fileio.h"
 #include "image.h"
 #include "output.h"
 
@@ -225,15 +224,10 @@ typedef struct rope_opts {
 static int load_stamp(const char *input, long long max_pixels, image *im)
 {
     poyo_error err;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    if (file_read_all(input, (size_t)1 << 30, &data, &len, &err) != POYO_OK ||
-        image_decode(data, len, max_pixels, im, &err) != POYO_OK) {
-        free(data);
+    if (image_load(input, max_pixels, im, &err) != POYO_OK) {
         cli_error(input, "%s", err.msg);
         return 0;
     }
-    free(data);
     return 1;
 }
 
@@ -284,7 +278,7 @@ int cmd_rope(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.charm = charm_default_def();
     o.out = output_default_def();
-    o.max_pixels = 16777216;
+    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
     o.out.mode = cli_file_mode();
     cli_parser p;
     cli_init(&p, argc, argv, options);

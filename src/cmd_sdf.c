@@ -231,21 +231,17 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
 {
     const char *name = j->stamp;
     poyo_error err;
-    uint8_t *data = NULL;
-    size_t len = 0, bytes = 0;
+    size_t bytes = 0;
     image im = { 0, 0, NULL };
     drop_motion m;
     memset(&m, 0, sizeof m);
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
-    if (file_read_all(j->stamp, (size_t)1 << 30, &data, &len, &err) != POYO_OK ||
-        image_decode(data, len, j->max_pixels, &im, &err) != POYO_OK) {
+    if (image_load(j->stamp, j->max_pixels, &im, &err) != POYO_OK) {
         cli_error(name, "%s", err.msg);
         goto done;
     }
-    free(data);
-    data = NULL;
     if (drop_simulate(&im, scene, &j->def, &m, &err) != POYO_OK || drop_render(&im, scene, &m, &j->def, &a, &err) != POYO_OK) {
         cli_error(name, "%s", err.msg);
         goto done;
@@ -271,7 +267,6 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
                 m.settled ? "comes to rest" : m.left ? "leaves the canvas" : "still moving at the end", bytes);
     rc = 0;
 done:
-    free(data);
     image_free(&im);
     drop_motion_free(&m);
     anim_free(&a);
@@ -311,7 +306,7 @@ int cmd_sdf(int argc, char **argv)
     memset(&j, 0, sizeof j);
     j.def = drop_default_def();
     j.out = output_default_def();
-    j.max_pixels = 16777216;
+    j.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
     j.out.mode = cli_file_mode();
     sdf_def sd = sdf_default_def();
     double iso = sd.iso_spacing_px;

@@ -8,6 +8,8 @@
 
 #include <zlib.h>
 
+#include "fileio.h"
+
 #include <stb_image.h>
 #include <stb_image_resize.h>
 #include <stb_image_write.h>
@@ -135,6 +137,19 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
     out->w = w;
     out->h = h;
     return POYO_OK;
+}
+
+poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_error *err)
+{
+    uint8_t *data;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    poyo_status st = file_read_all(path, (size_t)1 << 30, &data, &len, err);
+    if (st != POYO_OK)
+        return st;
+    st = image_decode(data, len, max_pixels, out, err);
+    free(data);
+    return st;
 }
 
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err)

@@ -19,6 +19,11 @@ typedef struct image {
  * empty, not an image, truncated or larger than max_pixels (checked from the
  * header before any pixel is decoded). */
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err);
+/* The pixel limit checked before decoding unless the user sets another. */
+#define IMAGE_DEFAULT_MAX_PIXELS 16777216LL
+
+/* Reads path ("-" = standard input, at most 1 GiB) and decodes it as image_decode does. */
+poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_error *err);
 /* Allocates a zeroed (fully transparent) w x h image. */
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err);
 /* Frees the pixels; safe on a zeroed image. */
