@@ -1,14 +1,20 @@
 /* render.c - warps the stamp over the deformed lattice. Node displacements
- * are refined with Catmull-Rom splines onto a finer grid; each refined quad
- * is filled by inverting its bilinear map at every pixel centre and sampling
- * the placed source bilinearly in premultiplied alpha. Quads are drawn in
- * lattice order and the first one to cover a pixel keeps it. */
+ * are refined with Catmull-Rom splines onto a finer grid (quads of at most
+ * 8 px); each refined quad is filled by inverting its bilinear map at every
+ * pixel centre and sampling the placed source bilinearly in premultiplied
+ * alpha. Quads that are parallelograms to within 0.02 px have an affine
+ * inverse and are filled a row span at a time; others are split into the
+ * quads of their own bilinear map. Quads are drawn in lattice order and the
+ * first one to cover a pixel keeps it. */
 #include "render.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static void fill_displacements(renderer *r, const double *x, const double *y)
 {
@@ -75,6 +81,24 @@ static void cr_weights(double t, double w[4])
 }
 
 static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* floor and ceil of x as ints, for x already clamped to a canvas-sized range */
+static inline int ifloor(double x)
+{
+    int i = (int)x;
+    return i > x ? i - 1 : i;
+}
+
+static inline int iceil(double x)
+{
+    int i = (int)x;
+    return i < x ? i + 1 : i;
+}
+
+static inline double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* min and max without fmin's NaN rules, which make it a library call */
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 /* Refined positions in image pixels into r->gx, r->gy. */
 static void refine(renderer *r, const double *x, const double *y)
@@ -155,8 +179,11 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->w = w;
     r->h = h;
     r->place = place;
-    int sub = (int)ceil(lat->h * fmax(place.sx, place.sy) / 4.0);
-    r->sub = clampi(sub, 1, 16);
+    /* render quads of at most 8 px on a side, at least two per cell so the
+     * spline bends the cell's edges; quads that are not parallelograms are
+     * split further while drawn */
+    int sub = (int)ceil(lat->h * fmax(place.sx, place.sy) / 8.0);
+    r->sub = clampi(sub, 2, 16);
     r->rx = (lat->nx - 1) * r->sub + 1;
     r->ry = (lat->ny - 1) * r->sub + 1;
     size_t nn = (size_t)lat->nx * lat->ny, nr = (size_t)r->rx * r->ry;
@@ -171,9 +198,11 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->src_max_x = (float)(w + 2);
     r->src_max_y = (float)(h + 2);
     r->src_stride = ((size_t)w + 4) * 4;
-    r->inv_alpha[0] = 0.0f;
-    for (int a = 1; a < 256; a++)
-        r->inv_alpha[a] = 255.0f / (float)a;
+    for (int a = 0; a < 256; a++) {
+        float k = a ? 255.0f / (float)a : 0.0f;
+        r->unpremul[a][0] = r->unpremul[a][1] = r->unpremul[a][2] = k;
+        r->unpremul[a][3] = 1.0f;
+    }
     if (!r->dx || !r->dy || !r->filled || !r->tx || !r->ty || !r->gx || !r->gy || !r->mask) {
         renderer_free(r);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", w, h);
@@ -221,27 +250,27 @@ void render_bounds(const lattice *lat, const double *x, const double *y, double 
             if (!cell_drawn(lat, ci, cj))
                 continue;
             double rx0 = lat->ox + ci * lat->h, ry0 = lat->oy + cj * lat->h;
-            double cx0 = fmax(rx0, lat->bx0), cx1 = fmin(rx0 + lat->h, lat->bx1);
-            double cy0 = fmax(ry0, lat->by0), cy1 = fmin(ry0 + lat->h, lat->by1);
+            double cx0 = dmax(rx0, lat->bx0), cx1 = dmin(rx0 + lat->h, lat->bx1);
+            double cy0 = dmax(ry0, lat->by0), cy1 = dmin(ry0 + lat->h, lat->by1);
             if (cx0 >= cx1 || cy0 >= cy1)
                 continue;
-            double dmin_x = 1e300, dmax_x = -1e300, dmin_y = 1e300, dmax_y = -1e300, dmax = 0;
+            double lo_x = 1e300, hi_x = -1e300, lo_y = 1e300, hi_y = -1e300, most = 0;
             for (int c = 0; c < 4; c++) {
                 int i = ci + (c & 1), j = cj + (c >> 1);
                 int k = lat->index[(size_t)j * lat->nx + i];
                 double ddx = x[k] - (lat->ox + i * lat->h), ddy = y[k] - (lat->oy + j * lat->h);
-                dmin_x = fmin(dmin_x, ddx);
-                dmax_x = fmax(dmax_x, ddx);
-                dmin_y = fmin(dmin_y, ddy);
-                dmax_y = fmax(dmax_y, ddy);
-                dmax = fmax(dmax, fmax(fabs(ddx), fabs(ddy)));
+                lo_x = dmin(lo_x, ddx);
+                hi_x = dmax(hi_x, ddx);
+                lo_y = dmin(lo_y, ddy);
+                hi_y = dmax(hi_y, ddy);
+                most = dmax(most, dmax(fabs(ddx), fabs(ddy)));
             }
             /* spline overshoot between nodes stays within a fraction of the motion */
-            double pad = 0.15 * dmax;
-            box[0] = fmin(box[0], cx0 + dmin_x - pad);
-            box[1] = fmin(box[1], cy0 + dmin_y - pad);
-            box[2] = fmax(box[2], cx1 + dmax_x + pad);
-            box[3] = fmax(box[3], cy1 + dmax_y + pad);
+            double pad = 0.15 * most;
+            box[0] = dmin(box[0], cx0 + lo_x - pad);
+            box[1] = dmin(box[1], cy0 + lo_y - pad);
+            box[2] = dmax(box[2], cx1 + hi_x + pad);
+            box[3] = dmax(box[3], cy1 + hi_y + pad);
         }
 }
 
@@ -343,42 +372,118 @@ static inline v4f load4(const float *p)
     return v;
 }
 
-/* Bilinear sample of the placed source at canvas point (sx, sy), premultiplied.
- * The source has a transparent border of 2 pixels and points are clamped into
- * it, so no sample needs a bounds check. */
-static inline v4f sample(const renderer *r, float sx, float sy)
+/* Bilinear sample of the placed source at (fx, fy) in bordered source
+ * coordinates (pixel centres at x + 0.5 - 2), premultiplied. The source has a
+ * transparent border of 2 pixels and points are clamped into it, so no sample
+ * needs a bounds check. */
+static inline v4f sample_at(const renderer *r, float fx, float fy)
 {
-    float fx = sx + 1.5f, fy = sy + 1.5f; /* pixel centres at x + 0.5, border of 2 */
     fx = fx < 0.0f ? 0.0f : fx > r->src_max_x ? r->src_max_x : fx;
     fy = fy < 0.0f ? 0.0f : fy > r->src_max_y ? r->src_max_y : fy;
     int x0 = (int)fx, y0 = (int)fy;
     float tx = fx - (float)x0, ty = fy - (float)y0;
     const float *p = r->src + (size_t)y0 * r->src_stride + (size_t)x0 * 4, *p2 = p + r->src_stride;
-    v4f top = load4(p) + (load4(p + 4) - load4(p)) * tx;
-    v4f bottom = load4(p2) + (load4(p2 + 4) - load4(p2)) * tx;
+    v4f a = load4(p), b = load4(p2);
+    v4f top = a + (load4(p + 4) - a) * tx;
+    v4f bottom = b + (load4(p2 + 4) - b) * tx;
     return top + (bottom - top) * ty;
 }
 
-/* Writes a premultiplied sample as straight-alpha bytes over a cleared pixel. */
+/* The same at canvas point (sx, sy). */
+static inline v4f sample(const renderer *r, float sx, float sy) { return sample_at(r, sx + 1.5f, sy + 1.5f); }
+
+/* Writes a premultiplied sample as straight-alpha bytes. Alpha rounds to a8;
+ * the colours are scaled by 255 / a8 and alpha by 1, so one rounding and one
+ * saturating pack give all four bytes (a8 = 0 gives a transparent zero). */
 static inline void store(const renderer *r, uint8_t *d, v4f px)
 {
-    int a8 = (int)(px[3] + 0.5f);
-    if (a8 <= 0)
-        return; /* the frame starts cleared */
-    if (a8 > 255)
-        a8 = 255;
-    v4i c = __builtin_convertvector(px * r->inv_alpha[a8] + 0.5f, v4i); /* premultiplied colours are >= 0 */
-    d[0] = (uint8_t)(c[0] > 255 ? 255 : c[0]);
-    d[1] = (uint8_t)(c[1] > 255 ? 255 : c[1]);
-    d[2] = (uint8_t)(c[2] > 255 ? 255 : c[2]);
-    d[3] = (uint8_t)a8;
+    int a8 = (int)(px[3] + 0.5f) & 255; /* a convex mix of alphas: 0 to 255 already */
+    v4f c = px * load4(r->unpremul[a8]) + 0.5f; /* premultiplied colours are >= 0 */
+#if defined(__SSE2__)
+    __m128i i = _mm_cvttps_epi32((__m128)c);
+    i = _mm_packs_epi32(i, i);
+    i = _mm_packus_epi16(i, i);
+    uint32_t v = (uint32_t)_mm_cvtsi128_si32(i);
+    memcpy(d, &v, 4);
+#else
+    v4i i = __builtin_convertvector(c, v4i);
+    d[0] = (uint8_t)(i[0] > 255 ? 255 : i[0]);
+    d[1] = (uint8_t)(i[1] > 255 ? 255 : i[1]);
+    d[2] = (uint8_t)(i[2] > 255 ? 255 : i[2]);
+    d[3] = (uint8_t)i[3];
+#endif
+}
+
+/* Draws pixels k0..k1 of a row (mask row m, output row out) that no quad took
+ * yet, sampling at (sx, sy) + k (dsx, dsy) in bordered source coordinates.
+ * The caller has checked that every sample is inside the source, so the
+ * coordinates are >= 0 and truncation is floor. Kept out of line: the row
+ * loop gets the registers to itself. */
+static __attribute__((noinline)) void fill_row(const renderer *r, uint8_t *m, uint8_t *out, int k0, int k1, float sx,
+                                               float sy, float dsx, float dsy)
+{
+    const float *src = r->src;
+    const int stride = (int)r->src_stride;
+    v4f s = { sx, sy, 0.0f, 0.0f }, ds = { dsx, dsy, 0.0f, 0.0f };
+    for (int k = k0; k <= k1; k++, s += ds) {
+        if (m[k])
+            continue;
+        m[k] = 1;
+        v4i i = __builtin_convertvector(s, v4i);
+        v4f t = s - __builtin_convertvector(i, v4f);
+        const float *p = src + (i[1] * stride + i[0] * 4), *p2 = p + stride;
+        v4f a = load4(p), c = load4(p2);
+        v4f top = a + (load4(p + 4) - a) * t[0];
+        v4f bottom = c + (load4(p2 + 4) - c) * t[0];
+        store(r, out + (size_t)k * 4, top + (bottom - top) * t[1]);
+    }
+}
+
+/* The same for rows whose samples may leave the source: each is clamped. */
+static __attribute__((noinline)) void fill_row_clamped(const renderer *r, uint8_t *m, uint8_t *out, int k0, int k1,
+                                                       float sx, float sy, float dsx, float dsy)
+{
+    for (int k = k0; k <= k1; k++, sx += dsx, sy += dsy) {
+        if (m[k])
+            continue;
+        m[k] = 1;
+        store(r, out + (size_t)k * 4, sample_at(r, sx, sy));
+    }
+}
+
+/* Quads whose far corner misses the parallelogram of their near sides by at
+ * most FLAT (|gx| + |gy|, px) are drawn as parallelograms widened by REACH px. */
+#define FLAT 0.08
+#define REACH 0.025
+
+/* For w = c + wx px + wy py and lo <= w <= hi: the bounds on px as linear
+ * functions of py, lower lb[0] + lb[1] py and upper ub[0] + ub[1] py. Returns 0
+ * (bounds unbounded) when w hardly changes along a row. */
+static int row_bounds(double c, double wx, double wy, double lo, double hi, double lb[2], double ub[2])
+{
+    if (fabs(wx) <= 1e-12) {
+        lb[0] = -1e9;
+        ub[0] = 1e9;
+        lb[1] = ub[1] = 0.0;
+        return 0;
+    }
+    double i = 1.0 / wx, e0 = (lo - c) * i, e1 = (hi - c) * i;
+    lb[0] = i > 0 ? e0 : e1;
+    ub[0] = i > 0 ? e1 : e0;
+    lb[1] = ub[1] = -wy * i;
+    return 1;
 }
 
 /* Fills the pixels whose centres lie in quad q (canvas pixels: p00, p10, p11,
  * p01) that no earlier quad took, sampling the source rectangle whose corner
  * is (s0x, s0y) and whose sides are cw x ch. The bilinear map is inverted per
- * pixel; a quad that is a parallelogram has an affine inverse, stepped along rows. */
-static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, double cw, double ch, uint8_t *rgba)
+ * pixel. A quad that is a parallelogram has an affine inverse, so each row's
+ * pixels inside it are one span found in closed form and stepped along; one
+ * that is not is split into the four quads of its own bilinear map (whose
+ * uv g term is a quarter as large; the split points lie on the straight
+ * edges, so neighbours still meet) and, `depth` splits down, inverted exactly. */
+static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, double cw, double ch, int depth,
+                      uint8_t *rgba)
 {
     int W = r->w, H = r->h;
     double mnx = q[0], mxx = q[0], mny = q[1], mxy = q[1];
@@ -388,12 +493,8 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
         if (q[c + 1] < mny) mny = q[c + 1];
         if (q[c + 1] > mxy) mxy = q[c + 1];
     }
-    int px0 = (int)ceil(mnx - 0.5), px1 = (int)floor(mxx - 0.5);
-    int py0 = (int)ceil(mny - 0.5), py1 = (int)floor(mxy - 0.5);
-    if (px0 < 0) px0 = 0;
-    if (py0 < 0) py0 = 0;
-    if (px1 > W - 1) px1 = W - 1;
-    if (py1 > H - 1) py1 = H - 1;
+    int px0 = iceil(clampd(mnx - 0.5, 0.0, W)), px1 = ifloor(clampd(mxx - 0.5, -1.0, W - 1));
+    int py0 = iceil(clampd(mny - 0.5, 0.0, H)), py1 = ifloor(clampd(mxy - 0.5, -1.0, H - 1));
     if (px0 > px1 || py0 > py1)
         return;
     /* p = a + u e + v f + u v g, in coordinates relative to a */
@@ -401,30 +502,78 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
     double ex = q[2] - ax, ey = q[3] - ay, fx = q[6] - ax, fy = q[7] - ay;
     double gx = ax - q[2] + q[4] - q[6], gy = ay - q[3] + q[5] - q[7];
     const double eps = 1e-4;
-    double cef = ex * fy - ey * fx;
-    if (fabs(gx) + fabs(gy) <= 0.02 && fabs(cef) > 1e-9) {
-        /* a parallelogram to within 0.02 px: the u v g term moves no point by
-         * more than 0.005 px, and the inverse is affine, stepped along each row */
-        double du = fy / cef, dv = -ey / cef;
+    /* the parallelogram through the quad's centre with its mean sides E and F,
+     * p = o + u E + v F, differs from the quad by (u - 1/2)(v - 1/2) g: at most
+     * |g| / 4, at the corners */
+    double Ex = ex + 0.5 * gx, Ey = ey + 0.5 * gy, Fx = fx + 0.5 * gx, Fy = fy + 0.5 * gy;
+    double cEF = Ex * Fy - Ey * Fx;
+    if (fabs(gx) + fabs(gy) <= FLAT && fabs(cEF) > 1e-9) {
+        /* a parallelogram to within FLAT / 4 px, so its inverse is affine: at
+         * pixel (px, py), u = uc + ux px + uy py and v = vc + vx px + vy py.
+         * Each side is widened by REACH px, more than the dropped term, so
+         * that neighbours' edges meet without a gap; the first quad to reach
+         * a pixel keeps it. */
+        double ox = ax - 0.25 * gx, oy = ay - 0.25 * gy; /* o = centre - E/2 - F/2 */
+        double ux = Fy / cEF, uy = -Fx / cEF, vx = -Ey / cEF, vy = Ex / cEF;
+        double uc = ((0.5 - ox) * Fy - (0.5 - oy) * Fx) / cEF, vc = (Ex * (0.5 - oy) - Ey * (0.5 - ox)) / cEF;
+        /* REACH px across the u = const lines is REACH |F| / |E x F| in u */
+        double tu = REACH * sqrt(Fx * Fx + Fy * Fy) / fabs(cEF), tv = REACH * sqrt(Ex * Ex + Ey * Ey) / fabs(cEF);
+        double ulo = -tu, uhi = 1.0 + tu, vlo = -tv, vhi = 1.0 + tv;
+        /* the pixels of row py inside are L(py) <= px <= U(py) for u and for
+         * v, each bound linear in py; a direction that does not change along
+         * rows only decides whether a row has any */
+        double lu[2], hu[2], lv[2], hv[2];
+        int ucut = row_bounds(uc, ux, uy, ulo, uhi, lu, hu), vcut = row_bounds(vc, vx, vy, vlo, vhi, lv, hv);
+        /* bordered source coordinates (see sample) at pixel (px, py): s = s0 + 1.5 + (u cw, v ch) */
+        double sxc = s0x + 1.5 + uc * cw, sxx = ux * cw, sxy = uy * cw;
+        double syc = s0y + 1.5 + vc * ch, syx = vx * ch, syy = vy * ch;
+        double bx0 = s0x + 1.5 + ulo * cw, bx1 = s0x + 1.5 + uhi * cw, by0 = s0y + 1.5 + vlo * ch, by1 = s0y + 1.5 + vhi * ch;
+        int clamp = !(bx0 >= 0.01 && bx1 <= r->src_max_x - 0.01 && by0 >= 0.01 && by1 <= r->src_max_y - 0.01);
+        float dsx = (float)sxx, dsy = (float)syx;
         for (int py = py0; py <= py1; py++) {
-            uint8_t *mrow = r->mask + (size_t)py * W;
-            double hy = py + 0.5 - ay, hx = px0 + 0.5 - ax;
-            double u = (hx * fy - hy * fx) / cef, v = (ex * hy - ey * hx) / cef;
-            /* a row spans a few pixels: single precision steps stay within 1e-5 px;
-             * the tolerance covers the dropped u v g term (at most 0.005 px) so the
-             * neighbours' edges meet without a gap (the first quad keeps a pixel) */
-            float fu = (float)u, fv = (float)v, fdu = (float)du, fdv = (float)dv;
-            float sx = (float)(s0x + u * cw), sy = (float)(s0y + v * ch), dsx = (float)(du * cw), dsy = (float)(dv * ch);
-            float tol = (float)(0.01 / fmin(fmax(fabs(ex), fabs(ey)), fmax(fabs(fx), fabs(fy))));
-            const float lo = -tol, hi = 1.0f + tol;
-            uint8_t *out = rgba + ((size_t)py * W + px0) * 4;
-            for (int px = px0; px <= px1; px++, fu += fdu, fv += fdv, sx += dsx, sy += dsy, out += 4) {
-                if (mrow[px] || fu < lo || fu > hi || fv < lo || fv > hi)
+            if (!ucut) {
+                double u = uc + uy * py;
+                if (u < ulo || u > uhi)
                     continue;
-                store(r, out, sample(r, sx, sy));
-                mrow[px] = 1;
             }
+            if (!vcut) {
+                double v = vc + vy * py;
+                if (v < vlo || v > vhi)
+                    continue;
+            }
+            double xa = dmax(px0, dmax(lu[0] + lu[1] * py, lv[0] + lv[1] * py));
+            double xb = dmin(px1, dmin(hu[0] + hu[1] * py, hv[0] + hv[1] * py));
+            if (xa > xb)
+                continue;
+            int k0 = iceil(xa), k1 = ifloor(xb);
+            if (k0 > k1)
+                continue;
+            /* a span is a few pixels: single precision steps stay within 1e-5 px */
+            float sx = (float)(sxc + sxx * k0 + sxy * py), sy = (float)(syc + syx * k0 + syy * py);
+            uint8_t *m = r->mask + (size_t)py * W, *out = rgba + (size_t)py * W * 4;
+            if (clamp)
+                fill_row_clamped(r, m, out, k0, k1, sx, sy, dsx, dsy);
+            else
+                fill_row(r, m, out, k0, k1, sx, sy, dsx, dsy);
         }
+        return;
+    }
+    if (depth > 0 && fabs(gx) + fabs(gy) > FLAT) {
+        /* the bilinear map at u, v = 0, 1/2, 1: row-major 3 x 3 points */
+        double m[18];
+        for (int j = 0; j < 3; j++)
+            for (int i = 0; i < 3; i++) {
+                double u = 0.5 * i, v = 0.5 * j;
+                m[2 * (3 * j + i)] = ax + u * ex + v * fx + u * v * gx;
+                m[2 * (3 * j + i) + 1] = ay + u * ey + v * fy + u * v * gy;
+            }
+        for (int b = 0; b < 2; b++)
+            for (int a = 0; a < 2; a++) {
+                int k00 = 3 * b + a, k10 = k00 + 1, k01 = k00 + 3, k11 = k00 + 4;
+                double sq[8] = { m[2 * k00], m[2 * k00 + 1], m[2 * k10], m[2 * k10 + 1],
+                                 m[2 * k11], m[2 * k11 + 1], m[2 * k01], m[2 * k01 + 1] };
+                fill_quad(r, sq, s0x + 0.5 * a * cw, s0y + 0.5 * b * ch, 0.5 * cw, 0.5 * ch, depth - 1, rgba);
+            }
         return;
     }
     for (int py = py0; py <= py1; py++) {
@@ -463,7 +612,7 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
                     /* the rest position of the quad's corner in the placed source */
                     double s0x = sx * (lat->ox + (double)X / sub * lat->h) + ox;
                     double s0y = sy * (lat->oy + (double)Y / sub * lat->h) + oy;
-                    fill_quad(r, q, s0x, s0y, cw, chh, rgba);
+                    fill_quad(r, q, s0x, s0y, cw, chh, 3, rgba);
                 }
         }
 }

@@ -32,7 +32,7 @@ typedef struct renderer {
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
     uint8_t *mask;           /* w * h: pixel already drawn in this frame */
     unsigned char *filled;   /* scratch for the displacement fill */
-    float inv_alpha[256];    /* 255 / a, to turn premultiplied samples back into colours */
+    float unpremul[256][4];  /* (255 / a, 255 / a, 255 / a, 1): premultiplied samples back to colours */
     float src_max_x, src_max_y; /* largest sample coordinates inside the bordered source */
     size_t src_stride;       /* floats per row of the bordered source */
     int shared_src;          /* 1 when src belongs to the renderer this one was cloned from */
