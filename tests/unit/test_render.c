@@ -213,8 +213,9 @@ static void fit_auto_keeps_motion_inside(void)
 
 static void kicked_bodies_never_tear(void)
 {
-    /* an opaque disc kicked every way: no frame has a clear pixel whose eight
-     * neighbours are all opaque (a hole between quads) */
+    /* an opaque disc kicked every way, on canvases whose render quads have
+     * different sizes: no frame has a clear pixel whose eight neighbours are
+     * all opaque (a hole between quads) */
     image im;
     image_alloc(&im, 64, 64, NULL);
     for (int y = 0; y < 64; y++)
@@ -227,25 +228,28 @@ static void kicked_bodies_never_tear(void)
             p[3] = dx * dx + dy * dy < 29.0 * 29.0 ? 255 : 0;
         }
     const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_POKE, IMPULSE_TWIST, IMPULSE_JUMP, IMPULSE_SHAKE };
-    for (int t = 0; t < 5; t++) {
+    const int sizes[] = { 128, 77, 331 };
+    for (int t = 0; t < 15; t++) {
         animate_def d = animate_default_def();
-        d.impulse.kind = kinds[t];
-        d.width = d.height = 128;
+        d.impulse.kind = kinds[t % 5];
+        int S = sizes[t / 5];
+        d.width = d.height = S;
         motion m;
         anim a;
         ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
         ENSURE(animate_render(&im, &m, &d, &a, NULL) == POYO_OK);
         for (int f = 0; f < a.count; f++) {
             const uint8_t *p = anim_frame(&a, f);
-            for (int y = 1; y < 127; y++)
-                for (int x = 1; x < 127; x++) {
-                    if (p[4 * (y * 128 + x) + 3] != 0)
+            for (int y = 1; y < S - 1; y++)
+                for (int x = 1; x < S - 1; x++) {
+                    if (p[4 * (y * S + x) + 3] != 0)
                         continue;
                     int solid = 1;
                     for (int k = 0; k < 9 && solid; k++)
-                        if (k != 4 && p[4 * ((y + k / 3 - 1) * 128 + x + k % 3 - 1) + 3] != 255)
+                        if (k != 4 && p[4 * ((y + k / 3 - 1) * S + x + k % 3 - 1) + 3] != 255)
                             solid = 0;
-                    ENSURE_MSG(!solid, "%s frame %d: a hole at %d,%d", impulse_get_info(kinds[t])->name, f, x, y);
+                    ENSURE_MSG(!solid, "%s at %d px, frame %d: a hole at %d,%d", impulse_get_info(kinds[t % 5])->name,
+                               S, f, x, y);
                 }
         }
         anim_free(&a);
