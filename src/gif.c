@@ -29,41 +29,69 @@ typedef struct rect { int x0, y0, x1, y1; } rect; /* [x0, x1) x [y0, y1) */
 
 static int rect_area(rect r) { return r.x1 > r.x0 && r.y1 > r.y0 ? (r.x1 - r.x0) * (r.y1 - r.y0) : 0; }
 
+#define ONES 0x0101010101010101ull
+#define LOW7 0x7f7f7f7f7f7f7f7full
+
+/* 0x80 in each byte of v that is zero, 0 in the others. */
+static inline uint64_t zero_bytes(uint64_t v) { return ~(((v & LOW7) + LOW7) | v | LOW7); }
+
+/* Whether pixel x of rows b, t counts: they differ (clear 0), or t is
+ * transparent where b is not (clear 1). */
+static inline int hit(const uint8_t *b, const uint8_t *t, int x, uint8_t tr, int clear)
+{
+    return clear ? t[x] == tr && b[x] != tr : b[x] != t[x];
+}
+
+/* The same for eight pixels at once: nonzero when any counts. */
+static inline uint64_t hit8(const uint8_t *b, const uint8_t *t, int x, uint64_t trs, int clear)
+{
+    uint64_t vb, vt;
+    memcpy(&vb, b + x, 8);
+    memcpy(&vt, t + x, 8);
+    return clear ? zero_bytes(vt ^ trs) & ~zero_bytes(vb ^ trs) : vb ^ vt;
+}
+
+/* Bounding box of the pixels that count (see hit). */
+static inline rect hit_rect(const uint8_t *base, const uint8_t *target, int w, int h, int tr, int clear)
+{
+    rect r = { w, h, 0, 0 };
+    uint8_t t8 = (uint8_t)tr;
+    uint64_t trs = ONES * t8;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *b = base + (size_t)y * w, *t = target + (size_t)y * w;
+        int x = 0;
+        while (x + 8 <= w && !hit8(b, t, x, trs, clear))
+            x += 8;
+        while (x < w && !hit(b, t, x, t8, clear))
+            x++;
+        if (x >= w)
+            continue;
+        int first = x;
+        x = w;
+        while (x - 8 > first && !hit8(b, t, x - 8, trs, clear))
+            x -= 8;
+        do
+            x--;
+        while (!hit(b, t, x, t8, clear));
+        if (first < r.x0) r.x0 = first;
+        if (x >= r.x1) r.x1 = x + 1;
+        if (y < r.y0) r.y0 = y;
+        if (y >= r.y1) r.y1 = y + 1;
+    }
+    return r;
+}
+
 /* Bounding box of the pixels where target differs from base. */
 static rect diff_rect(const uint8_t *base, const uint8_t *target, int w, int h)
 {
-    rect r = { w, h, 0, 0 };
-    for (int y = 0; y < h; y++) {
-        const uint8_t *b = base + (size_t)y * w, *t = target + (size_t)y * w;
-        for (int x = 0; x < w; x++) {
-            if (b[x] == t[x])
-                continue;
-            if (x < r.x0) r.x0 = x;
-            if (x >= r.x1) r.x1 = x + 1;
-            if (y < r.y0) r.y0 = y;
-            if (y >= r.y1) r.y1 = y + 1;
-        }
-    }
-    return r;
+    return hit_rect(base, target, w, h, 0, 0);
 }
 
 /* Bounding box of the pixels that are transparent in target but not in base:
  * a frame drawn over base cannot clear them, only a disposal can. */
 static rect clear_rect(const uint8_t *base, const uint8_t *target, int w, int h, int tr)
 {
-    rect r = { w, h, 0, 0 };
-    for (int y = 0; y < h; y++) {
-        const uint8_t *b = base + (size_t)y * w, *t = target + (size_t)y * w;
-        for (int x = 0; x < w; x++) {
-            if (t[x] != tr || b[x] == tr)
-                continue;
-            if (x < r.x0) r.x0 = x;
-            if (x >= r.x1) r.x1 = x + 1;
-            if (y < r.y0) r.y0 = y;
-            if (y >= r.y1) r.y1 = y + 1;
-        }
-    }
-    return r;
+    return hit_rect(base, target, w, h, tr, 1);
 }
 
 static rect rect_union(rect a, rect b)

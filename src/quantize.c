@@ -181,10 +181,40 @@ void indexed_free(indexed *ix)
 #define CACHE_BITS 16
 #define CACHE_SIZE (1u << CACHE_BITS)
 
+/* How a pixel is quantised: alpha is thresholded to 1 bit; opaque pixels
+ * keep their colour (blended onto the matte when one is given and the pixel
+ * was partly transparent), the rest are (0,0,0,0). */
+typedef struct binarize {
+    int threshold, matte, mr, mg, mb;
+} binarize;
+
+/* The pixel's quantised colour as a key: 0xRRGGBB | 1 << 24 when opaque, 0 when clear. */
+static inline uint32_t pixel_key(const binarize *bz, const uint8_t *s)
+{
+    int al = s[3];
+    if (al < bz->threshold)
+        return 0;
+    uint32_t r = s[0], g = s[1], b = s[2];
+    if (bz->matte >= 0 && al < 255) {
+        r = (uint32_t)((s[0] * al + bz->mr * (255 - al) + 127) / 255);
+        g = (uint32_t)((s[1] * al + bz->mg * (255 - al) + 127) / 255);
+        b = (uint32_t)((s[2] * al + bz->mb * (255 - al) + 127) / 255);
+    }
+    return 1u << 24 | r << 16 | g << 8 | b;
+}
+
+static inline uint32_t load_px(const uint8_t *s)
+{
+    uint32_t v;
+    memcpy(&v, s, 4);
+    return v;
+}
+
 poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
     struct cache_entry { uint32_t rgb; uint8_t index; } *cache = NULL;
+    colour_count cc = { NULL, NULL, 0, 0 };
     unsigned cache_used = 0;
     omp_set_num_threads(1);
     poyo_status st = quantize_check_def(def, err);
@@ -192,41 +222,51 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         return st;
     size_t npx = (size_t)a->width * a->height;
     size_t fb = anim_frame_bytes(a);
-    uint8_t *bin = malloc(fb * (size_t)a->count);
+    uint8_t *bin = NULL; /* the binarised frames, for dithering only */
     out->index = malloc(npx * (size_t)a->count);
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = NULL;
     liq_result *res = NULL;
-    if (!bin || !out->index || !attr) {
+    if (!out->index || !attr) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
         goto done;
     }
-    /* 1-bit alpha: opaque pixels keep their colour (blended onto the matte when
-     * one is given), the rest become (0,0,0,0) */
-    int any_clear = 0;
-    int mr = (def->matte >> 16) & 255, mg = (def->matte >> 8) & 255, mb = def->matte & 255;
-    for (int f = 0; f < a->count; f++) {
-        const uint8_t *s = anim_frame(a, f);
-        uint8_t *d = bin + fb * (size_t)f;
-        for (size_t i = 0; i < npx; i++) {
-            int al = s[4 * i + 3];
-            if (al >= def->alpha_threshold) {
-                if (def->matte >= 0 && al < 255) {
-                    d[4 * i + 0] = (uint8_t)((s[4 * i + 0] * al + mr * (255 - al) + 127) / 255);
-                    d[4 * i + 1] = (uint8_t)((s[4 * i + 1] * al + mg * (255 - al) + 127) / 255);
-                    d[4 * i + 2] = (uint8_t)((s[4 * i + 2] * al + mb * (255 - al) + 127) / 255);
-                } else {
-                    d[4 * i + 0] = s[4 * i + 0];
-                    d[4 * i + 1] = s[4 * i + 1];
-                    d[4 * i + 2] = s[4 * i + 2];
-                }
-                d[4 * i + 3] = 255;
-            } else {
-                memset(d + 4 * i, 0, 4);
-                any_clear = 1;
-            }
-        }
+    binarize bz = { def->alpha_threshold, def->matte, (def->matte >> 16) & 255, (def->matte >> 8) & 255,
+                    def->matte & 255 };
+    /* the exact histogram of the quantised colours: runs of one raw pixel value
+     * (flat stamps are mostly runs) are counted once */
+    if (cc_init(&cc, 1u << 14) != 0) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
     }
+    int bad = 0;
+    for (int f = 0; f < a->count && !bad; f++) {
+        const uint8_t *sp = anim_frame(a, f);
+        uint32_t raw = load_px(sp), last = pixel_key(&bz, sp);
+        unsigned run = 1;
+        for (size_t i = 1; i < npx && !bad; i++) {
+            uint32_t v = load_px(sp + 4 * i);
+            if (v == raw) {
+                run++;
+                continue;
+            }
+            raw = v;
+            uint32_t k = pixel_key(&bz, sp + 4 * i);
+            if (k == last) {
+                run++;
+                continue;
+            }
+            bad = cc_add(&cc, last, run) != 0;
+            last = k;
+            run = 1;
+        }
+        if (!bad)
+            bad = cc_add(&cc, last, run) != 0;
+    }
+    int any_clear = 0;
+    for (size_t i = 0; i < cc.cap && !bad; i++)
+        if (cc.key[i] == 0)
+            any_clear = 1;
     /* keep one entry free for the transparent index when no pixel needs it */
     int maxc = any_clear ? def->colors : def->colors - 1;
     if (maxc < 2)
@@ -242,27 +282,6 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         goto done;
     }
     {
-        colour_count cc;
-        int bad = cc_init(&cc, 1u << 14) != 0;
-        for (int f = 0; f < a->count && !bad; f++) {
-            const uint8_t *sp = bin + fb * (size_t)f;
-            uint32_t last = EMPTY;
-            unsigned run = 0;
-            for (size_t i = 0; i < npx && !bad; i++) {
-                const uint8_t *c = sp + 4 * i;
-                uint32_t k = c[3] ? ((uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2] | 1u << 24) : 0;
-                if (k == last) {
-                    run++;
-                    continue;
-                }
-                if (run)
-                    bad = cc_add(&cc, last, run) != 0;
-                last = k;
-                run = 1;
-            }
-            if (run && !bad)
-                bad = cc_add(&cc, last, run) != 0;
-        }
         liq_histogram_entry *e = bad ? NULL : malloc(cc.used * sizeof *e);
         size_t ne = 0;
         if (e) {
@@ -279,7 +298,6 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         }
         liq_error he = e ? liq_histogram_add_colors(hist, attr, e, (int)ne, 0.0) : LIQ_OUT_OF_MEMORY;
         free(e);
-        cc_free(&cc);
         if (he != LIQ_OK) {
             st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
             goto done;
@@ -310,6 +328,22 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     sorted_palette spal;
     sort_palette(&spal, &out->palette[0][0], n, tr);
     if (def->dither > 0.0) {
+        bin = malloc(fb * (size_t)a->count);
+        if (!bin) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+            goto done;
+        }
+        for (int f = 0; f < a->count; f++) {
+            const uint8_t *sp = anim_frame(a, f);
+            uint8_t *d = bin + fb * (size_t)f;
+            for (size_t i = 0; i < npx; i++) {
+                uint32_t k = pixel_key(&bz, sp + 4 * i);
+                d[4 * i] = (uint8_t)(k >> 16);
+                d[4 * i + 1] = (uint8_t)(k >> 8);
+                d[4 * i + 2] = (uint8_t)k;
+                d[4 * i + 3] = k ? 255 : 0;
+            }
+        }
         liq_set_dithering_level(res, (float)def->dither);
         for (int f = 0; f < a->count; f++) {
             liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
@@ -340,29 +374,37 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         }
         memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
         for (int f = 0; f < a->count; f++) {
-            const uint8_t *sp = bin + fb * (size_t)f;
+            const uint8_t *sp = anim_frame(a, f);
             uint8_t *ip = out->index + npx * (size_t)f;
+            uint32_t raw = ~load_px(sp);
+            uint8_t idx = 0;
             for (size_t i = 0; i < npx; i++) {
-                const uint8_t *c = sp + 4 * i;
-                if (!c[3]) {
-                    ip[i] = (uint8_t)tr;
-                    continue;
-                }
-                uint32_t rgb = (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
-                uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
-                while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
-                    h = (h + 1) & (CACHE_SIZE - 1);
-                if (cache[h].rgb == 0xffffffffu) {
-                    if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
-                        memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
-                        cache_used = 0;
-                        h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                uint32_t v = load_px(sp + 4 * i);
+                if (v != raw) { /* a run of one raw value keeps its index */
+                    raw = v;
+                    uint32_t k = pixel_key(&bz, sp + 4 * i);
+                    if (!k) {
+                        idx = (uint8_t)tr;
+                    } else {
+                        uint32_t rgb = k & 0xffffffu;
+                        uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                        while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
+                            h = (h + 1) & (CACHE_SIZE - 1);
+                        if (cache[h].rgb == 0xffffffffu) {
+                            if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
+                                memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+                                cache_used = 0;
+                                h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                            }
+                            cache[h].rgb = rgb;
+                            cache[h].index = (uint8_t)nearest_sorted(&spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255),
+                                                                     (int)(rgb & 255));
+                            cache_used++;
+                        }
+                        idx = cache[h].index;
                     }
-                    cache[h].rgb = rgb;
-                    cache[h].index = (uint8_t)nearest_sorted(&spal, c[0], c[1], c[2]);
-                    cache_used++;
                 }
-                ip[i] = cache[h].index;
+                ip[i] = idx;
             }
         }
     }
@@ -374,6 +416,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     st = POYO_OK;
 done:
     free(cache);
+    cc_free(&cc);
     if (st != POYO_OK)
         indexed_free(out);
     liq_result_destroy(res);
