@@ -1,0 +1,154 @@
+/* test_quantize.c - the shared palette: few colours come back exactly, alpha
+ * is thresholded to one transparent entry no visible pixel uses (also when
+ * dithering), partly transparent pixels are blended onto the matte. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantize.h"
+#include "test.h"
+
+static const uint8_t few[5][3] = { { 255, 0, 0 }, { 0, 128, 0 }, { 10, 20, 250 }, { 1, 1, 1 }, { 240, 240, 200 } };
+
+/* Three frames of stripes in five colours, shifted per frame, with a clear
+ * border; pixel (x, y) of frame f has colour (x / 3 + f) % 5. */
+static anim stripes(void)
+{
+    anim a;
+    anim_init(&a, 40, 24, 3, 25, NULL);
+    for (int f = 0; f < 3; f++)
+        for (int y = 0; y < 24; y++)
+            for (int x = 0; x < 40; x++) {
+                uint8_t *p = anim_frame(&a, f) + 4 * (y * 40 + x);
+                if (x < 2 || y < 2 || x >= 38 || y >= 22)
+                    continue;
+                memcpy(p, few[(x / 3 + f) % 5], 3);
+                p[3] = 255;
+            }
+    return a;
+}
+
+static void few_colours_come_back_exactly(void)
+{
+    anim a = stripes();
+    quantize_def q = quantize_default_def();
+    indexed ix;
+    ENSURE(quantize_anim(&a, &q, &ix, NULL) == POYO_OK);
+    ENSURE(ix.ncolors >= 6 && ix.ncolors <= 8);
+    for (int f = 0; f < 3; f++)
+        for (int i = 0; i < 40 * 24; i++) {
+            const uint8_t *p = anim_frame(&a, f) + 4 * i;
+            int k = ix.index[(size_t)f * 40 * 24 + i];
+            if (p[3] == 0) {
+                ENSURE_MSG(k == ix.transparent, "frame %d pixel %d: clear pixel on entry %d", f, i, k);
+                continue;
+            }
+            ENSURE_MSG(k != ix.transparent && memcmp(ix.palette[k], p, 3) == 0,
+                       "frame %d pixel %d: %d,%d,%d became %d,%d,%d", f, i, p[0], p[1], p[2], ix.palette[k][0],
+                       ix.palette[k][1], ix.palette[k][2]);
+        }
+    indexed_free(&ix);
+    anim_free(&a);
+}
+
+/* A gradient under a ramp of alpha: column x has alpha 255 * x / 63. */
+static anim alpha_ramp(void)
+{
+    anim a;
+    anim_init(&a, 64, 16, 2, 25, NULL);
+    for (int f = 0; f < 2; f++)
+        for (int y = 0; y < 16; y++)
+            for (int x = 0; x < 64; x++) {
+                uint8_t *p = anim_frame(&a, f) + 4 * (y * 64 + x);
+                p[0] = (uint8_t)(4 * x);
+                p[1] = (uint8_t)(16 * y + f);
+                p[2] = 90;
+                p[3] = (uint8_t)(255 * x / 63);
+            }
+    return a;
+}
+
+static void alpha_is_one_bit_with_or_without_dithering(void)
+{
+    anim a = alpha_ramp();
+    for (int d = 0; d < 2; d++) {
+        quantize_def q = quantize_default_def();
+        q.dither = d ? 1.0 : 0.0;
+        q.colors = 16;
+        indexed ix;
+        ENSURE(quantize_anim(&a, &q, &ix, NULL) == POYO_OK);
+        ENSURE(ix.ncolors <= 16);
+        for (int f = 0; f < 2; f++)
+            for (int i = 0; i < 64 * 16; i++) {
+                int clear = anim_frame(&a, f)[4 * i + 3] < q.alpha_threshold;
+                int k = ix.index[(size_t)f * 64 * 16 + i];
+                ENSURE_MSG(clear == (k == ix.transparent), "dither %d frame %d pixel %d: alpha %d on entry %d", d, f,
+                           i, anim_frame(&a, f)[4 * i + 3], k);
+            }
+        indexed_free(&ix);
+    }
+    anim_free(&a);
+}
+
+static void partly_clear_pixels_blend_onto_the_matte(void)
+{
+    /* one colour at alpha 255 and at alpha 160: over an orange matte m the
+     * second becomes (c * 160 + m * 95) / 255; without a matte both stay c */
+    anim a;
+    anim_init(&a, 8, 2, 1, 25, NULL);
+    for (int i = 0; i < 16; i++) {
+        uint8_t *p = anim_frame(&a, 0) + 4 * i;
+        p[0] = 40;
+        p[1] = 100;
+        p[2] = 200;
+        p[3] = i < 8 ? 255 : 160;
+    }
+    for (int m = 0; m < 2; m++) {
+        quantize_def q = quantize_default_def();
+        q.matte = m ? 0xff8000 : -1;
+        indexed ix;
+        ENSURE(quantize_anim(&a, &q, &ix, NULL) == POYO_OK);
+        const uint8_t *solid = ix.palette[ix.index[0]], *soft = ix.palette[ix.index[8]];
+        ENSURE(solid[0] == 40 && solid[1] == 100 && solid[2] == 200);
+        if (m) {
+            ENSURE_MSG(soft[0] == (40 * 160 + 255 * 95 + 127) / 255 && soft[1] == (100 * 160 + 128 * 95 + 127) / 255 &&
+                           soft[2] == (200 * 160 + 0 * 95 + 127) / 255,
+                       "matte: %d,%d,%d", soft[0], soft[1], soft[2]);
+        } else {
+            ENSURE(ix.index[8] == ix.index[0]);
+        }
+        indexed_free(&ix);
+    }
+    anim_free(&a);
+}
+
+static void fully_opaque_clip_keeps_a_free_transparent_entry(void)
+{
+    /* no clear pixel at all: 256 colours asked for, the transparent entry is
+     * still one of 256 and no pixel uses it */
+    anim a;
+    anim_init(&a, 32, 32, 2, 25, NULL);
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < 32 * 32; i++) {
+            uint8_t *p = anim_frame(&a, f) + 4 * i;
+            p[0] = (uint8_t)(i * 7 + f);
+            p[1] = (uint8_t)(i / 4);
+            p[2] = (uint8_t)(255 - i % 256);
+            p[3] = 255;
+        }
+    quantize_def q = quantize_default_def();
+    indexed ix;
+    ENSURE(quantize_anim(&a, &q, &ix, NULL) == POYO_OK);
+    ENSURE(ix.ncolors <= 256 && ix.transparent >= 0 && ix.transparent < ix.ncolors);
+    for (size_t i = 0; i < (size_t)2 * 32 * 32; i++)
+        ENSURE_MSG(ix.index[i] != ix.transparent, "pixel %zu on the transparent entry", i);
+    indexed_free(&ix);
+    anim_free(&a);
+}
+
+const struct test_case test_cases[] = {
+    { "few_colours_come_back_exactly", few_colours_come_back_exactly },
+    { "alpha_is_one_bit_with_or_without_dithering", alpha_is_one_bit_with_or_without_dithering },
+    { "partly_clear_pixels_blend_onto_the_matte", partly_clear_pixels_blend_onto_the_matte },
+    { "fully_opaque_clip_keeps_a_free_transparent_entry", fully_opaque_clip_keeps_a_free_transparent_entry },
+    { NULL, NULL },
+};
