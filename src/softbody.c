@@ -69,6 +69,12 @@ void softbody_destroy(softbody *sb)
     free(sb->rby);
     free(sb->aqq);
     free(sb->inv_count);
+    free(sb->node_cell);
+    free(sb->cl_cell);
+    free(sb->cl_cx);
+    free(sb->cl_cy);
+    free(sb->cl_inv);
+    free(sb->grid);
     free(sb->gx);
     free(sb->gy);
     free(sb->ax);
@@ -129,6 +135,21 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
     sb->out_a = malloc((size_t)n * 2 * sizeof(int));
     sb->out_b = malloc((size_t)n * 2 * sizeof(int));
     sb->out_len = malloc((size_t)n * 2 * sizeof(double));
+    sb->gw = lat->nx + 2;
+    sb->gh = lat->ny + 2;
+    size_t cells = (size_t)sb->gw * sb->gh;
+    sb->node_cell = malloc((size_t)n * sizeof(int));
+    sb->cl_cell = malloc((size_t)n * sizeof(int));
+    sb->cl_cx = malloc(nd);
+    sb->cl_cy = malloc(nd);
+    sb->cl_inv = malloc(nd);
+    sb->grid = calloc(cells * 3 * 6, sizeof(double));
+    if (!sb->node_cell || !sb->cl_cell || !sb->cl_cx || !sb->cl_cy || !sb->cl_inv || !sb->grid) {
+        softbody_destroy(sb);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    }
+    for (int k = 0; k < n; k++)
+        sb->node_cell[k] = (lat->nj[k] + 1) * sb->gw + lat->ni[k] + 1;
     if (!sb->x || !sb->y || !sb->vx || !sb->vy || !sb->qx || !sb->qy || !sb->pinx || !sb->piny || !sb->pinned ||
         !sb->start || !sb->member || !sb->rbx || !sb->rby || !sb->aqq || !sb->inv_count || !sb->gx || !sb->gy ||
         !sb->ax || !sb->ay || !sb->out_a || !sb->out_b || !sb->out_len) {
@@ -206,6 +227,10 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
         sb->aqq[4 * c + 2] = -a01 / det;
         sb->aqq[4 * c + 3] = a00 / det;
         sb->start[c] = first;
+        sb->cl_cell[c] = sb->node_cell[k];
+        sb->cl_cx[c] = cxm;
+        sb->cl_cy[c] = cym;
+        sb->cl_inv[c] = 1.0 / cnt;
         for (int t = first; t < m; t++)
             count[sb->member[t]]++;
         c++;
@@ -245,24 +270,11 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
 }
 
 /* Transform T and current centre (px, py) of cluster c for positions (x, y). */
-static m22 cluster_fit(const softbody *sb, int c, const double *x, const double *y, double *pcx, double *pcy)
+/* The cluster's transform from its sums a = sum x qbar_x, b = sum x qbar_y,
+ * c = sum y qbar_x, d = sum y qbar_y (A_pq by rows): the closed-form rotation
+ * of the polar decomposition, blended with the area-preserving linear mode. */
+static m22 cluster_transform(const softbody *sb, int c, double a, double b, double cc, double d)
 {
-    int s = sb->start[c], e = sb->start[c + 1];
-    double inv = 1.0 / (e - s);
-    /* one pass: the rest offsets sum to zero, so A_pq = sum (p - p_cm) qbar^T = sum p qbar^T */
-    double px = 0, py = 0, a = 0, b = 0, cc = 0, d = 0;
-    for (int t = s; t < e; t++) {
-        double xm = x[sb->member[t]], ym = y[sb->member[t]];
-        px += xm;
-        py += ym;
-        a += xm * sb->rbx[t];
-        b += xm * sb->rby[t];
-        cc += ym * sb->rbx[t];
-        d += ym * sb->rby[t];
-    }
-    px *= inv;
-    py *= inv;
-    /* closed-form rotation of the polar decomposition */
     double co = a + d, si = cc - b;
     double len = sqrt(co * co + si * si);
     m22 T = len > 1e-300 ? m22_rot(co / len, si / len) : m22_identity();
@@ -283,9 +295,92 @@ static m22 cluster_fit(const softbody *sb, int c, const double *x, const double 
             T = m22_add(m22_scale(T, 1.0 - w), m22_scale(L, w));
         }
     }
-    *pcx = px;
-    *pcy = py;
     return T;
+}
+
+static m22 cluster_fit(const softbody *sb, int c, const double *x, const double *y, double *pcx, double *pcy)
+{
+    int s = sb->start[c], e = sb->start[c + 1];
+    double inv = 1.0 / (e - s);
+    /* one pass: the rest offsets sum to zero, so A_pq = sum (p - p_cm) qbar^T = sum p qbar^T */
+    double px = 0, py = 0, a = 0, b = 0, cc = 0, d = 0;
+    for (int t = s; t < e; t++) {
+        double xm = x[sb->member[t]], ym = y[sb->member[t]];
+        px += xm;
+        py += ym;
+        a += xm * sb->rbx[t];
+        b += xm * sb->rby[t];
+        cc += ym * sb->rbx[t];
+        d += ym * sb->rby[t];
+    }
+    *pcx = px * inv;
+    *pcy = py * inv;
+    return cluster_transform(sb, c, a, b, cc, d);
+}
+
+typedef double sums6[6];
+
+/* h[g] = v[g - 1] + v[g] + v[g + 1] over a grid of cells of 6 sums; the first
+ * and last cell are border cells and are left alone. */
+static void row_sums(const sums6 *v, sums6 *h, size_t cells)
+{
+    const double *restrict a = v[0];
+    double *restrict o = h[0];
+    for (size_t i = 6; i + 6 < 6 * cells; i++)
+        o[i] = a[i - 6] + a[i] + a[i + 6];
+}
+
+/* The goals of softbody_goals from box sums on the lattice grid: a cluster is
+ * the 3 x 3 block of active nodes around its centre, so its sums of x, y and
+ * of x q and y q are block sums of per-node values (inactive cells hold 0),
+ * A_pq follows from them with sum p qbar = sum p q - (sum p) c for rest centre
+ * c, and a node's goal, the mean over the clusters holding it of T (q - c) + p_cm,
+ * is a block sum of per-cluster T and p_cm - T c. */
+static void goals_grid(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+{
+    int W = sb->gw;
+    size_t cells = (size_t)sb->gw * sb->gh;
+    sums6 *node = (sums6 *)sb->grid, *row = node + cells, *cl = row + cells;
+    for (int k = 0; k < sb->n; k++) {
+        double *v = node[sb->node_cell[k]];
+        v[0] = x[k];
+        v[1] = y[k];
+        v[2] = x[k] * sb->qx[k];
+        v[3] = x[k] * sb->qy[k];
+        v[4] = y[k] * sb->qx[k];
+        v[5] = y[k] * sb->qy[k];
+    }
+    row_sums((const sums6 *)node, row, cells);
+    for (int c = 0; c < sb->ncl; c++) {
+        size_t g = (size_t)sb->cl_cell[c];
+        double s[6];
+        for (int q = 0; q < 6; q++)
+            s[q] = row[g - W][q] + row[g][q] + row[g + W][q];
+        double cx = sb->cl_cx[c], cy = sb->cl_cy[c];
+        m22 T = cluster_transform(sb, c, s[2] - cx * s[0], s[3] - cy * s[0], s[4] - cx * s[1], s[5] - cy * s[1]);
+        double px = s[0] * sb->cl_inv[c], py = s[1] * sb->cl_inv[c];
+        double *o = cl[g];
+        o[0] = T.a;
+        o[1] = T.b;
+        o[2] = T.c;
+        o[3] = T.d;
+        o[4] = px - T.a * cx - T.b * cy;
+        o[5] = py - T.c * cx - T.d * cy;
+    }
+    row_sums((const sums6 *)cl, row, cells);
+    for (int k = 0; k < sb->n; k++) {
+        if (!(sb->inv_count[k] > 0.0)) {
+            gx[k] = x[k];
+            gy[k] = y[k];
+            continue;
+        }
+        size_t g = (size_t)sb->node_cell[k];
+        double s[6];
+        for (int q = 0; q < 6; q++)
+            s[q] = row[g - W][q] + row[g][q] + row[g + W][q];
+        gx[k] = sb->inv_count[k] * (s[0] * sb->qx[k] + s[1] * sb->qy[k] + s[4]);
+        gy[k] = sb->inv_count[k] * (s[2] * sb->qx[k] + s[3] * sb->qy[k] + s[5]);
+    }
 }
 
 /* Goals of all nodes; *pot (when not NULL) gets the summed squared distance of
@@ -293,6 +388,10 @@ static m22 cluster_fit(const softbody *sb, int c, const double *x, const double 
 static void goals_and_residual(const softbody *sb, const double *x, const double *y, double *gx, double *gy,
                                double *pot)
 {
+    if (!pot) {
+        goals_grid(sb, x, y, gx, gy);
+        return;
+    }
     int n = sb->n;
     double res = 0;
     memset(gx, 0, (size_t)n * sizeof *gx);

@@ -48,6 +48,14 @@ typedef struct softbody {
     double *rbx, *rby;           /* rest offset of each membership from its cluster's rest centre */
     double *aqq;                 /* 4 per cluster: inverse of A_qq, rows */
     double *inv_count;           /* 1 / number of clusters holding the node */
+    /* the same clusters on the lattice grid (with a border of one empty cell),
+     * where the sums over a cluster are 3 x 3 box sums */
+    int gw, gh;                  /* grid cells per row and column, border included */
+    int *node_cell;              /* grid cell of each node */
+    int *cl_cell;                /* grid cell of each cluster's centre node */
+    double *cl_cx, *cl_cy;       /* rest centre of each cluster */
+    double *cl_inv;              /* 1 / members of each cluster */
+    double *grid;                /* scratch: three planes of gw * gh cells of 6 sums */
     double *gx, *gy, *ax, *ay;   /* scratch: goals, external accelerations */
     int *out_a, *out_b, nout;    /* outline springs: node pairs */
     double *out_len;

@@ -113,6 +113,41 @@ static void rigid_motion_is_its_own_goal(void)
     }
 }
 
+static void goals_by_box_sums_match_cluster_sums(void)
+{
+    /* goals come from 3 x 3 box sums on the grid; the energy walks every
+     * cluster member instead and leaves its goals in sb->gx: on randomly
+     * deformed bodies of every shape, grid and volume the two agree */
+    unsigned seed = 12345;
+    for (int shape = 0; shape < 3; shape++)
+        for (int vol = 0; vol <= 2; vol++) {
+            softbody_def d = softbody_default_def();
+            d.volume = vol * 0.4;
+            rig r;
+            ENSURE(rig_make(&r, shape, shape == 1 ? 17 : 9, d, IMPULSE_SQUASH, 25));
+            softbody *sb = r.sb;
+            for (int k = 0; k < sb->n; k++) {
+                seed = seed * 1103515245u + 12345u;
+                sb->x[k] = sb->qx[k] + 4.0 * ((seed >> 8) % 1000 / 1000.0 - 0.5);
+                seed = seed * 1103515245u + 12345u;
+                sb->y[k] = sb->qy[k] + 4.0 * ((seed >> 8) % 1000 / 1000.0 - 0.5);
+            }
+            double *gx = malloc((size_t)sb->n * sizeof *gx), *gy = malloc((size_t)sb->n * sizeof *gy);
+            softbody_goals(sb, sb->x, sb->y, gx, gy);
+            softbody_energy(sb);
+            double worst = 0, moved = 0;
+            for (int k = 0; k < sb->n; k++) {
+                worst = fmax(worst, fmax(fabs(gx[k] - sb->gx[k]), fabs(gy[k] - sb->gy[k])));
+                moved = fmax(moved, fabs(gx[k] - sb->x[k]));
+            }
+            free(gx);
+            free(gy);
+            ENSURE_MSG(worst < 1e-9, "shape %d volume %g: goals differ by %g", shape, d.volume, worst);
+            ENSURE(moved > 0.1); /* the deformation gave goals to compare */
+            rig_free(&r);
+        }
+}
+
 static void deformed_goal_pulls_back(void)
 {
     /* a squashed body moved onto its goals again and again regains its height */
@@ -403,6 +438,7 @@ static void shake_bends_locally(void)
 }
 
 const struct test_case test_cases[] = {
+    { "goals_by_box_sums_match_cluster_sums", goals_by_box_sums_match_cluster_sums },
     { "rest_stays_at_rest", rest_stays_at_rest },
     { "rigid_motion_is_its_own_goal", rigid_motion_is_its_own_goal },
     { "deformed_goal_pulls_back", deformed_goal_pulls_back },
