@@ -372,6 +372,17 @@ static inline v4f load4(const float *p)
     return v;
 }
 
+/* The bilinear mix of the four pixels at p, p + 4, p + stride, p + stride + 4
+ * (floats) at fractions tx, ty. */
+static inline v4f bilerp(const float *p, size_t stride, float tx, float ty)
+{
+    const float *p2 = p + stride;
+    v4f a = load4(p), b = load4(p2);
+    v4f top = a + (load4(p + 4) - a) * tx;
+    v4f bottom = b + (load4(p2 + 4) - b) * tx;
+    return top + (bottom - top) * ty;
+}
+
 /* Bilinear sample of the placed source at (fx, fy) in bordered source
  * coordinates (pixel centres at x + 0.5 - 2), premultiplied. The source has a
  * transparent border of 2 pixels and points are clamped into it, so no sample
@@ -381,12 +392,7 @@ static inline v4f sample_at(const renderer *r, float fx, float fy)
     fx = fx < 0.0f ? 0.0f : fx > r->src_max_x ? r->src_max_x : fx;
     fy = fy < 0.0f ? 0.0f : fy > r->src_max_y ? r->src_max_y : fy;
     int x0 = (int)fx, y0 = (int)fy;
-    float tx = fx - (float)x0, ty = fy - (float)y0;
-    const float *p = r->src + (size_t)y0 * r->src_stride + (size_t)x0 * 4, *p2 = p + r->src_stride;
-    v4f a = load4(p), b = load4(p2);
-    v4f top = a + (load4(p + 4) - a) * tx;
-    v4f bottom = b + (load4(p2 + 4) - b) * tx;
-    return top + (bottom - top) * ty;
+    return bilerp(r->src + (size_t)y0 * r->src_stride + (size_t)x0 * 4, r->src_stride, fx - (float)x0, fy - (float)y0);
 }
 
 /* The same at canvas point (sx, sy). */
@@ -431,11 +437,7 @@ static __attribute__((noinline)) void fill_row(const renderer *r, uint8_t *m, ui
         m[k] = 1;
         v4i i = __builtin_convertvector(s, v4i);
         v4f t = s - __builtin_convertvector(i, v4f);
-        const float *p = src + (i[1] * stride + i[0] * 4), *p2 = p + stride;
-        v4f a = load4(p), c = load4(p2);
-        v4f top = a + (load4(p + 4) - a) * t[0];
-        v4f bottom = c + (load4(p2 + 4) - c) * t[0];
-        store(r, out + (size_t)k * 4, top + (bottom - top) * t[1]);
+        store(r, out + (size_t)k * 4, bilerp(src + (i[1] * stride + i[0] * 4), (size_t)stride, t[0], t[1]));
     }
 }
 
