@@ -1,13 +1,10 @@
 #!/bin/sh
 # run-cli.sh - runs every tests/cli/t_*.sh and adds up the results.
-# Needs POYO and TOOLS in the environment; CORPUS defaults to ../shared/corpus.
+# Needs POYO and TOOLS in the environment; the images come from tests/data.
 here=$(cd "$(dirname "$0")" && pwd)
-: "${CORPUS:=$(cd "$here/.." && pwd)/../shared/corpus}"
-if [ ! -d "$CORPUS/twemoji64" ]; then
-    echo "cli: corpus not found at $CORPUS; corpus tests are skipped" >&2
-fi
+DATA="$here/data"
 SAMPLES="$here/../samples"
-export POYO TOOLS CORPUS SAMPLES
+export POYO TOOLS DATA SAMPLES
 passed=0 failed=0
 for t in "$here"/cli/t_*.sh; do
     out=$(sh "$t" 2>&1)

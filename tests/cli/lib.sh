@@ -4,11 +4,12 @@
 #         commands chained with && ...
 #     '
 # and ends with test_done. Each test runs in a scratch folder of its own.
-# Environment: POYO (the binary), TOOLS (test tools), CORPUS (the emoji corpus,
-# may be missing), SAMPLES (the repository's samples/ folder).
+# Environment: POYO (the binary), TOOLS (test tools), DATA (tests/data: real
+# emoji kept in the repository), SAMPLES (the repository's samples/ folder).
 
 : "${POYO:?POYO must name the poyo binary}"
 : "${TOOLS:?TOOLS must name the test tools folder}"
+: "${DATA:?DATA must name the tests/data folder}"
 test_count=0
 test_failed=0
 test_name=$(basename "$0" .sh)
@@ -77,8 +78,6 @@ no_temp_files() {
         return 1
     fi
 }
-
-have_corpus() { [ -n "${CORPUS:-}" ] && [ -d "$CORPUS/twemoji64" ]; }
 
 test_done() {
     say "# $test_name: $((test_count - test_failed)) passed, $test_failed failed"
