@@ -29,7 +29,7 @@ TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-unit check-cli check-fuzz check-san test-bins bench fuzz install uninstall clean samples
+.PHONY: all deps demo check check-unit check-cli check-fuzz check-san test-bins golden bench fuzz install uninstall clean
 
 all: $(BUILD)/poyo
 
@@ -109,6 +109,10 @@ check-san:
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo
 	@sh samples/demo.sh $(BUILD)/poyo
+
+# rewrite the golden hashes from what poyo makes now (say why in the commit)
+golden: $(BUILD)/poyo $(BUILD)/tools/animinfo
+	@sh tests/golden/update.sh $(BUILD)/poyo $(BUILD)/tools
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo $(TOOL_BINS)

@@ -5,7 +5,10 @@
  *                                    and the largest channel difference
  *   animinfo --compare N REF FILE    frame N against a PNG (alpha thresholded at
  *                                    --alpha, default 128): mask mismatches and
- *                                    the largest and mean colour error */
+ *                                    the largest and mean colour error
+ *   animinfo --hash FILE             64-bit FNV-1a of what the file shows: size,
+ *                                    then each frame's delay (ms) and RGBA bytes */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +60,43 @@ static void gif_facts(const char *path)
     DGifCloseFile(g, &e);
 }
 
+/* FNV-1a, 64 bits, over len bytes, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t len)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The bytes as little-endian 32-bit words, so the hash is the same on any machine. */
+static uint64_t fnv1a_u32(uint64_t h, uint32_t v)
+{
+    unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                           (unsigned char)(v >> 24) };
+    return fnv1a(h, b, 4);
+}
+
 int main(int argc, char **argv)
 {
     anim a;
     anim_meta m;
+    if (argc == 3 && strcmp(argv[1], "--hash") == 0) {
+        if (!load(argv[2], &a, &m))
+            return 1;
+        uint64_t h = 0xcbf29ce484222325ull;
+        h = fnv1a_u32(h, (uint32_t)a.width);
+        h = fnv1a_u32(h, (uint32_t)a.height);
+        h = fnv1a_u32(h, (uint32_t)a.count);
+        for (int i = 0; i < a.count; i++) {
+            h = fnv1a_u32(h, (uint32_t)m.delay_ms[i]);
+            h = fnv1a(h, anim_frame(&a, i), anim_frame_bytes(&a));
+        }
+        printf("%016llx\n", (unsigned long long)h);
+        anim_free(&a);
+        anim_meta_free(&m);
+        return 0;
+    }
     if (argc == 2) {
         if (!load(argv[1], &a, &m))
             return 1;

@@ -1,6 +1,6 @@
 /* test_charm.c - properties of the swinging charm: ranges, rest without a
- * kick, rope lengths and the stamp's arm while swinging, a seamless and
- * deterministic clip, and the anti-aliased rope drawn under the stamp. */
+ * kick, rope lengths and the stamp's arm while swinging, a seamless clip
+ * (tests/golden pins its frames), and the anti-aliased rope drawn under the stamp. */
 #include "test.h"
 
 #include <stdlib.h>
@@ -102,21 +102,18 @@ static void test_swinging_rope_and_arm_keep_their_lengths(void)
     ENSURE_MSG(reach > 10.0, "the stamp swings only %g pixels", reach);
 }
 
-static void test_clip_loops_and_repeats(void)
+static void test_clip_loops(void)
 {
     poyo_error err;
     image im;
     ENSURE(make_disc(&im, 32, 32));
     charm_def d = charm_default_def();
     d.width = d.height = 96;
-    charm_clip a, b;
+    charm_clip a;
     ENSURE(charm_simulate(&d, &im, &a, &err) == POYO_OK);
-    ENSURE(charm_simulate(&d, &im, &b, &err) == POYO_OK);
     image_free(&im);
-    ENSURE(a.periodic && a.count >= 10 && a.count == b.count && a.n > 0);
+    ENSURE(a.periodic && a.count >= 10 && a.n > 0);
     ENSURE_NEAR(a.count, a.period * d.fps, 0.51);
-    int same = memcmp(a.rope, b.rope, (size_t)a.count * a.npoints * sizeof *a.rope) == 0 &&
-               memcmp(a.x, b.x, (size_t)a.count * a.n * sizeof *a.x) == 0;
     /* the end of the clip flows into its start like any two neighbouring frames */
     double step_max = 0.0, seam = 0.0;
     int e = a.npoints - 1;
@@ -128,8 +125,6 @@ static void test_clip_loops_and_repeats(void)
             seam = v2_dist(p, q);
     }
     charm_clip_free(&a);
-    charm_clip_free(&b);
-    ENSURE(same);
     ENSURE_MSG(seam <= 1.05 * step_max, "seam %g, largest step %g", seam, step_max);
 }
 
@@ -162,7 +157,7 @@ const struct test_case test_cases[] = {
     { "defaults_pass_and_each_bad_field_is_named", test_defaults_pass_and_each_bad_field_is_named },
     { "without_a_kick_the_rope_hangs_still", test_without_a_kick_the_rope_hangs_still },
     { "swinging_rope_and_arm_keep_their_lengths", test_swinging_rope_and_arm_keep_their_lengths },
-    { "clip_loops_and_repeats", test_clip_loops_and_repeats },
+    { "clip_loops", test_clip_loops },
     { "rope_is_antialiased_and_under_the_stamp", test_rope_is_antialiased_and_under_the_stamp },
     { NULL, NULL },
 };

@@ -1,7 +1,7 @@
 /* test_drop.c - a stamp dropped into a distance-field scene: it comes to rest on a
  * floor touching it without sinking in, bounces higher with more restitution, slides
  * less with more friction, lands on bare segments, leaves a canvas with no floor,
- * and runs deterministically. */
+ * and stays finite; tests/golden pins its frames. */
 #include "test.h"
 
 #include <math.h>
@@ -256,27 +256,21 @@ static void test_leaves_a_canvas_without_floor(void)
     sdf_scene_destroy(s);
 }
 
-static void test_deterministic(void)
+static void test_finite(void)
 {
     drop_def d = drop_default_def();
     d.width = d.height = 128;
     d.spin = 120.0;
     d.velocity = v2_make(0.4, -0.5);
     image im = { 0, 0, NULL };
-    drop_motion a, b;
+    drop_motion a;
     memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
     sdf_scene *s = scene_of("floor(0.9); circle(0.6,0.6,0.1) smin(0.05) box(0.2,0.6,0.1,0.05); wall(0); wall(1)", &d);
     ENSURE(s && make_stamp(&im, 40, SHAPE_DISK));
     ENSURE(drop_simulate(&im, s, &d, &a, NULL) == POYO_OK);
-    ENSURE(drop_simulate(&im, s, &d, &b, NULL) == POYO_OK);
-    ENSURE(a.count == b.count && a.n == b.n);
-    size_t bytes = (size_t)a.count * a.n * sizeof(double);
-    ENSURE(memcmp(a.x, b.x, bytes) == 0 && memcmp(a.y, b.y, bytes) == 0);
     for (size_t i = 0; i < (size_t)a.count * a.n; i++)
         ENSURE(isfinite(a.x[i]) && isfinite(a.y[i]));
     drop_motion_free(&a);
-    drop_motion_free(&b);
     image_free(&im);
     sdf_scene_destroy(s);
 }
@@ -344,7 +338,7 @@ const struct test_case test_cases[] = {
     { "friction_holds_on_a_slope", test_friction_holds_on_a_slope },
     { "lands_on_bare_segment", test_lands_on_bare_segment },
     { "leaves_a_canvas_without_floor", test_leaves_a_canvas_without_floor },
-    { "deterministic", test_deterministic },
+    { "finite", test_finite },
     { "bad_definitions_refused", test_bad_definitions_refused },
     { "paint_scene_covers_solid", test_paint_scene_covers_solid },
     { NULL, NULL },
