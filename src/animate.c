@@ -1,7 +1,9 @@
-/* animate.c - runs the main job: simulate the kicked body frame by frame,
- * make the clip loop (one-shot impulses settle and ease back to rest,
- * periodic drives give exactly one steady-state period), then render. */
+/* animate.c - the main job: the kicked body is the clip engine's driver
+ * (clip.h films it: one-shot impulses until the body settles, eased back to
+ * rest; periodic drives as one steady-state period), then rendered. */
 #include "animate.h"
+
+#include "clip.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,32 +60,20 @@ void motion_free(motion *m)
     memset(m, 0, sizeof *m);
 }
 
-static int grow_frames(motion *m, int *cap, int need)
+/* The body as the clip engine's driver: the impulse acts through the body's own callbacks. */
+static void body_step(void *user, long f)
 {
-    if (need <= *cap)
-        return 0;
-    int nc = *cap ? *cap * 2 : 64;
-    while (nc < need)
-        nc *= 2;
-    double *nx = realloc(m->x, (size_t)nc * m->n * sizeof(double));
-    if (!nx)
-        return -1;
-    m->x = nx;
-    double *ny = realloc(m->y, (size_t)nc * m->n * sizeof(double));
-    if (!ny)
-        return -1;
-    m->y = ny;
-    *cap = nc;
-    return 0;
+    (void)f;
+    softbody_step_frame(user);
 }
 
-static void record(motion *m, const softbody *sb, int f)
+static void body_capture(void *user, double *x, double *y, double *e)
 {
-    memcpy(m->x + (size_t)f * m->n, sb->x, (size_t)m->n * sizeof(double));
-    memcpy(m->y + (size_t)f * m->n, sb->y, (size_t)m->n * sizeof(double));
+    const softbody *sb = user;
+    (void)e;
+    memcpy(x, sb->x, (size_t)sb->n * sizeof(double));
+    memcpy(y, sb->y, (size_t)sb->n * sizeof(double));
 }
-
-static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
 
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *m, poyo_error *err)
 {
@@ -132,102 +122,50 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     memcpy(m->qy, sb->qy, (size_t)n * sizeof(double));
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
     double scale0 = fmin((double)W / src->w, (double)H / src->h);
-    double tol = 0.25 / scale0; /* a quarter of an output pixel, in image pixels */
-    double still = 0.3 / scale0; /* frame-to-frame motion no eye follows, in image pixels */
-    int cap = 0, f = 0;
+    clip_driver drv = { sb, n, 0, body_step, body_capture, NULL };
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.width = W;
+    cd.height = H;
+    cd.sx = cd.sy = scale0;
+    cd.fps = def->fps;
     if (info->periodic) {
         int period = (int)lround(def->fps / run.def.rate);
         if (period < 2)
             period = 2;
         run.omega = 2.0 * 3.14159265358979323846 * def->fps / period;
         impulse_kick(&run, sb);
-        double *bx = malloc((size_t)n * sizeof(double)), *by = malloc((size_t)n * sizeof(double));
-        if (!bx || !by) {
-            free(bx);
-            free(by);
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
-            goto fail;
-        }
-        /* run whole periods until one period ends where the previous one did */
-        int max_periods = (int)ceil(12.0 * def->fps / period);
-        for (int p = 0; p < max_periods; p++) {
-            memcpy(bx, sb->x, (size_t)n * sizeof(double));
-            memcpy(by, sb->y, (size_t)n * sizeof(double));
-            for (int k = 0; k < period; k++)
-                softbody_step_frame(sb);
-            double d = 0;
-            for (int k = 0; k < n; k++)
-                d = fmax(d, fmax(fabs(sb->x[k] - bx[k]), fabs(sb->y[k] - by[k])));
-            if (p >= 1 && d < 0.1 * tol)
-                break;
-        }
-        free(bx);
-        free(by);
-        if (grow_frames(m, &cap, period) != 0) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
-            goto fail;
-        }
-        for (f = 0; f < period; f++) {
-            record(m, sb, f);
-            softbody_step_frame(sb);
-        }
-        m->count = period;
-        m->periodic = 1;
+        cd.kind = CLIP_PERIODIC;
+        cd.period = period;
     } else {
         impulse_kick(&run, sb);
         /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
         if (!info->has_floor && body.damping < 0.05)
             sb->energy_cap = softbody_energy(sb);
-        int fixed = def->duration > 0.0;
-        int maxf = (int)lround((fixed ? def->duration : def->max_duration) * def->fps);
-        if (maxf < 2)
-            maxf = 2;
-        if (grow_frames(m, &cap, 1) != 0) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
-            goto fail;
-        }
-        memcpy(m->x, m->qx, (size_t)n * sizeof(double)); /* frame 0 is the still image */
-        memcpy(m->y, m->qy, (size_t)n * sizeof(double));
-        int minf = (int)ceil(0.4 * def->fps);
-        /* settled: no node moved more than tol per frame for a whole wobble period */
-        int quiet_need = (int)ceil(def->fps / body.hz), quiet = 0;
-        for (f = 1; f < maxf; f++) {
-            softbody_step_frame(sb);
-            if (grow_frames(m, &cap, f + 1) != 0) {
-                st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
-                goto fail;
-            }
-            record(m, sb, f);
-            if (fixed || f < minf)
-                continue;
-            const double *px = m->x + (size_t)(f - 1) * n, *py = m->y + (size_t)(f - 1) * n;
-            double mv = 0;
-            for (int k = 0; k < n; k++)
-                mv = fmax(mv, fmax(fabs(sb->x[k] - px[k]), fabs(sb->y[k] - py[k])));
-            quiet = mv < still ? quiet + 1 : 0;
-            if (quiet >= quiet_need) {
-                m->settled = 1;
-                f++;
-                break;
-            }
-        }
-        m->count = f;
-        /* ease the last frames back to rest so the clip flows into frame 0 */
-        int ease = (int)lround(0.3 * def->fps);
-        if (ease > m->count / 3)
-            ease = m->count / 3;
-        if (ease < 1)
-            ease = 1;
-        int k0 = m->count - ease - 1;
-        for (int k = k0 + 1; k < m->count; k++) {
-            double w = smoothstep((double)(k - k0) / (m->count - k0));
-            double *fx = m->x + (size_t)k * n, *fy = m->y + (size_t)k * n;
-            for (int i = 0; i < n; i++) {
-                fx[i] += w * (m->qx[i] - fx[i]);
-                fy[i] += w * (m->qy[i] - fy[i]);
-            }
-        }
+        cd.kind = CLIP_ONESHOT;
+        cd.fixed = def->duration > 0.0 ? (int)lround(def->duration * def->fps) : 0;
+        if (def->duration > 0.0 && cd.fixed < 2)
+            cd.fixed = 2;
+        cd.max_frames = (int)lround(def->max_duration * def->fps);
+        cd.min_frames = (int)ceil(0.4 * def->fps);
+        /* settled: no node moved more than 0.3 canvas pixels a frame for a whole wobble period */
+        cd.still = 0.3;
+        cd.quiet = (int)ceil(def->fps / body.hz);
+        cd.rest_x = m->qx;
+        cd.rest_y = m->qy;
+        cd.frame0_rest = 1; /* frame 0 is the still image */
+        cd.ease = (int)lround(0.3 * def->fps);
     }
+    clip_frames c;
+    st = clip_film(&cd, &drv, &c, err);
+    if (st != POYO_OK)
+        goto fail;
+    m->x = c.x;
+    m->y = c.y;
+    m->count = c.count;
+    m->periodic = c.periodic;
+    m->settled = c.settled;
+    free(c.e);
     impulse_end(&run);
     softbody_destroy(sb);
     return POYO_OK;
@@ -255,7 +193,7 @@ poyo_status animate_render(const image *src, const motion *m, const animate_def 
         return st;
     }
     out->loop = def->loop;
-    st = renderer_draw_frames(&r, m->x, m->y, m->n, m->count, out->rgba, def->threads, err);
+    st = clip_draw(&r, m->x, m->y, m->n, m->count, out, def->threads, NULL, NULL, err);
     renderer_free(&r);
     if (st != POYO_OK)
         anim_free(out);

@@ -1,6 +1,6 @@
 /* budget.h - makes an animation fit a byte budget: fewer colours (or lower
  * WebP quality), then a lower frame rate, then fewer frames, and finally a
- * smaller canvas, until the encoded file fits (DESIGN.md section 4). */
+ * smaller canvas, until the encoded file fits. */
 #ifndef POYO_BUDGET_H
 #define POYO_BUDGET_H
 

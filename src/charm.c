@@ -4,6 +4,8 @@
  * al. 2005) for the stamp's wobble in the arm's moving, turning frame. */
 #include "charm.h"
 
+#include "clip.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,6 @@
 /* Most soft body steps per frame. */
 #define CHARM_MAX_STEPS 64
 /* Most bytes of RGBA frames a clip may take. */
-#define CHARM_MAX_BYTES 1073741824.0
 /* Longest rope step, seconds. */
 #define CHARM_ROPE_DT 0.001
 
@@ -47,6 +48,7 @@ charm_def charm_default_def(void)
     d.rope_rgb[2] = 0x3c;
     d.rope_width = 3.0;
     d.loop = 0;
+    d.threads = 1;
     return d;
 }
 
@@ -98,6 +100,8 @@ poyo_status charm_check_def(const charm_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--rope-width must be 0.5 to 64 pixels, not %g", d->rope_width);
     if (d->loop < 0 || d->loop > 65535)
         return poyo_fail(err, POYO_ERR_USAGE, "--loop must be 0 to 65535, not %d", d->loop);
+    if (d->threads < 1 || d->threads > 8)
+        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
     return softbody_check_def(&d->body, err);
 }
 
@@ -564,8 +568,6 @@ static poyo_status alloc_clip(charm_clip *clip, const charm *c, int count, poyo_
     return POYO_OK;
 }
 
-static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
-
 /* Saves the rope points and node positions of now into slot (2 np + 2 n doubles). */
 static void record(const charm *c, double *slot, v2 *pts, int n)
 {
@@ -707,65 +709,64 @@ done:
     return st;
 }
 
+/* The charm as the clip engine's driver: rope points and stamp nodes. */
+static void charm_drive(void *user, long f)
+{
+    (void)f;
+    charm_step_frame(user);
+}
+
+static void charm_capture(void *user, double *x, double *y, double *e)
+{
+    const charm *c = user;
+    v2 *pts = c->dv0; /* scratch of np points, free between steps */
+    capture(c, pts, x, y);
+    for (int j = 0; j < c->np; j++) {
+        e[2 * j] = pts[j].x;
+        e[2 * j + 1] = pts[j].y;
+    }
+}
+
 /* From the kick until the swing settles (or for the duration asked), the last
  * frames eased back to rest so the clip flows into frame 0. */
 static poyo_status film_settle(charm *c, charm_clip *clip, poyo_error *err)
 {
     const charm_def *d = &c->def;
-    int fixed = d->duration > 0.0;
-    int maxf = (int)lround((fixed ? d->duration : d->max_duration) * d->fps);
-    if (maxf < 2)
-        maxf = 2;
-    poyo_status st = alloc_clip(clip, c, maxf, err);
+    clip_driver drv = { c, c->has_stamp ? c->sb->n : 0, 2 * c->np, charm_drive, charm_capture, NULL };
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.kind = CLIP_ONESHOT;
+    cd.width = d->width;
+    cd.height = d->height;
+    cd.sx = c->has_stamp ? c->place.sx : 1.0;
+    cd.sy = c->has_stamp ? c->place.sy : 1.0;
+    cd.fps = d->fps;
+    if (d->duration > 0.0) {
+        cd.fixed = (int)lround(d->duration * d->fps);
+        if (cd.fixed < 2)
+            cd.fixed = 2;
+    }
+    cd.max_frames = (int)lround(d->max_duration * d->fps);
+    cd.min_frames = (int)ceil(0.4 * d->fps);
+    /* settled: within a quarter of a canvas pixel of rest, and as still */
+    cd.still = 0.25;
+    cd.near = 0.25;
+    cd.quiet = 1;
+    cd.ease = (int)lround(0.3 * d->fps);
+    clip_frames k;
+    poyo_status st = clip_film(&cd, &drv, &k, err);
     if (st != POYO_OK)
         return st;
-    int np = c->np, n = clip->n;
-    size_t sp = (size_t)np, sn = (size_t)n;
-    double s = c->has_stamp ? fmax(c->place.sx, c->place.sy) : 1.0;
-    double tol = 0.25; /* canvas pixels */
-    int minf = (int)ceil(0.4 * d->fps), f;
-    capture(c, clip->rope, clip->x, clip->y);
-    for (f = 1; f < maxf; f++) {
-        charm_step_frame(c);
-        v2 *fp = clip->rope + (size_t)f * sp, *pp = fp - sp;
-        double *fx = clip->x + (size_t)f * sn, *fy = clip->y + (size_t)f * sn;
-        capture(c, fp, fx, fy);
-        if (fixed || f < minf)
-            continue;
-        double dmax = 0.0, vmax = 0.0;
-        for (int j = 0; j < np; j++) {
-            dmax = fmax(dmax, v2_dist(fp[j], clip->rope[j]));
-            vmax = fmax(vmax, v2_dist(fp[j], pp[j]));
-        }
-        for (int j = 0; j < n; j++) {
-            dmax = fmax(dmax, s * fmax(fabs(fx[j] - clip->x[j]), fabs(fy[j] - clip->y[j])));
-            vmax = fmax(vmax, s * fmax(fabs(fx[j] - fx[j - (long)sn]), fabs(fy[j] - fy[j - (long)sn])));
-        }
-        if (dmax < tol && vmax < tol) {
-            clip->settled = 1;
-            f++;
-            break;
-        }
+    st = alloc_clip(clip, c, k.count, err);
+    if (st == POYO_OK) {
+        for (size_t j = 0; j < (size_t)k.count * c->np; j++)
+            clip->rope[j] = v2_make(k.e[2 * j], k.e[2 * j + 1]);
+        memcpy(clip->x, k.x, (size_t)k.count * clip->n * sizeof(double));
+        memcpy(clip->y, k.y, (size_t)k.count * clip->n * sizeof(double));
+        clip->settled = k.settled;
     }
-    clip->count = f;
-    int ease = (int)lround(0.3 * d->fps);
-    if (ease > clip->count / 3)
-        ease = clip->count / 3;
-    if (ease < 1)
-        ease = 1;
-    int k0 = clip->count - ease - 1;
-    for (int k = k0 + 1; k < clip->count; k++) {
-        double w = smoothstep((double)(k - k0) / (clip->count - k0));
-        v2 *fp = clip->rope + (size_t)k * sp;
-        double *fx = clip->x + (size_t)k * sn, *fy = clip->y + (size_t)k * sn;
-        for (int j = 0; j < np; j++)
-            fp[j] = v2_lerp(fp[j], clip->rope[j], w);
-        for (int j = 0; j < n; j++) {
-            fx[j] += w * (clip->x[j] - fx[j]);
-            fy[j] += w * (clip->y[j] - fy[j]);
-        }
-    }
-    return POYO_OK;
+    clip_free(&k);
+    return st;
 }
 
 poyo_status charm_simulate(const charm_def *def, const image *src, charm_clip *out, poyo_error *err)
@@ -882,6 +883,20 @@ void charm_draw_rope(uint8_t *rgba, int w, int h, const v2 *pts, int n, double w
     }
 }
 
+/* The rope of frame f drawn under the stamp already in rgba. */
+typedef struct rope_layer {
+    const charm_def *def;
+    const charm_clip *clip;
+    float *cov;
+} rope_layer;
+
+static void draw_rope_under(void *user, int f, uint8_t *rgba, int w, int h)
+{
+    const rope_layer *l = user;
+    charm_draw_rope(rgba, w, h, l->clip->rope + (size_t)f * l->clip->npoints, l->clip->npoints, l->def->rope_width,
+                    l->def->rope_rgb, l->cov);
+}
+
 poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out, poyo_error *err)
 {
     int W = def->width, H = def->height;
@@ -889,11 +904,8 @@ poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out
     memset(&r, 0, sizeof r);
     float *cov = NULL;
     poyo_status st;
-    double bytes = (double)clip->count * W * H * 4.0;
-    if (bytes > CHARM_MAX_BYTES)
-        return poyo_fail(err, POYO_ERR_USAGE,
-                         "%d frames of %dx%d take %.0f MiB, more than %.0f MiB; lower --size, --fps or --duration",
-                         clip->count, W, H, bytes / 1048576.0, CHARM_MAX_BYTES / 1048576.0);
+    if ((st = clip_check_memory(clip->count, W, H, "--size, --fps or --duration", err)) != POYO_OK)
+        return st;
     if (clip->n > 0) {
         st = renderer_init(&r, &clip->stamp, &clip->lat, W, H, clip->place, err);
         if (st != POYO_OK)
@@ -909,12 +921,14 @@ poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out
         anim_free(out);
         goto done;
     }
-    for (int f = 0; f < clip->count; f++) {
-        uint8_t *frame = anim_frame(out, f);
-        if (clip->n > 0)
-            renderer_draw(&r, clip->x + (size_t)f * clip->n, clip->y + (size_t)f * clip->n, frame);
-        charm_draw_rope(frame, W, H, clip->rope + (size_t)f * clip->npoints, clip->npoints, def->rope_width,
-                        def->rope_rgb, cov);
+    rope_layer rl = { def, clip, cov };
+    if (clip->n > 0) {
+        st = clip_draw(&r, clip->x, clip->y, clip->n, clip->count, out, def->threads, draw_rope_under, &rl, err);
+        if (st != POYO_OK)
+            anim_free(out);
+    } else {
+        for (int f = 0; f < clip->count; f++)
+            draw_rope_under(&rl, f, anim_frame(out, f), W, H);
     }
 done:
     free(cov);

@@ -41,6 +41,7 @@ typedef struct charm_def {
     uint8_t rope_rgb[3];   /* rope colour, sRGB */
     double rope_width;     /* rope thickness, canvas pixels (0.5 to 64) */
     int loop;              /* plays (0 = forever), passed to the encoders */
+    int threads;           /* threads drawing frames (1 to 8) */
 } charm_def;
 
 /* The defaults, the only place they live. */

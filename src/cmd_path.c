@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bytebuf.h"
+#include "batch.h"
 #include "cli.h"
 #include "fileio.h"
 #include "follow.h"
@@ -534,6 +535,7 @@ int cmd_path(int argc, char **argv)
                 goto done;
             }
         }
+        o.follow.threads = batch_cores() < 8 ? batch_cores() : 8;
         if (follow_check_def(&o.follow, &err) != POYO_OK) {
             cli_error(NULL, "%s", err.msg);
             goto done;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "charm.h"
 #include "cli.h"
 #include "image.h"
@@ -347,6 +348,7 @@ int cmd_rope(int argc, char **argv)
         }
     }
     poyo_error err;
+    o.charm.threads = batch_cores() < 8 ? batch_cores() : 8;
     if (ok && charm_check_def(&o.charm, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "drop.h"
 #include "fileio.h"
@@ -397,6 +398,7 @@ int cmd_sdf(int argc, char **argv)
         }
     }
     poyo_error err;
+    j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
     if (ok && j.stamp && drop_check_def(&j.def, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;

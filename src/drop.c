@@ -3,6 +3,8 @@
  * Coulomb friction on velocities and positions as position based dynamics does. */
 #include "drop.h"
 
+#include "clip.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ drop_def drop_default_def(void)
     d.max_duration = 8.0;
     d.hold = 0.6;
     d.loop = 0;
+    d.threads = 1;
     d.draw_scene = 1;
     d.scene_rgb[0] = 0x5f;
     d.scene_rgb[1] = 0x6b;
@@ -75,6 +78,8 @@ poyo_status drop_check_def(const drop_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--hold must be 0 to 10 seconds, not %g", d->hold);
     if (d->loop < 0 || d->loop > 65535)
         return poyo_fail(err, POYO_ERR_USAGE, "--loop must be 0 to 65535, not %d", d->loop);
+    if (d->threads < 1 || d->threads > 8)
+        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
     return softbody_check_def(&d->body, err);
 }
 
@@ -339,25 +344,6 @@ static int opaque_support(const image *im, double sx, double sy, double gx, doub
     return any;
 }
 
-static int grow(drop_motion *m, int *cap, int need)
-{
-    if (need <= *cap)
-        return 0;
-    int nc = *cap ? *cap * 2 : 64;
-    while (nc < need)
-        nc *= 2;
-    double *nx = realloc(m->x, (size_t)nc * m->n * sizeof(double));
-    if (!nx)
-        return -1;
-    m->x = nx;
-    double *ny = realloc(m->y, (size_t)nc * m->n * sizeof(double));
-    if (!ny)
-        return -1;
-    m->y = ny;
-    *cap = nc;
-    return 0;
-}
-
 /* Where the rest image sits: scaled so the visible box's longer side is the stamp
  * size, its visible box centred on the canvas (so the visible part is inside). */
 static placement place_stamp(const image *src, const lattice *lat, const drop_def *def)
@@ -375,6 +361,58 @@ static placement place_stamp(const image *src, const lattice *lat, const drop_de
     p.ox = (int)floor(0.5 * def->width - p.sx * cx + 0.5);
     p.oy = (int)floor(0.5 * def->height - p.sy * cy + 0.5);
     return p;
+}
+
+/* The dropped body as the clip engine's driver: contacts are resolved after
+ * each solver step rather than through sb->collide, because the soft body damps
+ * all motion of a body in contact (so a landing settles in place), while a
+ * dropped body must keep sliding and rolling; restitution and friction take
+ * the energy out instead. */
+typedef struct dropped {
+    softbody *sb;
+    world *w;
+    const drop_def *def;
+} dropped;
+
+static void dropped_step(void *user, long f)
+{
+    dropped *d = user;
+    (void)f;
+    for (int s = 0; s < d->sb->steps; s++) {
+        softbody_step(d->sb);
+        collide(d->w, d->sb->x, d->sb->y, d->sb->vx, d->sb->vy, d->sb->n);
+        damp_contact(d->sb, d->w);
+    }
+}
+
+static void dropped_capture(void *user, double *x, double *y, double *e)
+{
+    const dropped *d = user;
+    (void)e;
+    memcpy(x, d->sb->x, (size_t)d->sb->n * sizeof(double));
+    memcpy(y, d->sb->y, (size_t)d->sb->n * sizeof(double));
+}
+
+/* Gone for good: outside the canvas and moving (or pulled) away. */
+static int dropped_gone(void *user)
+{
+    const dropped *d = user;
+    const softbody *sb = d->sb;
+    const placement *pl = &d->w->place;
+    double bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, mvx = 0, mvy = 0;
+    for (int k = 0; k < sb->n; k++) {
+        double cx = pl->sx * sb->x[k] + pl->ox, cy = pl->sy * sb->y[k] + pl->oy;
+        bx0 = fmin(bx0, cx);
+        bx1 = fmax(bx1, cx);
+        by0 = fmin(by0, cy);
+        by1 = fmax(by1, cy);
+        mvx += sb->vx[k];
+        mvy += sb->vy[k];
+    }
+    double g = d->def->gravity;
+    int W = d->def->width, H = d->def->height;
+    return (by0 > H && mvy >= 0 && g >= 0) || (by1 < 0 && mvy <= 0 && g <= 0) || (bx0 > W && mvx >= 0) ||
+           (bx1 < 0 && mvx <= 0);
 }
 
 poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_def *def, drop_motion *m,
@@ -459,72 +497,35 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
         sb->vx[k] = v0x - om * uy;
         sb->vy[k] = v0y + om * ux;
     }
-    int fixed = def->duration > 0.0;
-    int maxf = (int)lround((fixed ? def->duration : def->max_duration) * def->fps);
-    if (maxf < 2)
-        maxf = 2;
-    int cap = 0;
-    if (grow(m, &cap, 1) != 0) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    dropped dr = { sb, &w, def };
+    clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone };
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.kind = CLIP_ONESHOT;
+    cd.width = W;
+    cd.height = H;
+    cd.sx = pl->sx;
+    cd.sy = pl->sy;
+    cd.fps = def->fps;
+    if (def->duration > 0.0) {
+        cd.fixed = (int)lround(def->duration * def->fps);
+        if (cd.fixed < 2)
+            cd.fixed = 2;
+    }
+    cd.max_frames = (int)lround(def->max_duration * def->fps);
+    cd.min_frames = (int)ceil(0.5 * def->fps);
+    /* at rest: nothing moves a twentieth of a canvas pixel a frame for 0.2 s */
+    cd.still = 0.05;
+    cd.quiet = (int)ceil(0.2 * def->fps);
+    clip_frames c;
+    if ((st = clip_film(&cd, &drv, &c, err)) != POYO_OK)
         goto fail;
-    }
-    memcpy(m->x, sb->x, (size_t)n * sizeof(double));
-    memcpy(m->y, sb->y, (size_t)n * sizeof(double));
-    int still = 0, still_need = (int)ceil(0.2 * def->fps), minf = (int)ceil(0.5 * def->fps);
-    int f;
-    for (f = 1; f < maxf; f++) {
-        /* contacts are resolved here after each step rather than through sb->collide: the
-         * soft body damps all motion of a body in contact (so a landing settles in place),
-         * while a dropped body must keep sliding and rolling; restitution and friction
-         * take the energy out instead */
-        for (int s = 0; s < sb->steps; s++) {
-            softbody_step(sb);
-            collide(&w, sb->x, sb->y, sb->vx, sb->vy, n);
-            damp_contact(sb, &w);
-        }
-        if (grow(m, &cap, f + 1) != 0) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
-            goto fail;
-        }
-        double *fx = m->x + (size_t)f * n, *fy = m->y + (size_t)f * n;
-        const double *lx = fx - n, *ly = fy - n;
-        double moved = 0, speed = 0, bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
-        double mvx = 0, mvy = 0;
-        for (int k = 0; k < n; k++) {
-            fx[k] = sb->x[k];
-            fy[k] = sb->y[k];
-            moved = fmax(moved, fmax(fabs(fx[k] - lx[k]) * pl->sx, fabs(fy[k] - ly[k]) * pl->sy));
-            speed = fmax(speed, fmax(fabs(sb->vx[k]) * pl->sx, fabs(sb->vy[k]) * pl->sy));
-            double cxk = pl->sx * fx[k] + pl->ox, cyk = pl->sy * fy[k] + pl->oy;
-            bx0 = fmin(bx0, cxk);
-            bx1 = fmax(bx1, cxk);
-            by0 = fmin(by0, cyk);
-            by1 = fmax(by1, cyk);
-            mvx += sb->vx[k];
-            mvy += sb->vy[k];
-        }
-        if (!(isfinite(moved) && isfinite(speed))) {
-            st = poyo_fail(err, POYO_ERR_INPUT, "the simulation became unstable at frame %d", f + 1);
-            goto fail;
-        }
-        if (fixed)
-            continue;
-        /* gone for good: outside the canvas and moving (or pulled) away */
-        int away = (by0 > H && mvy >= 0 && def->gravity >= 0) || (by1 < 0 && mvy <= 0 && def->gravity <= 0) ||
-                   (bx0 > W && mvx >= 0) || (bx1 < 0 && mvx <= 0);
-        if (away) {
-            m->left = 1;
-            f++;
-            break;
-        }
-        still = moved < 0.05 ? still + 1 : 0;
-        if (f >= minf && still >= still_need) {
-            m->settled = 1;
-            f++;
-            break;
-        }
-    }
-    m->count = f;
+    m->x = c.x;
+    m->y = c.y;
+    m->count = c.count;
+    m->settled = c.settled;
+    m->left = c.left;
+    free(c.e);
     free(buf);
     softbody_destroy(sb);
     return POYO_OK;
@@ -581,38 +582,52 @@ static void composite(uint8_t *dst, const uint8_t *src, size_t pixels)
     }
 }
 
+/* The stamp drawn into rgba put over the scene layer. */
+typedef struct over_scene {
+    const uint8_t *layer;
+} over_scene;
+
+static void stamp_over_scene(void *user, int f, uint8_t *rgba, int w, int h)
+{
+    const over_scene *o = user;
+    (void)f;
+    size_t px = (size_t)w * (size_t)h;
+    for (size_t i = 0; i < px; i++) {
+        uint8_t *p = rgba + 4 * i, out[4];
+        memcpy(out, o->layer + 4 * i, 4);
+        composite(out, p, 1);
+        memcpy(p, out, 4);
+    }
+}
+
 poyo_status drop_render(const image *src, const sdf_scene *scene, const drop_motion *m, const drop_def *def,
                         anim *out, poyo_error *err)
 {
     int W = def->width, H = def->height;
     size_t px = (size_t)W * H;
-    uint8_t *layer = NULL, *stamp = NULL;
+    uint8_t *layer = NULL;
     renderer r;
     memset(&r, 0, sizeof r);
     memset(out, 0, sizeof *out);
-    if ((double)px * 4.0 * m->count > 2147483648.0)
-        return poyo_fail(err, POYO_ERR_USAGE,
-                         "%d frames of %dx%d need more than 2 GiB; lower --size, --fps or --duration", m->count, W, H);
-    poyo_status st = renderer_init(&r, src, &m->lat, W, H, m->place, err);
+    poyo_status st = clip_check_memory(m->count, W, H, "--size, --fps or --duration", err);
+    if (st != POYO_OK)
+        return st;
+    st = renderer_init(&r, src, &m->lat, W, H, m->place, err);
     if (st != POYO_OK)
         return st;
     if ((st = anim_init(out, W, H, m->count, def->fps, err)) != POYO_OK)
         goto done;
     out->loop = def->loop;
     layer = calloc(px, 4);
-    stamp = malloc(px * 4);
-    if (!layer || !stamp) {
+    if (!layer) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
         goto done;
     }
     if (def->draw_scene && scene)
         drop_paint_scene(scene, def->scene_rgb, layer, W, H);
-    for (int f = 0; f < m->count; f++) {
-        uint8_t *fr = anim_frame(out, f);
-        renderer_draw(&r, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, stamp);
-        memcpy(fr, layer, px * 4);
-        composite(fr, stamp, px);
-    }
+    over_scene os = { layer };
+    if ((st = clip_draw(&r, m->x, m->y, m->n, m->count, out, def->threads, stamp_over_scene, &os, err)) != POYO_OK)
+        goto done;
     if (m->settled) {
         long hold = lround(def->hold * def->fps);
         out->hold[m->count - 1] = hold > 1 ? (int)hold : 1;
@@ -621,7 +636,6 @@ done:
     if (st != POYO_OK)
         anim_free(out);
     free(layer);
-    free(stamp);
     renderer_free(&r);
     return st;
 }

@@ -32,6 +32,7 @@ typedef struct drop_def {
     double max_duration;   /* seconds the clip may run while waiting for rest (0.1 to 60) */
     double hold;           /* seconds the resting frame is shown before the clip restarts (0 to 10) */
     int loop;              /* plays (0 = forever), passed to the encoders (0 to 65535) */
+    int threads;           /* threads drawing frames (1 to 8) */
     int draw_scene;        /* 1: paint the scene's solid regions under the stamp */
     unsigned char scene_rgb[3]; /* colour of the solid regions */
 } drop_def;

@@ -4,12 +4,13 @@
  * clips run to their periodic steady state and the residual is spread over it. */
 #include "follow.h"
 
+#include "clip.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_FRAMES 6000
-#define MAX_FRAME_BYTES (1024.0 * 1024.0 * 1024.0)
 
 follow_def follow_default_def(void)
 {
@@ -30,6 +31,7 @@ follow_def follow_default_def(void)
     d.body.anchor = ANCHOR_NONE;
     d.max_hold = 2.0;
     d.loop = 0;
+    d.threads = 1;
     return d;
 }
 
@@ -82,11 +84,9 @@ poyo_status follow_check_def(const follow_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE,
                          "the clip would have %d frames, more than %d; lower --fps or the duration", frames,
                          MAX_FRAMES);
-    if ((double)frames * d->width * d->height * 4.0 > MAX_FRAME_BYTES)
-        return poyo_fail(err, POYO_ERR_USAGE,
-                         "%d frames of %dx%d need more than 1 GiB; lower --size, --fps or the duration", frames,
-                         d->width, d->height);
-    return POYO_OK;
+    if (d->threads < 1 || d->threads > 8)
+        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
+    return clip_check_memory(frames, d->width, d->height, "--size, --fps or the duration", err);
 }
 
 placement follow_placement(int iw, int ih, const lattice *lat, const follow_def *d)
@@ -194,120 +194,79 @@ static poyo_status pin_core(softbody *sb, const lattice *lat, const run *r, doub
     return POYO_OK;
 }
 
-static void record(motion *m, const softbody *sb, int f)
+/* The carried body as the clip engine's driver. */
+typedef struct carried {
+    const run *r;
+    softbody *sb;
+} carried;
+
+static void carried_step(void *user, long f)
 {
-    memcpy(m->x + (size_t)f * m->n, sb->x, (size_t)m->n * sizeof(double));
-    memcpy(m->y + (size_t)f * m->n, sb->y, (size_t)m->n * sizeof(double));
+    carried *c = user;
+    step_frame(c->r, c->sb, f);
 }
 
-static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
-
-/* Largest coordinate difference between two node sets. */
-static double max_diff(const double *ax, const double *ay, const double *bx, const double *by, int n)
+static void carried_capture(void *user, double *x, double *y, double *e)
 {
-    double d = 0;
-    for (int k = 0; k < n; k++)
-        d = fmax(d, fmax(fabs(ax[k] - bx[k]), fabs(ay[k] - by[k])));
-    return d;
+    const carried *c = user;
+    (void)e;
+    memcpy(x, c->sb->x, (size_t)c->sb->n * sizeof(double));
+    memcpy(y, c->sb->y, (size_t)c->sb->n * sizeof(double));
 }
 
-/* One period of the steady state into m (count = period frames), the loop made exact. */
-static poyo_status run_periodic(const run *r, softbody *sb, motion *m, double tol, double *bx, double *by,
-                                poyo_error *err)
+/* Films the clip: one lap or round trip of the steady state (loop, bounce), or
+ * the trip from rest and the settling at its end, eased into the rest pose there (once). */
+static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, double *by, poyo_error *err)
 {
-    int n = sb->n, period = r->period;
-    /* start moving rigidly with the path so the transient is small */
-    pose(r, sb->qx, sb->qy, n, 0.0, sb->x, sb->y);
-    pose(r, sb->qx, sb->qy, n, sb->dt, bx, by);
-    for (int k = 0; k < n; k++) {
-        sb->vx[k] = (bx[k] - sb->x[k]) / sb->dt;
-        sb->vy[k] = (by[k] - sb->y[k]) / sb->dt;
-    }
-    int max_periods = (int)ceil(30.0 * r->def->fps / period);
-    if (max_periods < 3)
-        max_periods = 3;
-    for (int p = 0; p < max_periods; p++) {
-        memcpy(bx, sb->x, (size_t)n * sizeof(double));
-        memcpy(by, sb->y, (size_t)n * sizeof(double));
-        for (int f = 0; f < period; f++)
-            step_frame(r, sb, f);
-        if (p >= 1 && max_diff(sb->x, sb->y, bx, by, n) < 0.1 * tol)
-            break;
-    }
-    m->x = malloc((size_t)period * n * sizeof(double));
-    m->y = malloc((size_t)period * n * sizeof(double));
-    if (!m->x || !m->y)
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
-    for (int f = 0; f < period; f++) {
-        record(m, sb, f);
-        step_frame(r, sb, f);
-    }
-    /* what is left of the mismatch between the end and the start, spread evenly */
-    for (int f = 1; f < period; f++) {
-        double w = (double)f / period;
-        double *fx = m->x + (size_t)f * n, *fy = m->y + (size_t)f * n;
-        for (int k = 0; k < n; k++) {
-            fx[k] -= w * (sb->x[k] - m->x[k]);
-            fy[k] -= w * (sb->y[k] - m->y[k]);
-        }
-    }
-    m->count = period;
-    m->periodic = 1;
-    return POYO_OK;
-}
-
-/* Start to end from rest, then settle at the end and ease into the rest pose there. */
-static poyo_status run_once(const run *r, softbody *sb, motion *m, double tol, double *bx, double *by,
-                            poyo_error *err)
-{
-    int n = sb->n, trip = r->period;
+    int n = sb->n;
     double fps = r->def->fps;
-    int hold_max = (int)ceil(r->def->max_hold * fps), hold_min = (int)ceil(0.2 * fps);
-    if (hold_min > hold_max)
-        hold_min = hold_max;
-    int cap = trip + 1 + hold_max;
-    m->x = malloc((size_t)cap * n * sizeof(double));
-    m->y = malloc((size_t)cap * n * sizeof(double));
-    if (!m->x || !m->y)
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    carried cr = { r, sb };
+    clip_driver drv = { &cr, n, 0, carried_step, carried_capture, NULL };
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.width = r->def->width;
+    cd.height = r->def->height;
+    cd.sx = r->place.sx;
+    cd.sy = r->place.sy;
+    cd.fps = fps;
     pose(r, sb->qx, sb->qy, n, 0.0, sb->x, sb->y);
-    pose(r, sb->qx, sb->qy, n, r->trip, bx, by); /* the rest pose at the end */
-    int f = 0;
-    record(m, sb, f);
-    for (f = 1; f <= trip; f++) {
-        step_frame(r, sb, f - 1);
-        record(m, sb, f);
-    }
-    int count = trip + 1;
-    for (int h = 1; h <= hold_max; h++) {
-        step_frame(r, sb, count - 1);
-        record(m, sb, count++);
-        if (h < hold_min)
-            continue;
-        double vmax = 0;
-        for (int k = 0; k < n; k++)
-            vmax = fmax(vmax, fmax(fabs(sb->vx[k]), fabs(sb->vy[k])));
-        if (max_diff(sb->x, sb->y, bx, by, n) < tol && vmax / fps < tol) {
-            m->settled = 1;
-            break;
+    if (r->def->mode == FOLLOW_ONCE) {
+        int trip = r->period;
+        int hold_max = (int)ceil(r->def->max_hold * fps), hold_min = (int)ceil(0.2 * fps);
+        if (hold_min > hold_max)
+            hold_min = hold_max;
+        pose(r, sb->qx, sb->qy, n, r->trip, bx, by); /* the rest pose at the end */
+        cd.kind = CLIP_ONESHOT;
+        cd.min_frames = trip + hold_min;
+        cd.max_frames = trip + 1 + hold_max;
+        cd.still = 0.25;
+        cd.near = 0.25;
+        cd.quiet = 1;
+        cd.rest_x = bx;
+        cd.rest_y = by;
+        cd.ease = (int)lround(0.3 * fps);
+        cd.ease_from = trip + 1;
+        cd.ease_to_end = 1;
+    } else {
+        /* start moving rigidly with the path so the transient is small */
+        pose(r, sb->qx, sb->qy, n, sb->dt, bx, by);
+        for (int k = 0; k < n; k++) {
+            sb->vx[k] = (bx[k] - sb->x[k]) / sb->dt;
+            sb->vy[k] = (by[k] - sb->y[k]) / sb->dt;
         }
+        cd.kind = CLIP_PERIODIC;
+        cd.period = r->period;
     }
-    int held = count - trip - 1;
-    if (held > 0) {
-        int ease = (int)lround(0.3 * fps);
-        if (ease > held)
-            ease = held;
-        int k0 = count - ease - 1;
-        for (int k = k0 + 1; k < count; k++) {
-            double w = smoothstep((double)(k - k0) / (count - 1 - k0));
-            double *fx = m->x + (size_t)k * n, *fy = m->y + (size_t)k * n;
-            for (int i = 0; i < n; i++) {
-                fx[i] += w * (bx[i] - fx[i]);
-                fy[i] += w * (by[i] - fy[i]);
-            }
-        }
-    }
-    m->count = count;
+    clip_frames c;
+    poyo_status st = clip_film(&cd, &drv, &c, err);
+    if (st != POYO_OK)
+        return st;
+    m->x = c.x;
+    m->y = c.y;
+    m->count = c.count;
+    m->periodic = c.periodic;
+    m->settled = c.settled;
+    free(c.e);
     return POYO_OK;
 }
 
@@ -375,11 +334,7 @@ poyo_status follow_simulate(const image *src, const path *p, const follow_def *d
     m->lambda = sb->lambda;
     memcpy(m->qx, sb->qx, (size_t)n * sizeof(double));
     memcpy(m->qy, sb->qy, (size_t)n * sizeof(double));
-    double tol = 0.25 / r.place.sx; /* a quarter of a canvas pixel, in image pixels */
-    if (def->mode == FOLLOW_ONCE)
-        st = run_once(&r, sb, m, tol, bx, by, err);
-    else
-        st = run_periodic(&r, sb, m, tol, bx, by, err);
+    st = film(&r, sb, m, bx, by, err);
 done:
     free(bx);
     free(by);
@@ -405,8 +360,9 @@ poyo_status follow_render(const image *src, const motion *m, const follow_def *d
         return st;
     }
     out->loop = def->loop;
-    for (int f = 0; f < m->count; f++)
-        renderer_draw(&r, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, anim_frame(out, f));
+    st = clip_draw(&r, m->x, m->y, m->n, m->count, out, def->threads, NULL, NULL, err);
     renderer_free(&r);
-    return POYO_OK;
+    if (st != POYO_OK)
+        anim_free(out);
+    return st;
 }

@@ -35,6 +35,7 @@ typedef struct follow_def {
     softbody_def body;  /* physics of the free part; body.anchor is ignored */
     double max_hold;    /* seconds a once clip may run after arriving while the body settles (0 to 10) */
     int loop;           /* plays (0 = forever), passed to the encoders */
+    int threads;        /* threads drawing frames (1 to 8) */
 } follow_def;
 
 /* The defaults, the only place they live. */

@@ -1,6 +1,6 @@
 /* gif.h - animated GIF writer (giflib): one global palette, one transparent
  * index, NETSCAPE2.0 loop block, carried centisecond delays, changed
- * rectangles with per-frame disposal (DESIGN.md section 4). */
+ * rectangles with per-frame disposal. */
 #ifndef POYO_GIF_H
 #define POYO_GIF_H
 

@@ -1,5 +1,5 @@
 /* impulse.h - the kicks that set a stamp in motion: one-shot impulses at t = 0
- * and periodic drives (DESIGN.md section 2, "Impulses"). */
+ * and periodic drives. */
 #ifndef POYO_IMPULSE_H
 #define POYO_IMPULSE_H
 

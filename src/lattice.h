@@ -1,5 +1,5 @@
 /* lattice.h - the node grid laid over an image's visible pixels: which cells
- * hold visible pixels and which nodes are active (DESIGN.md section 2). */
+ * hold visible pixels and which nodes are active. */
 #ifndef POYO_LATTICE_H
 #define POYO_LATTICE_H
 

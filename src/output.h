@@ -1,6 +1,6 @@
 /* output.h - encodes an anim in the format the user asked for (by --format or
  * the output's extension) and writes it atomically; also PNG frame folders
- * and sprite sheets with their JSON (DESIGN.md section 4). */
+ * and sprite sheets with their JSON. */
 #ifndef POYO_OUTPUT_H
 #define POYO_OUTPUT_H
 

@@ -1,5 +1,5 @@
 /* quantize.h - one palette for a whole animation (libimagequant), with a
- * transparent index that no visible colour shares (DESIGN.md section 4). */
+ * transparent index that no visible colour shares. */
 #ifndef POYO_QUANTIZE_H
 #define POYO_QUANTIZE_H
 

@@ -1,6 +1,6 @@
-/* render.h - draws the image warped over the deformed lattice (DESIGN.md
- * section 3): Catmull-Rom refinement of node displacements, then an inverse
- * bilinear map per output pixel with premultiplied bilinear sampling. */
+/* render.h - draws the image warped over the deformed lattice: Catmull-Rom
+ * refinement of node displacements, then an inverse bilinear map per output
+ * pixel with premultiplied bilinear sampling. */
 #ifndef POYO_RENDER_H
 #define POYO_RENDER_H
 

@@ -1,0 +1,249 @@
+/* clip.c - the clip engine: films a driver frame by frame (one-shot clips until
+ * the body settles, eased back to rest; periodic drives as one steady-state
+ * period with the seam closed), within one memory bound, and draws the frames
+ * on several threads. */
+#include "clip.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err)
+{
+    double bytes = (double)frames * w * h * 4.0;
+    if (bytes > CLIP_MAX_BYTES)
+        return poyo_fail(err, POYO_ERR_USAGE, "%d frames of %dx%d need more than %.0f GiB; lower %s", frames, w, h,
+                         CLIP_MAX_BYTES / 1073741824.0, shorter);
+    return POYO_OK;
+}
+
+void clip_free(clip_frames *c)
+{
+    if (!c)
+        return;
+    free(c->x);
+    free(c->y);
+    free(c->e);
+    memset(c, 0, sizeof *c);
+}
+
+/* Room for `need` frames; fails past the memory bound. */
+static poyo_status reserve(clip_frames *c, int need, const clip_def *d, poyo_error *err)
+{
+    if (need <= c->cap)
+        return POYO_OK;
+    if (need * c->frame_bytes > CLIP_MAX_BYTES)
+        return poyo_fail(err, POYO_ERR_USAGE,
+                         "%d frames of %dx%d need more than %.0f GiB; lower --size, --fps or --duration", need,
+                         d->width, d->height, CLIP_MAX_BYTES / 1073741824.0);
+    int nc = c->cap ? c->cap * 2 : 64;
+    while (nc < need)
+        nc *= 2;
+    size_t nodes = (size_t)nc * (size_t)c->n + 1, extras = (size_t)nc * (size_t)c->extra + 1;
+    double *nx = realloc(c->x, nodes * sizeof *nx);
+    if (nx)
+        c->x = nx;
+    double *ny = nx ? realloc(c->y, nodes * sizeof *ny) : NULL;
+    if (ny)
+        c->y = ny;
+    double *ne = ny ? realloc(c->e, extras * sizeof *ne) : NULL;
+    if (!ne)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for %d frames", need);
+    c->e = ne;
+    c->cap = nc;
+    return POYO_OK;
+}
+
+static double *fx(const clip_frames *c, int f) { return c->x + (size_t)f * c->n; }
+static double *fy(const clip_frames *c, int f) { return c->y + (size_t)f * c->n; }
+static double *fe(const clip_frames *c, int f) { return c->e + (size_t)f * c->extra; }
+
+/* Records the driver's state as frame f. */
+static void record(clip_frames *c, const clip_driver *dr, int f)
+{
+    dr->capture(dr->user, fx(c, f), fy(c, f), fe(c, f));
+}
+
+/* Largest distance between two recorded states, canvas pixels (nodes scaled by
+ * the placement, extras as they are). */
+static double state_dist(const clip_def *d, int n, int ne, const double *ax, const double *ay, const double *ae,
+                         const double *bx, const double *by, const double *be)
+{
+    double m = 0.0;
+    for (int k = 0; k < n; k++)
+        m = fmax(m, fmax(fabs(ax[k] - bx[k]) * d->sx, fabs(ay[k] - by[k]) * d->sy));
+    for (int k = 0; k < ne; k++)
+        m = fmax(m, fabs(ae[k] - be[k]));
+    return m;
+}
+
+static int frame_finite(const clip_frames *c, int f)
+{
+    const double *x = fx(c, f), *y = fy(c, f), *e = fe(c, f);
+    for (int k = 0; k < c->n; k++)
+        if (!isfinite(x[k]) || !isfinite(y[k]))
+            return 0;
+    for (int k = 0; k < c->extra; k++)
+        if (!isfinite(e[k]))
+            return 0;
+    return 1;
+}
+
+static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
+
+/* The last frames of a one-shot clip blended into the rest pose, so the clip flows on into it. */
+static void ease_to_rest(clip_frames *c, const clip_def *d, const double *rx, const double *ry, const double *re)
+{
+    int ease = d->ease;
+    if (d->ease_from > 0) {
+        if (ease > c->count - d->ease_from)
+            ease = c->count - d->ease_from;
+        if (ease < 1)
+            return;
+    } else {
+        if (ease > c->count / 3)
+            ease = c->count / 3;
+        if (ease < 1)
+            ease = 1;
+    }
+    int k0 = c->count - ease - 1;
+    int span = d->ease_to_end ? c->count - 1 - k0 : c->count - k0;
+    for (int k = k0 + 1; k < c->count; k++) {
+        double w = smoothstep((double)(k - k0) / span);
+        double *x = fx(c, k), *y = fy(c, k), *e = fe(c, k);
+        for (int i = 0; i < c->n; i++) {
+            x[i] += w * (rx[i] - x[i]);
+            y[i] += w * (ry[i] - y[i]);
+        }
+        for (int i = 0; i < c->extra; i++)
+            e[i] += w * (re[i] - e[i]);
+    }
+}
+
+/* From the start until the body settles, leaves, or the fixed length is reached. */
+static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+{
+    int fixed = d->fixed > 0;
+    int maxf = fixed ? d->fixed : d->max_frames;
+    if (maxf < 2)
+        maxf = 2;
+    poyo_status st = reserve(c, 1, d, err);
+    if (st != POYO_OK)
+        return st;
+    record(c, dr, 0);
+    if (d->frame0_rest && d->rest_x) {
+        memcpy(fx(c, 0), d->rest_x, (size_t)c->n * sizeof(double));
+        memcpy(fy(c, 0), d->rest_y, (size_t)c->n * sizeof(double));
+    }
+    int quiet = 0, f;
+    for (f = 1; f < maxf; f++) {
+        dr->step(dr->user, f - 1);
+        if ((st = reserve(c, f + 1, d, err)) != POYO_OK)
+            return st;
+        record(c, dr, f);
+        if (!frame_finite(c, f))
+            return poyo_fail(err, POYO_ERR_INPUT, "the simulation became unstable at frame %d", f + 1);
+        if (fixed)
+            continue;
+        if (dr->gone && dr->gone(dr->user)) {
+            c->left = 1;
+            f++;
+            break;
+        }
+        if (f < d->min_frames)
+            continue;
+        double mv = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), fx(c, f - 1), fy(c, f - 1),
+                               fe(c, f - 1));
+        int ok = mv < d->still;
+        if (ok && d->near > 0.0) {
+            const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
+            const double *re = d->rest_e ? d->rest_e : fe(c, 0);
+            ok = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re) < d->near;
+        }
+        quiet = ok ? quiet + 1 : 0;
+        if (quiet >= (d->quiet > 1 ? d->quiet : 1)) {
+            c->settled = 1;
+            f++;
+            break;
+        }
+    }
+    c->count = f;
+    if (d->ease > 0)
+        ease_to_rest(c, d, d->rest_x ? d->rest_x : fx(c, 0), d->rest_y ? d->rest_y : fy(c, 0),
+                     d->rest_e ? d->rest_e : fe(c, 0));
+    return POYO_OK;
+}
+
+/* Whole periods until one ends where the one before it did, then one period
+ * filmed, what is left of the mismatch between its end and its start spread
+ * over it so the last frame leads into the first. */
+static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+{
+    int period = d->period < 2 ? 2 : d->period;
+    /* two scratch frames past the period: the state before a period and after the last */
+    poyo_status st = reserve(c, period + 2, d, err);
+    if (st != POYO_OK)
+        return st;
+    int a = period, b = period + 1;
+    int max_periods = (int)ceil(CLIP_MAX_WARMUP * d->fps / period);
+    if (max_periods < 3)
+        max_periods = 3;
+    for (int p = 0; p < max_periods; p++) {
+        record(c, dr, a);
+        for (int f = 0; f < period; f++)
+            dr->step(dr->user, f);
+        record(c, dr, b);
+        double diff = state_dist(d, c->n, c->extra, fx(c, a), fy(c, a), fe(c, a), fx(c, b), fy(c, b), fe(c, b));
+        if (p >= 1 && diff < 0.025)
+            break;
+    }
+    for (int f = 0; f < period; f++) {
+        record(c, dr, f);
+        dr->step(dr->user, f);
+    }
+    record(c, dr, b);
+    for (int f = 0; f < period; f++)
+        if (!frame_finite(c, f))
+            return poyo_fail(err, POYO_ERR_INPUT, "the simulation became unstable at frame %d", f + 1);
+    for (int f = 1; f < period; f++) {
+        double w = (double)f / period;
+        double *x = fx(c, f), *y = fy(c, f), *e = fe(c, f);
+        const double *ex = fx(c, b), *ey = fy(c, b), *ee = fe(c, b);
+        for (int k = 0; k < c->n; k++) {
+            x[k] -= w * (ex[k] - c->x[k]);
+            y[k] -= w * (ey[k] - c->y[k]);
+        }
+        for (int k = 0; k < c->extra; k++)
+            e[k] -= w * (ee[k] - c->e[k]);
+    }
+    c->count = period;
+    c->periodic = 1;
+    return POYO_OK;
+}
+
+poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!def || !driver || !driver->step || !driver->capture || driver->n < 0 || driver->extra < 0 ||
+        !(def->fps > 0.0) || !(def->sx > 0.0) || !(def->sy > 0.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "clip engine: a bad driver or definition");
+    out->n = driver->n;
+    out->extra = driver->extra;
+    out->frame_bytes = (double)def->width * def->height * 4.0 + 16.0 * driver->n + 8.0 * driver->extra;
+    poyo_status st = def->kind == CLIP_PERIODIC ? film_periodic(def, driver, out, err)
+                                                : film_oneshot(def, driver, out, err);
+    if (st != POYO_OK)
+        clip_free(out);
+    return st;
+}
+
+poyo_status clip_draw(renderer *r, const double *x, const double *y, int n, int count, anim *out, int threads,
+                      clip_layer_fn layer, void *user, poyo_error *err)
+{
+    poyo_status st = renderer_draw_frames(r, x, y, n, count, out->rgba, threads, err);
+    if (st != POYO_OK || !layer)
+        return st;
+    for (int f = 0; f < count; f++)
+        layer(user, f, anim_frame(out, f), out->width, out->height);
+    return POYO_OK;
+}

@@ -1,0 +1,91 @@
+/* clip.h - the clip engine: the one frame loop every animation runs on. A
+ * driver (an impulse, a periodic drive, a path, a rope, a scene) says what acts
+ * on the body from one frame to the next; the engine records the frames,
+ * decides when the body has settled, closes the loop, bounds the memory and
+ * draws the frames on the canvas on several threads. */
+#ifndef POYO_CLIP_H
+#define POYO_CLIP_H
+
+#include <stdint.h>
+
+#include "anim.h"
+#include "error.h"
+#include "render.h"
+
+/* Bytes a clip may take: its RGBA frames and the state recorded for them. */
+#define CLIP_MAX_BYTES 1073741824.0
+/* Seconds a periodic drive may run before its steady state is filmed. */
+#define CLIP_MAX_WARMUP 12.0
+
+/* What moves the body. Positions are image pixels of the driver's stamp. */
+typedef struct clip_driver {
+    void *user;
+    int n;      /* body nodes recorded per frame (0: none) */
+    int extra;  /* further numbers recorded per frame, canvas pixels (a rope's points) */
+    /* Advances everything by one frame, from frame f to f + 1 (f counts from 0
+     * within a period for periodic clips). */
+    void (*step)(void *user, long f);
+    /* Copies the state now: n node positions into x, y and extra numbers into e. */
+    void (*capture)(void *user, double *x, double *y, double *e);
+    /* Optional: 1 when the body has left the canvas for good (ends a one-shot clip). */
+    int (*gone)(void *user);
+} clip_driver;
+
+typedef enum clip_kind {
+    CLIP_ONESHOT = 0, /* from a start until the body settles (or a fixed length), eased back to rest */
+    CLIP_PERIODIC     /* one steady-state period of a drive that repeats */
+} clip_kind;
+
+/* How the engine films a driver. */
+typedef struct clip_def {
+    clip_kind kind;
+    int width, height;   /* canvas, pixels: for the memory bound */
+    double sx, sy;       /* canvas pixels per image pixel: tolerances are in canvas pixels */
+    double fps;          /* frames per second */
+    /* periodic */
+    int period;          /* frames in one period (>= 2) */
+    /* one-shot */
+    int fixed;           /* exactly this many frames (0: until settled) */
+    int min_frames;      /* frames before the body may count as settled */
+    int max_frames;      /* frames at most while waiting to settle (>= 2) */
+    double still;        /* canvas pixels a node may move in a frame and count as still */
+    double near;         /* > 0: a settled body is also within this of the rest pose, canvas pixels */
+    int quiet;           /* still frames in a row that mean settled (>= 1) */
+    const double *rest_x, *rest_y; /* rest pose (n nodes); NULL: frame 0 */
+    const double *rest_e;          /* rest extras; NULL: frame 0's */
+    int frame0_rest;     /* 1: frame 0 shows the rest pose, not the state after the kick */
+    int ease;            /* frames at the end eased back into the rest pose (0: none) */
+    int ease_from;       /* > 0: easing starts no earlier than this frame; 0: in the last third */
+    int ease_to_end;     /* 1: the last frame is the rest pose itself; 0: the frame after it would be */
+} clip_def;
+
+/* The recorded frames of a clip. */
+typedef struct clip_frames {
+    int n, extra;        /* per frame, as the driver's */
+    int count;           /* frames */
+    double *x, *y;       /* count * n node positions; frame f starts at f * n; owned */
+    double *e;           /* count * extra numbers; owned */
+    int periodic;        /* 1: one period of a steady state, the last frame leading into the first */
+    int settled;         /* 1: a one-shot clip ended because the body came to rest */
+    int left;            /* 1: a one-shot clip ended because the body left the canvas */
+    int cap;             /* frames allocated */
+    double frame_bytes;  /* bytes one frame takes, RGBA and state */
+} clip_frames;
+
+/* Refuses, before any work, a clip of `frames` frames of w x h that would take
+ * more than CLIP_MAX_BYTES; `shorter` names the options that make it smaller. */
+poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err);
+/* Films driver as def says into *out (clip_free). */
+poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err);
+/* Frees the frames; safe on a zeroed clip. */
+void clip_free(clip_frames *c);
+
+/* Called for every frame after the stamp is drawn (may be NULL): adds what the
+ * driver shows besides the stamp (a scene under it, a rope). */
+typedef void (*clip_layer_fn)(void *user, int f, uint8_t *rgba, int w, int h);
+/* Draws the count frames of node positions x, y (n per frame) with r into out,
+ * which anim_init has sized; threads draw frames side by side (1 to 8). */
+poyo_status clip_draw(renderer *r, const double *x, const double *y, int n, int count, anim *out, int threads,
+                      clip_layer_fn layer, void *user, poyo_error *err);
+
+#endif
