@@ -122,7 +122,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     memcpy(m->qy, sb->qy, (size_t)n * sizeof(double));
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
     double scale0 = fmin((double)W / src->w, (double)H / src->h);
-    clip_driver drv = { sb, n, 0, body_step, body_capture, NULL };
+    clip_driver drv = { sb, n, 0, body_step, body_capture, NULL, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = W;

@@ -568,147 +568,6 @@ static poyo_status alloc_clip(charm_clip *clip, const charm *c, int count, poyo_
     return POYO_OK;
 }
 
-/* Saves the rope points and node positions of now into slot (2 np + 2 n doubles). */
-static void record(const charm *c, double *slot, v2 *pts, int n)
-{
-    capture(c, pts, slot + 2 * (size_t)c->np, slot + 2 * (size_t)c->np + n);
-    for (int j = 0; j < c->np; j++) {
-        slot[2 * j] = pts[j].x;
-        slot[2 * j + 1] = pts[j].y;
-    }
-}
-
-/* Whole periods of the steady swing: runs the kicked charm until the rope's
- * and the wobble's own motions have faded, starts the clip where the stamp
- * passes under the anchor in the direction of the kick, measures the period
- * at the next such pass, and resamples whole periods to whole frames. The
- * drift left over the clip is spread over it so the last frame leads into
- * the first. Leaves clip->count 0 when the charm does not swing. */
-static poyo_status film_swing(charm *c, charm_clip *clip, poyo_error *err)
-{
-    const charm_def *d = &c->def;
-    double sgn = cos(d->angle * PI / 180.0) >= 0.0 ? 1.0 : -1.0;
-    /* how fast the free wobbles fade, amplitude per second */
-    double rate_body = c->has_stamp ? d->body.damping * 2.0 * PI * d->body.hz : 1e9;
-    double rate_rope = -0.5 * log(fmax(1e-9, 1.0 - d->rope_damping)) * 25.0;
-    double rate = fmin(rate_body, rate_rope);
-    double warm = rate > 0.0 ? 6.0 / rate : 8.0;
-    if (warm < 1.0) warm = 1.0;
-    if (warm > 8.0) warm = 8.0;
-    int np = c->np, n = c->has_stamp ? c->sb->n : 0;
-    size_t fw = 2 * (size_t)np + 2 * (size_t)n; /* doubles per frame */
-    int cap = 64, held = 0, base = 0, last = -1, count = 0;
-    double *buf = malloc((size_t)cap * fw * sizeof *buf), *end = NULL;
-    v2 *pts = malloc((size_t)np * sizeof *pts);
-    poyo_status st = POYO_OK;
-    if (!buf || !pts) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the clip");
-        goto done;
-    }
-    double fps = d->fps, ta = -1.0, span = 0.0, period = 0.0, amp = 0.0, prev = swing_angle(c);
-    int maxf = (int)ceil((warm + 20.0 + d->duration) * fps);
-    for (int f = 0; f <= maxf; f++) {
-        if (f > 0)
-            charm_step_frame(c);
-        if (ta < 0.0 && held == 2) { /* until the clip starts, keep the last frame only */
-            memcpy(buf, buf + fw, fw * sizeof *buf);
-            held = 1;
-            base++;
-        }
-        if (held == cap) {
-            double *nb = realloc(buf, (size_t)cap * 2 * fw * sizeof *buf);
-            if (!nb) {
-                st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the clip");
-                goto done;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        record(c, buf + (size_t)held * fw, pts, n);
-        if (held++ == 0)
-            base = f;
-        double phi = swing_angle(c);
-        if (ta >= 0.0)
-            amp = fmax(amp, fabs(phi));
-        int crossed = f > 0 && f >= warm * fps && sgn * prev < 0.0 && sgn * phi >= 0.0 && fabs(phi - prev) < 1.0;
-        if (crossed && last < 0) {
-            double tc = (f - 1 + prev / (prev - phi)) / fps;
-            if (ta < 0.0) {
-                ta = tc;
-            } else {
-                period = tc - ta;
-                if (!(amp > 0.5 * PI / 180.0 && period > 2.0 / fps))
-                    goto done;
-                int periods = d->duration > 0.0 ? (int)lround(d->duration / period) : 1;
-                if (periods < 1)
-                    periods = 1;
-                span = periods * period;
-                count = (int)lround(span * fps);
-                if (count < 2)
-                    count = 2;
-                last = (int)ceil((ta + span) * fps) + 1;
-            }
-        }
-        prev = phi;
-        if (last >= 0 && f >= last)
-            break;
-    }
-    if (last < 0 || base + held <= last)
-        goto done;
-    st = alloc_clip(clip, c, count, err);
-    if (st != POYO_OK)
-        goto done;
-    /* frame k at ta + k span / count; the sample at k = count measures the drift */
-    end = malloc(fw * sizeof *end);
-    if (!end) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the clip");
-        goto done;
-    }
-    for (int k = 0; k <= count; k++) {
-        double pos = (ta + span * k / count) * fps - base;
-        int i = (int)floor(pos);
-        if (i < 0) i = 0;
-        if (i > held - 2) i = held - 2;
-        double u = pos - i;
-        const double *s0 = buf + (size_t)i * fw, *s1 = s0 + fw;
-        if (k == count) {
-            for (size_t j = 0; j < fw; j++)
-                end[j] = s0[j] + u * (s1[j] - s0[j]);
-            break;
-        }
-        v2 *fp = clip->rope + (size_t)k * np;
-        double *fx = clip->x + (size_t)k * n, *fy = clip->y + (size_t)k * n;
-        for (int j = 0; j < np; j++)
-            fp[j] = v2_make(s0[2 * j] + u * (s1[2 * j] - s0[2 * j]), s0[2 * j + 1] + u * (s1[2 * j + 1] - s0[2 * j + 1]));
-        const double *x0 = s0 + 2 * np, *x1 = s1 + 2 * np, *y0 = x0 + n, *y1 = x1 + n;
-        for (int j = 0; j < n; j++) {
-            fx[j] = x0[j] + u * (x1[j] - x0[j]);
-            fy[j] = y0[j] + u * (y1[j] - y0[j]);
-        }
-    }
-    const double *ex = end + 2 * np, *ey = ex + n;
-    for (int k = 1; k < count; k++) {
-        double w = (double)k / count;
-        v2 *fp = clip->rope + (size_t)k * np;
-        double *fx = clip->x + (size_t)k * n, *fy = clip->y + (size_t)k * n;
-        for (int j = 0; j < np; j++) {
-            fp[j].x += w * (clip->rope[j].x - end[2 * j]);
-            fp[j].y += w * (clip->rope[j].y - end[2 * j + 1]);
-        }
-        for (int j = 0; j < n; j++) {
-            fx[j] += w * (clip->x[j] - ex[j]);
-            fy[j] += w * (clip->y[j] - ey[j]);
-        }
-    }
-    clip->periodic = 1;
-    clip->period = period;
-done:
-    free(buf);
-    free(end);
-    free(pts);
-    return st;
-}
-
 /* The charm as the clip engine's driver: rope points and stamp nodes. */
 static void charm_drive(void *user, long f)
 {
@@ -727,20 +586,81 @@ static void charm_capture(void *user, double *x, double *y, double *e)
     }
 }
 
+/* The swing's angle, signed so that it rises through zero where the stamp
+ * passes under the anchor in the direction of the kick. */
+static double charm_phase(void *user)
+{
+    const charm *c = user;
+    return (cos(c->def.angle * PI / 180.0) >= 0.0 ? 1.0 : -1.0) * swing_angle(c);
+}
+
+/* Moves the engine's frames into the clip's rope points and node positions. */
+static poyo_status take_frames(charm_clip *clip, const charm *c, clip_frames *k, poyo_error *err)
+{
+    poyo_status st = alloc_clip(clip, c, k->count, err);
+    if (st == POYO_OK) {
+        for (size_t j = 0; j < (size_t)k->count * c->np; j++)
+            clip->rope[j] = v2_make(k->e[2 * j], k->e[2 * j + 1]);
+        memcpy(clip->x, k->x, (size_t)k->count * clip->n * sizeof(double));
+        memcpy(clip->y, k->y, (size_t)k->count * clip->n * sizeof(double));
+        clip->settled = k->settled;
+        clip->periodic = k->periodic;
+        clip->period = k->period;
+    }
+    clip_free(k);
+    return st;
+}
+
+/* What the engine needs of every charm clip. */
+static void charm_clip_def(const charm *c, clip_def *cd)
+{
+    const charm_def *d = &c->def;
+    memset(cd, 0, sizeof *cd);
+    cd->width = d->width;
+    cd->height = d->height;
+    cd->sx = c->has_stamp ? c->place.sx : 1.0;
+    cd->sy = c->has_stamp ? c->place.sy : 1.0;
+    cd->fps = d->fps;
+}
+
+/* Whole periods of the steady swing, from where the stamp passes under the
+ * anchor in the direction of the kick, once the rope's and the wobble's own
+ * motions have faded. Leaves clip->count 0 when the charm does not swing. */
+static poyo_status film_swing(charm *c, charm_clip *clip, poyo_error *err)
+{
+    const charm_def *d = &c->def;
+    /* how fast the free wobbles fade, amplitude per second */
+    double rate_body = c->has_stamp ? d->body.damping * 2.0 * PI * d->body.hz : 1e9;
+    double rate_rope = -0.5 * log(fmax(1e-9, 1.0 - d->rope_damping)) * 25.0;
+    double rate = fmin(rate_body, rate_rope);
+    double warm = rate > 0.0 ? 6.0 / rate : 8.0;
+    clip_driver drv = { c, c->has_stamp ? c->sb->n : 0, 2 * c->np, charm_drive, charm_capture, NULL, charm_phase };
+    clip_def cd;
+    charm_clip_def(c, &cd);
+    cd.kind = CLIP_MEASURED;
+    cd.warmup = warm < 1.0 ? 1.0 : warm > 8.0 ? 8.0 : warm;
+    cd.min_swing = 0.5 * PI / 180.0;
+    cd.duration = d->duration;
+    clip_frames k;
+    poyo_status st = clip_film(&cd, &drv, &k, err);
+    if (st != POYO_OK)
+        return st;
+    if (k.count == 0) {
+        clip_free(&k);
+        return POYO_OK;
+    }
+    return take_frames(clip, c, &k, err);
+}
+
 /* From the kick until the swing settles (or for the duration asked), the last
  * frames eased back to rest so the clip flows into frame 0. */
 static poyo_status film_settle(charm *c, charm_clip *clip, poyo_error *err)
 {
     const charm_def *d = &c->def;
-    clip_driver drv = { c, c->has_stamp ? c->sb->n : 0, 2 * c->np, charm_drive, charm_capture, NULL };
+    clip_driver drv = { c, c->has_stamp ? c->sb->n : 0, 2 * c->np, charm_drive, charm_capture, NULL, NULL };
     clip_def cd;
-    memset(&cd, 0, sizeof cd);
+    charm_clip_def(c, &cd);
     cd.kind = CLIP_ONESHOT;
-    cd.width = d->width;
-    cd.height = d->height;
-    cd.sx = c->has_stamp ? c->place.sx : 1.0;
-    cd.sy = c->has_stamp ? c->place.sy : 1.0;
-    cd.fps = d->fps;
     if (d->duration > 0.0) {
         cd.fixed = (int)lround(d->duration * d->fps);
         if (cd.fixed < 2)
@@ -757,16 +677,7 @@ static poyo_status film_settle(charm *c, charm_clip *clip, poyo_error *err)
     poyo_status st = clip_film(&cd, &drv, &k, err);
     if (st != POYO_OK)
         return st;
-    st = alloc_clip(clip, c, k.count, err);
-    if (st == POYO_OK) {
-        for (size_t j = 0; j < (size_t)k.count * c->np; j++)
-            clip->rope[j] = v2_make(k.e[2 * j], k.e[2 * j + 1]);
-        memcpy(clip->x, k.x, (size_t)k.count * clip->n * sizeof(double));
-        memcpy(clip->y, k.y, (size_t)k.count * clip->n * sizeof(double));
-        clip->settled = k.settled;
-    }
-    clip_free(&k);
-    return st;
+    return take_frames(clip, c, &k, err);
 }
 
 poyo_status charm_simulate(const charm_def *def, const image *src, charm_clip *out, poyo_error *err)

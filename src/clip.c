@@ -221,17 +221,118 @@ static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_
     return POYO_OK;
 }
 
+/* Whole periods of a steady motion whose period is measured: runs until the
+ * transients have faded, starts where the phase signal rises through zero,
+ * measures the period at the next rise, and resamples whole periods to whole
+ * frames. The drift left over the clip is spread over it so the last frame
+ * leads into the first. Leaves count 0 when there is no steady motion. */
+static poyo_status film_measured(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+{
+    double fps = d->fps, ta = -1.0, span = 0.0, period = 0.0, amp = 0.0, prev = dr->phase(dr->user);
+    int held = 0, base = 0, last = -1, count = 0;
+    int maxf = (int)ceil((d->warmup + 20.0 + d->duration) * fps);
+    poyo_status st;
+    for (int f = 0; f <= maxf; f++) {
+        if (f > 0)
+            dr->step(dr->user, f - 1);
+        if (ta < 0.0 && held == 2) { /* until the clip starts, keep the last frame only */
+            memcpy(fx(c, 0), fx(c, 1), (size_t)c->n * sizeof(double));
+            memcpy(fy(c, 0), fy(c, 1), (size_t)c->n * sizeof(double));
+            memcpy(fe(c, 0), fe(c, 1), (size_t)c->extra * sizeof(double));
+            held = 1;
+            base++;
+        }
+        if ((st = reserve(c, held + 1, d, err)) != POYO_OK)
+            return st;
+        record(c, dr, held);
+        if (held++ == 0)
+            base = f;
+        double phi = dr->phase(dr->user);
+        if (ta >= 0.0)
+            amp = fmax(amp, fabs(phi));
+        int rose = f > 0 && f >= d->warmup * fps && prev < 0.0 && phi >= 0.0 && fabs(phi - prev) < 1.0;
+        if (rose && last < 0) {
+            double tc = (f - 1 + prev / (prev - phi)) / fps;
+            if (ta < 0.0) {
+                ta = tc;
+            } else {
+                period = tc - ta;
+                if (!(amp > d->min_swing && period > 2.0 / fps))
+                    return POYO_OK;
+                int periods = d->duration > 0.0 ? (int)lround(d->duration / period) : 1;
+                if (periods < 1)
+                    periods = 1;
+                span = periods * period;
+                count = (int)lround(span * fps);
+                if (count < 2)
+                    count = 2;
+                last = (int)ceil((ta + span) * fps) + 1;
+            }
+        }
+        prev = phi;
+        if (last >= 0 && f >= last)
+            break;
+    }
+    if (last < 0 || base + held <= last)
+        return POYO_OK;
+    /* frame k at ta + k span / count, resampled from the recorded frames; the
+     * sample at k = count measures the drift */
+    clip_frames out;
+    memset(&out, 0, sizeof out);
+    out.n = c->n;
+    out.extra = c->extra;
+    out.frame_bytes = c->frame_bytes;
+    if ((st = reserve(&out, count + 1, d, err)) != POYO_OK)
+        return st;
+    for (int k = 0; k <= count; k++) {
+        double pos = (ta + span * k / count) * fps - base;
+        int i = (int)floor(pos);
+        if (i < 0)
+            i = 0;
+        if (i > held - 2)
+            i = held - 2;
+        double u = pos - i;
+        const double *x0 = fx(c, i), *x1 = fx(c, i + 1), *y0 = fy(c, i), *y1 = fy(c, i + 1);
+        const double *e0 = fe(c, i), *e1 = fe(c, i + 1);
+        double *x = fx(&out, k), *y = fy(&out, k), *e = fe(&out, k);
+        for (int j = 0; j < c->extra; j++)
+            e[j] = e0[j] + u * (e1[j] - e0[j]);
+        for (int j = 0; j < c->n; j++) {
+            x[j] = x0[j] + u * (x1[j] - x0[j]);
+            y[j] = y0[j] + u * (y1[j] - y0[j]);
+        }
+    }
+    const double *ex = fx(&out, count), *ey = fy(&out, count), *ee = fe(&out, count);
+    for (int k = 1; k < count; k++) {
+        double w = (double)k / count;
+        double *x = fx(&out, k), *y = fy(&out, k), *e = fe(&out, k);
+        for (int j = 0; j < c->extra; j++)
+            e[j] += w * (out.e[j] - ee[j]);
+        for (int j = 0; j < c->n; j++) {
+            x[j] += w * (out.x[j] - ex[j]);
+            y[j] += w * (out.y[j] - ey[j]);
+        }
+    }
+    clip_free(c);
+    *c = out;
+    c->count = count;
+    c->periodic = 1;
+    c->period = period;
+    return POYO_OK;
+}
+
 poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!def || !driver || !driver->step || !driver->capture || driver->n < 0 || driver->extra < 0 ||
-        !(def->fps > 0.0) || !(def->sx > 0.0) || !(def->sy > 0.0))
+        !(def->fps > 0.0) || !(def->sx > 0.0) || !(def->sy > 0.0) || (def->kind == CLIP_MEASURED && !driver->phase))
         return poyo_fail(err, POYO_ERR_USAGE, "clip engine: a bad driver or definition");
     out->n = driver->n;
     out->extra = driver->extra;
     out->frame_bytes = (double)def->width * def->height * 4.0 + 16.0 * driver->n + 8.0 * driver->extra;
-    poyo_status st = def->kind == CLIP_PERIODIC ? film_periodic(def, driver, out, err)
-                                                : film_oneshot(def, driver, out, err);
+    poyo_status st = def->kind == CLIP_PERIODIC   ? film_periodic(def, driver, out, err)
+                     : def->kind == CLIP_MEASURED ? film_measured(def, driver, out, err)
+                                                  : film_oneshot(def, driver, out, err);
     if (st != POYO_OK)
         clip_free(out);
     return st;

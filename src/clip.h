@@ -29,11 +29,15 @@ typedef struct clip_driver {
     void (*capture)(void *user, double *x, double *y, double *e);
     /* Optional: 1 when the body has left the canvas for good (ends a one-shot clip). */
     int (*gone)(void *user);
+    /* Measured clips: a signal whose rise through zero (from below) marks the
+     * start of each period, e.g. a swing's angle. */
+    double (*phase)(void *user);
 } clip_driver;
 
 typedef enum clip_kind {
     CLIP_ONESHOT = 0, /* from a start until the body settles (or a fixed length), eased back to rest */
-    CLIP_PERIODIC     /* one steady-state period of a drive that repeats */
+    CLIP_PERIODIC,    /* one steady-state period of a drive that repeats */
+    CLIP_MEASURED     /* whole periods of a motion whose period is found by watching it (a swing) */
 } clip_kind;
 
 /* How the engine films a driver. */
@@ -57,6 +61,10 @@ typedef struct clip_def {
     int ease;            /* frames at the end eased back into the rest pose (0: none) */
     int ease_from;       /* > 0: easing starts no earlier than this frame; 0: in the last third */
     int ease_to_end;     /* 1: the last frame is the rest pose itself; 0: the frame after it would be */
+    /* measured */
+    double warmup;       /* seconds before a period may start (the transients fade) */
+    double min_swing;    /* smallest peak of the phase signal that counts as a steady motion */
+    double duration;     /* > 0: the whole number of periods nearest this many seconds; 0: one period */
 } clip_def;
 
 /* The recorded frames of a clip. */
@@ -68,6 +76,7 @@ typedef struct clip_frames {
     int periodic;        /* 1: one period of a steady state, the last frame leading into the first */
     int settled;         /* 1: a one-shot clip ended because the body came to rest */
     int left;            /* 1: a one-shot clip ended because the body left the canvas */
+    double period;       /* seconds of one period (measured clips) */
     int cap;             /* frames allocated */
     double frame_bytes;  /* bytes one frame takes, RGBA and state */
 } clip_frames;
@@ -75,7 +84,8 @@ typedef struct clip_frames {
 /* Refuses, before any work, a clip of `frames` frames of w x h that would take
  * more than CLIP_MAX_BYTES; `shorter` names the options that make it smaller. */
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err);
-/* Films driver as def says into *out (clip_free). */
+/* Films driver as def says into *out (clip_free). A measured clip whose motion
+ * never settles into a steady period comes back with count 0. */
 poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err);
 /* Frees the frames; safe on a zeroed clip. */
 void clip_free(clip_frames *c);

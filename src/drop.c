@@ -498,7 +498,7 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
         sb->vy[k] = v0y + om * ux;
     }
     dropped dr = { sb, &w, def };
-    clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone };
+    clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.kind = CLIP_ONESHOT;

@@ -221,7 +221,7 @@ static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, doubl
     int n = sb->n;
     double fps = r->def->fps;
     carried cr = { r, sb };
-    clip_driver drv = { &cr, n, 0, carried_step, carried_capture, NULL };
+    clip_driver drv = { &cr, n, 0, carried_step, carried_capture, NULL, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = r->def->width;
