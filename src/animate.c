@@ -69,10 +69,8 @@ static void body_step(void *user, long f)
 
 static void body_capture(void *user, double *x, double *y, double *e)
 {
-    const softbody *sb = user;
     (void)e;
-    memcpy(x, sb->x, (size_t)sb->n * sizeof(double));
-    memcpy(y, sb->y, (size_t)sb->n * sizeof(double));
+    softbody_positions(user, x, y);
 }
 
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *m, poyo_error *err)
@@ -108,18 +106,19 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         goto fail;
     if (land)
         softbody_unpin_all(sb);
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
     m->n = n;
-    m->steps = sb->steps;
-    m->lambda = sb->lambda;
+    m->steps = softbody_steps(sb);
+    m->lambda = softbody_lambda(sb);
     m->qx = malloc((size_t)n * sizeof(double));
     m->qy = malloc((size_t)n * sizeof(double));
     if (!m->qx || !m->qy) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
         goto fail;
     }
-    memcpy(m->qx, sb->qx, (size_t)n * sizeof(double));
-    memcpy(m->qy, sb->qy, (size_t)n * sizeof(double));
+    memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
+    memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
     double scale0 = fmin((double)W / src->w, (double)H / src->h);
     clip_driver drv = { sb, n, 0, body_step, body_capture, NULL, NULL };
@@ -141,7 +140,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         impulse_kick(&run, sb);
         /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
         if (!info->has_floor && body.damping < 0.05)
-            sb->energy_cap = softbody_energy(sb);
+            softbody_cap_energy(sb);
         cd.kind = CLIP_ONESHOT;
         cd.fixed = def->duration > 0.0 ? (int)lround(def->duration * def->fps) : 0;
         if (def->duration > 0.0 && cd.fixed < 2)

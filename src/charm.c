@@ -192,7 +192,8 @@ static void frame_forces(void *user, double t, const double *x, const double *y,
     v2 loc = v2_sub(v2_rotate(a, -c->theta), v2_rotate(c->g, -c->theta0));
     double sx = c->place.sx, sy = c->place.sy;
     double w = c->omega, al = c->alpha_acc, gain = c->def.wobble, amax = c->max_acc;
-    const double *vx = c->sb->vx, *vy = c->sb->vy;
+    softbody_nodes nd = softbody_view(c->sb);
+    const double *vx = nd.vx, *vy = nd.vy;
     for (int k = 0; k < n; k++) {
         double rx = x[k] - c->attach.x, ry = y[k] - c->attach.y;
         double fx = gain * (loc.x / sx + al * ry) + w * w * rx + 2.0 * w * vy[k];
@@ -308,40 +309,34 @@ static poyo_status build_stamp(charm *c, const image *src, poyo_error *err)
         for (int j = 0; j < lat->ny; j++) {
             int k = lat->index[(size_t)j * lat->nx + i];
             if (k >= 0) {
-                sb->pinned[k] = 1;
-                sb->pinned_count++;
+                softbody_set_pinned(sb, k, 1);
                 break;
             }
         }
     }
-    if (sb->pinned_count == 0 || sb->pinned_count >= sb->n)
+    int n = softbody_count(sb);
+    if (softbody_pinned_count(sb) == 0 || softbody_pinned_count(sb) >= n)
         return poyo_fail(err, POYO_ERR_INPUT, "the stamp is too small to hang and wobble");
-    double *px = malloc((size_t)sb->n * sizeof *px), *py = calloc((size_t)sb->n, sizeof *py);
+    double *px = malloc((size_t)n * sizeof *px), *py = calloc((size_t)n, sizeof *py);
     if (!px || !py) {
         free(px);
         free(py);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the stamp");
     }
-    for (int k = 0; k < sb->n; k++)
+    for (int k = 0; k < n; k++)
         px[k] = 1.0;
     st = softbody_calibrate(sb, px, py, d->fps, err);
     free(px);
     free(py);
     if (st != POYO_OK)
         return st;
-    if (sb->steps > CHARM_MAX_STEPS) {
-        /* a stiff wobble on a fine lattice: cap the work, the wobble comes out slower */
-        sb->steps = CHARM_MAX_STEPS;
-        sb->dt = sb->frame_dt / sb->steps;
-        sb->alpha = 1.0;
-        sb->cdamp = 1.0 - exp(-2.0 * d->body.damping * 2.0 * PI * d->body.hz * sb->dt);
-    }
-    sb->gravity_x = sb->gravity_y = 0.0;
+    /* a stiff wobble on a fine lattice: cap the work, the wobble comes out slower */
+    softbody_limit_steps(sb, CHARM_MAX_STEPS);
+    softbody_set_gravity(sb, 0.0, 0.0);
     c->size = fmax(lat->bx1 - lat->bx0, lat->by1 - lat->by0);
     double wn = 2.0 * PI * d->body.hz;
     c->max_acc = 0.5 * wn * wn * c->size;
-    sb->force = frame_forces;
-    sb->user = c;
+    softbody_set_force(sb, frame_forces, c);
     v2 com = centre_of_mass(im);
     c->arm_rest = v2_make((com.x - c->attach.x) * p.sx, (com.y - c->attach.y) * p.sy);
     if (v2_len(c->arm_rest) < 1e-3)
@@ -373,7 +368,7 @@ poyo_status charm_create(const charm_def *def, const image *src, charm **out, po
         st = build_stamp(c, src, err);
         if (st != POYO_OK)
             goto fail;
-        c->spf = c->sb->steps;
+        c->spf = softbody_steps(c->sb);
     }
     c->h = 1.0 / (def->fps * c->spf);
     /* a heavy stamp on a light rope stretches it unless the rope's steps are short */
@@ -499,14 +494,15 @@ static void step(charm *c)
     c->theta = theta;
     softbody *sb = c->sb;
     softbody_step(sb);
+    softbody_nodes nd = softbody_view(sb);
     /* a safety net: no node strays further than the stamp's size from rest */
-    for (int k = 0; k < sb->n; k++) {
-        double dx = sb->x[k] - sb->qx[k], dy = sb->y[k] - sb->qy[k], dd = sqrt(dx * dx + dy * dy);
+    for (int k = 0; k < nd.n; k++) {
+        double dx = nd.x[k] - nd.qx[k], dy = nd.y[k] - nd.qy[k], dd = sqrt(dx * dx + dy * dy);
         if (!(dd <= c->size)) {
             double keep = dd > 0.0 && isfinite(dd) ? c->size / dd : 0.0;
-            sb->x[k] = sb->qx[k] + dx * keep;
-            sb->y[k] = sb->qy[k] + dy * keep;
-            sb->vx[k] = sb->vy[k] = 0.0;
+            nd.x[k] = nd.qx[k] + dx * keep;
+            nd.y[k] = nd.qy[k] + dy * keep;
+            nd.vx[k] = nd.vy[k] = 0.0;
         }
     }
 }
@@ -523,12 +519,12 @@ static void capture(const charm *c, v2 *pts, double *x, double *y)
     memcpy(pts, rope_positions(c->r), (size_t)c->np * sizeof *pts);
     if (!c->has_stamp)
         return;
-    const softbody *sb = c->sb;
+    softbody_nodes nd = softbody_view(c->sb);
     v2 a = rope_positions(c->r)[c->np - 1];
     double co = cos(c->theta), si = sin(c->theta);
     const placement *p = &c->place;
-    for (int k = 0; k < sb->n; k++) {
-        double rx = (sb->x[k] - c->attach.x) * p->sx, ry = (sb->y[k] - c->attach.y) * p->sy;
+    for (int k = 0; k < nd.n; k++) {
+        double rx = (nd.x[k] - c->attach.x) * p->sx, ry = (nd.y[k] - c->attach.y) * p->sy;
         double wx = a.x + co * rx - si * ry, wy = a.y + si * rx + co * ry;
         x[k] = (wx - p->ox) / p->sx;
         y[k] = (wy - p->oy) / p->sy;
@@ -559,7 +555,7 @@ static poyo_status alloc_clip(charm_clip *clip, const charm *c, int count, poyo_
 {
     clip->count = count;
     clip->npoints = c->np;
-    clip->n = c->has_stamp ? c->sb->n : 0;
+    clip->n = c->has_stamp ? softbody_count(c->sb) : 0;
     clip->rope = malloc((size_t)count * clip->npoints * sizeof *clip->rope);
     clip->x = malloc(((size_t)count * clip->n + 1) * sizeof *clip->x);
     clip->y = malloc(((size_t)count * clip->n + 1) * sizeof *clip->y);
@@ -634,7 +630,7 @@ static poyo_status film_swing(charm *c, charm_clip *clip, poyo_error *err)
     double rate_rope = -0.5 * log(fmax(1e-9, 1.0 - d->rope_damping)) * 25.0;
     double rate = fmin(rate_body, rate_rope);
     double warm = rate > 0.0 ? 6.0 / rate : 8.0;
-    clip_driver drv = { c, c->has_stamp ? c->sb->n : 0, 2 * c->np, charm_drive, charm_capture, NULL, charm_phase };
+    clip_driver drv = { c, c->has_stamp ? softbody_count(c->sb) : 0, 2 * c->np, charm_drive, charm_capture, NULL, charm_phase };
     clip_def cd;
     charm_clip_def(c, &cd);
     cd.kind = CLIP_MEASURED;
@@ -657,7 +653,7 @@ static poyo_status film_swing(charm *c, charm_clip *clip, poyo_error *err)
 static poyo_status film_settle(charm *c, charm_clip *clip, poyo_error *err)
 {
     const charm_def *d = &c->def;
-    clip_driver drv = { c, c->has_stamp ? c->sb->n : 0, 2 * c->np, charm_drive, charm_capture, NULL, NULL };
+    clip_driver drv = { c, c->has_stamp ? softbody_count(c->sb) : 0, 2 * c->np, charm_drive, charm_capture, NULL, NULL };
     clip_def cd;
     charm_clip_def(c, &cd);
     cd.kind = CLIP_ONESHOT;

@@ -286,30 +286,32 @@ static void damp_contact(softbody *sb, const world *w)
     v2 nrm = v2_normalize(w->contact);
     if (v2_len2(nrm) == 0.0)
         return;
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
     nrm = v2_normalize(v2_make(nrm.x / w->place.sx, nrm.y / w->place.sy)); /* into image pixels */
     double e = fmax(w->restitution, 1e-3);
-    double k = 1.0 - (1.0 - sb->cdamp) * exp(2.0 * sb->def.hz * log(e) * sb->dt);
+    double cdamp = softbody_step_damping(sb);
+    double k = 1.0 - (1.0 - cdamp) * exp(2.0 * softbody_get_def(sb)->hz * log(e) * softbody_dt(sb));
     double cx = 0, cy = 0, un = 0;
     for (int i = 0; i < n; i++) {
-        cx += sb->x[i];
-        cy += sb->y[i];
-        un += sb->vx[i] * nrm.x + sb->vy[i] * nrm.y;
+        cx += nd.x[i];
+        cy += nd.y[i];
+        un += nd.vx[i] * nrm.x + nd.vy[i] * nrm.y;
     }
     cx /= n;
     cy /= n;
     un *= k / n;
     double L = 0, I = 0;
     for (int i = 0; i < n; i++) {
-        double rx = sb->x[i] - cx, ry = sb->y[i] - cy;
-        L += rx * sb->vy[i] - ry * sb->vx[i];
+        double rx = nd.x[i] - cx, ry = nd.y[i] - cy;
+        L += rx * nd.vy[i] - ry * nd.vx[i];
         I += rx * rx + ry * ry;
     }
-    double om = I > 1e-300 ? sb->cdamp * L / I : 0.0;
+    double om = I > 1e-300 ? cdamp * L / I : 0.0;
     for (int i = 0; i < n; i++) {
-        double rx = sb->x[i] - cx, ry = sb->y[i] - cy;
-        sb->vx[i] -= un * nrm.x - om * ry;
-        sb->vy[i] -= un * nrm.y + om * rx;
+        double rx = nd.x[i] - cx, ry = nd.y[i] - cy;
+        nd.vx[i] -= un * nrm.x - om * ry;
+        nd.vy[i] -= un * nrm.y + om * rx;
     }
 }
 
@@ -364,7 +366,7 @@ static placement place_stamp(const image *src, const lattice *lat, const drop_de
 }
 
 /* The dropped body as the clip engine's driver: contacts are resolved after
- * each solver step rather than through sb->collide, because the soft body damps
+ * each solver step rather than through softbody_set_collide, because the soft body damps
  * all motion of a body in contact (so a landing settles in place), while a
  * dropped body must keep sliding and rolling; restitution and friction take
  * the energy out instead. */
@@ -378,9 +380,11 @@ static void dropped_step(void *user, long f)
 {
     dropped *d = user;
     (void)f;
-    for (int s = 0; s < d->sb->steps; s++) {
+    softbody_nodes nd = softbody_view(d->sb);
+    int steps = softbody_steps(d->sb);
+    for (int s = 0; s < steps; s++) {
         softbody_step(d->sb);
-        collide(d->w, d->sb->x, d->sb->y, d->sb->vx, d->sb->vy, d->sb->n);
+        collide(d->w, nd.x, nd.y, nd.vx, nd.vy, nd.n);
         damp_contact(d->sb, d->w);
     }
 }
@@ -389,25 +393,24 @@ static void dropped_capture(void *user, double *x, double *y, double *e)
 {
     const dropped *d = user;
     (void)e;
-    memcpy(x, d->sb->x, (size_t)d->sb->n * sizeof(double));
-    memcpy(y, d->sb->y, (size_t)d->sb->n * sizeof(double));
+    softbody_positions(d->sb, x, y);
 }
 
 /* Gone for good: outside the canvas and moving (or pulled) away. */
 static int dropped_gone(void *user)
 {
     const dropped *d = user;
-    const softbody *sb = d->sb;
+    softbody_nodes nd = softbody_view(d->sb);
     const placement *pl = &d->w->place;
     double bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, mvx = 0, mvy = 0;
-    for (int k = 0; k < sb->n; k++) {
-        double cx = pl->sx * sb->x[k] + pl->ox, cy = pl->sy * sb->y[k] + pl->oy;
+    for (int k = 0; k < nd.n; k++) {
+        double cx = pl->sx * nd.x[k] + pl->ox, cy = pl->sy * nd.y[k] + pl->oy;
         bx0 = fmin(bx0, cx);
         bx1 = fmax(bx1, cx);
         by0 = fmin(by0, cy);
         by1 = fmax(by1, cy);
-        mvx += sb->vx[k];
-        mvy += sb->vy[k];
+        mvx += nd.vx[k];
+        mvy += nd.vy[k];
     }
     double g = d->def->gravity;
     int W = d->def->width, H = d->def->height;
@@ -443,7 +446,8 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
         body.substeps = need > 64 ? 64 : (int)need;
     if ((st = softbody_create(&m->lat, &body, &sb, err)) != POYO_OK)
         goto fail;
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
     m->n = n;
     buf = malloc(((size_t)4 * n + SUPPORT_N) * sizeof *buf);
     if (!buf) {
@@ -453,23 +457,23 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     double *px = buf, *py = buf + n, *rx = buf + 2 * n, *ry = buf + 3 * n, *support = buf + 4 * n;
     double gx = 0, gy = 0;
     for (int k = 0; k < n; k++) {
-        gx += sb->qx[k];
-        gy += sb->qy[k];
+        gx += nd.qx[k];
+        gy += nd.qy[k];
     }
     gx /= n;
     gy /= n;
-    double top = sb->qy[0], bottom = sb->qy[0];
+    double top = nd.qy[0], bottom = nd.qy[0];
     for (int k = 1; k < n; k++) {
-        top = fmin(top, sb->qy[k]);
-        bottom = fmax(bottom, sb->qy[k]);
+        top = fmin(top, nd.qy[k]);
+        bottom = fmax(bottom, nd.qy[k]);
     }
     double size = fmax(bottom - top, m->lat.h);
     for (int k = 0; k < n; k++) {
         /* the squash of a body standing on its bottom edge, which a landing excites */
-        px[k] = (sb->qx[k] - gx) * (bottom - sb->qy[k]) / size;
-        py[k] = bottom - sb->qy[k];
-        rx[k] = pl->sx * (sb->qx[k] - gx);
-        ry[k] = pl->sy * (sb->qy[k] - gy);
+        px[k] = (nd.qx[k] - gx) * (bottom - nd.qy[k]) / size;
+        py[k] = bottom - nd.qy[k];
+        rx[k] = pl->sx * (nd.qx[k] - gx);
+        ry[k] = pl->sy * (nd.qy[k] - gy);
     }
     if (!opaque_support(src, pl->sx, pl->sy, gx, gy, support)) {
         st = poyo_fail(err, POYO_ERR_INPUT, "no pixel is opaque enough to collide (alpha 128 or more)");
@@ -478,11 +482,10 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     if ((st = softbody_calibrate(sb, px, py, def->fps, err)) != POYO_OK)
         goto fail;
     softbody_unpin_all(sb);
-    m->steps = sb->steps;
+    m->steps = softbody_steps(sb);
     /* half a pixel of margin covers the resampling of the drawn edge */
-    world w = { scene, *pl, rx, ry, support, 0.5, def->restitution, def->friction, sb->dt, { 0.0, 0.0 } };
-    sb->gravity_x = 0.0;
-    sb->gravity_y = def->gravity * H / pl->sy;
+    world w = { scene, *pl, rx, ry, support, 0.5, def->restitution, def->friction, softbody_dt(sb), { 0.0, 0.0 } };
+    softbody_set_gravity(sb, 0.0, def->gravity * H / pl->sy);
     /* start: tilted about the visible centre, which goes to def->at */
     double cx = 0.5 * (m->lat.bx0 + m->lat.bx1), cy = 0.5 * (m->lat.by0 + m->lat.by1);
     double tx = (def->at.x * W - pl->ox) / pl->sx, ty = (def->at.y * H - pl->oy) / pl->sy;
@@ -490,12 +493,12 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     double om = def->spin * PI / 180.0;
     double v0x = def->velocity.x * W / pl->sx, v0y = def->velocity.y * H / pl->sy;
     for (int k = 0; k < n; k++) {
-        double dx = sb->qx[k] - cx, dy = sb->qy[k] - cy;
+        double dx = nd.qx[k] - cx, dy = nd.qy[k] - cy;
         double ux = ca * dx - sa * dy, uy = sa * dx + ca * dy;
-        sb->x[k] = tx + ux;
-        sb->y[k] = ty + uy;
-        sb->vx[k] = v0x - om * uy;
-        sb->vy[k] = v0y + om * ux;
+        nd.x[k] = tx + ux;
+        nd.y[k] = ty + uy;
+        nd.vx[k] = v0x - om * uy;
+        nd.vy[k] = v0y + om * ux;
     }
     dropped dr = { sb, &w, def };
     clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone, NULL };

@@ -156,9 +156,11 @@ static void pose(const run *r, const double *qx, const double *qy, int n, double
 static void step_frame(const run *r, softbody *sb, long f)
 {
     double fps = r->def->fps;
-    for (int k = 0; k < sb->steps; k++) {
-        double t = ((double)f + (double)(k + 1) / sb->steps) / fps;
-        pose(r, sb->qx, sb->qy, sb->n, t, sb->pinx, sb->piny);
+    softbody_nodes nd = softbody_view(sb);
+    int steps = softbody_steps(sb);
+    for (int k = 0; k < steps; k++) {
+        double t = ((double)f + (double)(k + 1) / steps) / fps;
+        pose(r, nd.qx, nd.qy, nd.n, t, nd.pinx, nd.piny);
         softbody_step(sb);
     }
 }
@@ -166,28 +168,26 @@ static void step_frame(const run *r, softbody *sb, long f)
 /* Pins the nodes within the core's radius of the centre, at least four (the nearest). */
 static poyo_status pin_core(softbody *sb, const lattice *lat, const run *r, double core, poyo_error *err)
 {
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
     double size = fmax(lat->bx1 - lat->bx0, lat->by1 - lat->by0);
     double rad = 0.5 * core * size;
     double *d = malloc((size_t)n * sizeof *d);
     if (!d)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
     for (int k = 0; k < n; k++) {
-        d[k] = hypot(sb->qx[k] - r->cx, sb->qy[k] - r->cy);
-        sb->pinned[k] = d[k] <= rad;
+        d[k] = hypot(nd.qx[k] - r->cx, nd.qy[k] - r->cy);
+        softbody_set_pinned(sb, k, d[k] <= rad);
     }
-    int want = n < 4 ? n : 4, count = 0;
-    for (int k = 0; k < n; k++)
-        count += sb->pinned[k];
+    int want = n < 4 ? n : 4, count = softbody_pinned_count(sb);
     while (count < want) {
         int best = -1;
         for (int k = 0; k < n; k++)
-            if (!sb->pinned[k] && (best < 0 || d[k] < d[best]))
+            if (!nd.pinned[k] && (best < 0 || d[k] < d[best]))
                 best = k;
-        sb->pinned[best] = 1;
+        softbody_set_pinned(sb, best, 1);
         count++;
     }
-    sb->pinned_count = count;
     free(d);
     if (count >= n)
         return poyo_fail(err, POYO_ERR_INPUT, "the whole shape is inside the core; lower --core or raise --grid");
@@ -210,15 +210,16 @@ static void carried_capture(void *user, double *x, double *y, double *e)
 {
     const carried *c = user;
     (void)e;
-    memcpy(x, c->sb->x, (size_t)c->sb->n * sizeof(double));
-    memcpy(y, c->sb->y, (size_t)c->sb->n * sizeof(double));
+    softbody_positions(c->sb, x, y);
 }
 
 /* Films the clip: one lap or round trip of the steady state (loop, bounce), or
  * the trip from rest and the settling at its end, eased into the rest pose there (once). */
 static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, double *by, poyo_error *err)
 {
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
+    double dt = softbody_dt(sb);
     double fps = r->def->fps;
     carried cr = { r, sb };
     clip_driver drv = { &cr, n, 0, carried_step, carried_capture, NULL, NULL };
@@ -229,13 +230,13 @@ static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, doubl
     cd.sx = r->place.sx;
     cd.sy = r->place.sy;
     cd.fps = fps;
-    pose(r, sb->qx, sb->qy, n, 0.0, sb->x, sb->y);
+    pose(r, nd.qx, nd.qy, n, 0.0, nd.x, nd.y);
     if (r->def->mode == FOLLOW_ONCE) {
         int trip = r->period;
         int hold_max = (int)ceil(r->def->max_hold * fps), hold_min = (int)ceil(0.2 * fps);
         if (hold_min > hold_max)
             hold_min = hold_max;
-        pose(r, sb->qx, sb->qy, n, r->trip, bx, by); /* the rest pose at the end */
+        pose(r, nd.qx, nd.qy, n, r->trip, bx, by); /* the rest pose at the end */
         cd.kind = CLIP_ONESHOT;
         cd.min_frames = trip + hold_min;
         cd.max_frames = trip + 1 + hold_max;
@@ -249,10 +250,10 @@ static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, doubl
         cd.ease_to_end = 1;
     } else {
         /* start moving rigidly with the path so the transient is small */
-        pose(r, sb->qx, sb->qy, n, sb->dt, bx, by);
+        pose(r, nd.qx, nd.qy, n, dt, bx, by);
         for (int k = 0; k < n; k++) {
-            sb->vx[k] = (bx[k] - sb->x[k]) / sb->dt;
-            sb->vy[k] = (by[k] - sb->y[k]) / sb->dt;
+            nd.vx[k] = (bx[k] - nd.x[k]) / dt;
+            nd.vy[k] = (by[k] - nd.y[k]) / dt;
         }
         cd.kind = CLIP_PERIODIC;
         cd.period = r->period;
@@ -288,7 +289,8 @@ poyo_status follow_simulate(const image *src, const path *p, const follow_def *d
     st = softbody_create(&m->lat, &body, &sb, err);
     if (st != POYO_OK)
         goto done;
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
     run r;
     r.p = p;
     r.def = def;
@@ -303,8 +305,8 @@ poyo_status follow_simulate(const image *src, const path *p, const follow_def *d
         r.facing = def->facing;
     r.cx = r.cy = 0;
     for (int k = 0; k < n; k++) {
-        r.cx += sb->qx[k];
-        r.cy += sb->qy[k];
+        r.cx += nd.qx[k];
+        r.cy += nd.qy[k];
     }
     r.cx /= n;
     r.cy /= n;
@@ -330,10 +332,10 @@ poyo_status follow_simulate(const image *src, const path *p, const follow_def *d
     if (st != POYO_OK)
         goto done;
     m->n = n;
-    m->steps = sb->steps;
-    m->lambda = sb->lambda;
-    memcpy(m->qx, sb->qx, (size_t)n * sizeof(double));
-    memcpy(m->qy, sb->qy, (size_t)n * sizeof(double));
+    m->steps = softbody_steps(sb);
+    m->lambda = softbody_lambda(sb);
+    memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
+    memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
     st = film(&r, sb, m, bx, by, err);
 done:
     free(bx);

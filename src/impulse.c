@@ -134,7 +134,8 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     if (st != POYO_OK)
         return st;
     run->info = impulse_get_info(run->def.kind);
-    int n = sb->n;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
     run->n = n;
     run->px = calloc((size_t)n, sizeof(double));
     run->py = calloc((size_t)n, sizeof(double));
@@ -144,19 +145,19 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         impulse_end(run);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
     }
-    double top = sb->qy[0], bottom = sb->qy[0], left = sb->qx[0], right = sb->qx[0];
+    double top = nd.qy[0], bottom = nd.qy[0], left = nd.qx[0], right = nd.qx[0];
     for (int k = 1; k < n; k++) {
-        if (sb->qy[k] < top) top = sb->qy[k];
-        if (sb->qy[k] > bottom) bottom = sb->qy[k];
-        if (sb->qx[k] < left) left = sb->qx[k];
-        if (sb->qx[k] > right) right = sb->qx[k];
+        if (nd.qy[k] < top) top = nd.qy[k];
+        if (nd.qy[k] > bottom) bottom = nd.qy[k];
+        if (nd.qx[k] < left) left = nd.qx[k];
+        if (nd.qx[k] > right) right = nd.qx[k];
     }
     double size = bottom - top;
     if (size < lat->h)
         size = lat->h;
     run->size = size;
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
-    anchor_kind anchor = sb->def.anchor;
+    anchor_kind anchor = softbody_get_def(sb)->anchor;
     v2 at = v2_make(run->def.at.x * iw, run->def.at.y * ih);
     v2 dir;
     if (isnan(run->def.angle)) {
@@ -168,7 +169,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     }
     double sigma = 0.25 * (right - left > size ? right - left : size);
     for (int k = 0; k < n; k++) {
-        double qx = sb->qx[k], qy = sb->qy[k];
+        double qx = nd.qx[k], qy = nd.qy[k];
         /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when free */
         double u = 1.0;
         if (anchor == ANCHOR_BOTTOM)
@@ -233,35 +234,34 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         run->restitution = 0.15;
         run->friction = 0.5;
         run->gravity = 12.0 * size;
-        sb->gravity_y = run->gravity;
-        sb->collide = floor_collide;
-        sb->user = run;
+        softbody_set_gravity(sb, 0.0, run->gravity);
+        softbody_set_collide(sb, floor_collide, run);
     }
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
         run->last_period = -1.0;
-        sb->force = drive_force;
-        sb->user = run;
+        softbody_set_force(sb, drive_force, run);
     }
     return POYO_OK;
 }
 
 void impulse_kick(impulse_run *run, softbody *sb)
 {
-    double wn = 2.0 * PI * sb->def.hz;
+    double wn = 2.0 * PI * softbody_get_def(sb)->hz;
     double s = run->def.strength;
-    int n = sb->n;
-    run->step_dt = sb->dt;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
+    run->step_dt = softbody_dt(sb);
     switch (run->def.kind) {
     case IMPULSE_JUMP: {
         double v = sqrt(2.0 * run->gravity * s * run->size);
         for (int k = 0; k < n; k++)
-            sb->vy[k] = -v;
+            nd.vy[k] = -v;
         break;
     }
     case IMPULSE_DROP:
         for (int k = 0; k < n; k++)
-            sb->y[k] -= s * run->size;
+            nd.y[k] -= s * run->size;
         break;
     case IMPULSE_WAVE:
         /* a sway force whose quasi-static deflection is strength * height */
@@ -286,10 +286,10 @@ void impulse_kick(impulse_run *run, softbody *sb)
         }
         double scale = run->def.kind == IMPULSE_TWIST ? s * wn : (mx > 0 ? s * wn * run->size / mx : 0.0);
         for (int k = 0; k < n; k++) {
-            if (sb->pinned[k])
+            if (nd.pinned[k])
                 continue;
-            sb->vx[k] = scale * run->px[k];
-            sb->vy[k] = scale * run->py[k];
+            nd.vx[k] = scale * run->px[k];
+            nd.vy[k] = scale * run->py[k];
         }
         break;
     }

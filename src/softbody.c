@@ -13,6 +13,46 @@
 
 #include "vec2.h"
 
+struct softbody {
+    int n;                       /* active nodes */
+    double *x, *y, *vx, *vy;     /* positions (image pixels) and velocities (pixels/s) */
+    double *qx, *qy;             /* rest positions */
+    double *pinx, *piny;         /* target of each pinned node */
+    unsigned char *pinned;       /* 1 when the node follows pinx/piny */
+    int pinned_count;
+    /* clusters: members of cluster c are member[start[c] .. start[c + 1]) */
+    int ncl;
+    int *start, *member;
+    double *rbx, *rby;           /* rest offset of each membership from its cluster's rest centre */
+    double *aqq;                 /* 4 per cluster: inverse of A_qq, rows */
+    double *inv_count;           /* 1 / number of clusters holding the node */
+    /* the same clusters on the lattice grid (with a border of one empty cell),
+     * where the sums over a cluster are 3 x 3 box sums */
+    int gw, gh;                  /* grid cells per row and column, border included */
+    int *node_cell;              /* grid cell of each node */
+    int *cl_cell;                /* grid cell of each cluster's centre node */
+    double *cl_cx, *cl_cy;       /* rest centre of each cluster */
+    double *cl_inv;              /* 1 / members of each cluster */
+    double *grid;                /* scratch: three planes of gw * gh cells of 6 sums */
+    double *gx, *gy, *ax, *ay;   /* scratch: goals, external accelerations */
+    int *out_a, *out_b, nout;    /* outline springs: node pairs */
+    double *out_len;
+    softbody_def def;
+    /* solver state set by softbody_calibrate */
+    double frame_dt, dt;         /* seconds per frame and per step */
+    int steps;                   /* steps per frame */
+    double alpha;                /* goal stiffness per step */
+    double cdamp;                /* fraction of (non-rigid) velocity removed per step */
+    double lambda;               /* stiffness eigenvalue of the main wobble */
+    double time;                 /* simulated seconds */
+    int contact;                 /* 1 when the last step's collisions moved a node */
+    double energy_cap;           /* > 0: the energy a body left alone may not exceed */
+    double gravity_x, gravity_y; /* uniform acceleration, pixels/s^2 */
+    softbody_collide_fn collide;
+    softbody_force_fn force;
+    void *user;
+};
+
 #define PI 3.14159265358979323846
 
 softbody_def softbody_default_def(void)
@@ -425,6 +465,75 @@ static void goals_and_residual(const softbody *sb, const double *x, const double
 void softbody_goals(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
 {
     goals_and_residual(sb, x, y, gx, gy, NULL);
+}
+
+void softbody_goals_by_members(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+{
+    double pot;
+    goals_and_residual(sb, x, y, gx, gy, &pot);
+}
+
+softbody_nodes softbody_view(softbody *sb)
+{
+    softbody_nodes v = { sb->n, sb->x, sb->y, sb->vx, sb->vy, sb->qx, sb->qy, sb->pinx, sb->piny, sb->pinned };
+    return v;
+}
+
+int softbody_count(const softbody *sb) { return sb->n; }
+
+void softbody_positions(const softbody *sb, double *x, double *y)
+{
+    memcpy(x, sb->x, (size_t)sb->n * sizeof *x);
+    memcpy(y, sb->y, (size_t)sb->n * sizeof *y);
+}
+const softbody_def *softbody_get_def(const softbody *sb) { return &sb->def; }
+int softbody_steps(const softbody *sb) { return sb->steps; }
+double softbody_dt(const softbody *sb) { return sb->dt; }
+double softbody_stiffness(const softbody *sb) { return sb->alpha; }
+double softbody_step_damping(const softbody *sb) { return sb->cdamp; }
+double softbody_lambda(const softbody *sb) { return sb->lambda; }
+int softbody_pinned_count(const softbody *sb) { return sb->pinned_count; }
+int softbody_in_contact(const softbody *sb) { return sb->contact; }
+
+void softbody_set_pinned(softbody *sb, int k, int on)
+{
+    on = on != 0;
+    if (k < 0 || k >= sb->n || sb->pinned[k] == on)
+        return;
+    sb->pinned[k] = (unsigned char)on;
+    sb->pinned_count += on ? 1 : -1;
+    sb->pinx[k] = sb->x[k];
+    sb->piny[k] = sb->y[k];
+}
+
+void softbody_set_gravity(softbody *sb, double gx, double gy)
+{
+    sb->gravity_x = gx;
+    sb->gravity_y = gy;
+}
+
+void softbody_set_force(softbody *sb, softbody_force_fn fn, void *user)
+{
+    sb->force = fn;
+    sb->user = user;
+}
+
+void softbody_set_collide(softbody *sb, softbody_collide_fn fn, void *user)
+{
+    sb->collide = fn;
+    sb->user = user;
+}
+
+void softbody_cap_energy(softbody *sb) { sb->energy_cap = softbody_energy(sb); }
+
+void softbody_limit_steps(softbody *sb, int max_steps)
+{
+    if (max_steps < 1 || sb->steps <= max_steps)
+        return;
+    sb->steps = max_steps;
+    sb->dt = sb->frame_dt / sb->steps;
+    sb->alpha = 1.0;
+    sb->cdamp = 1.0 - exp(-2.0 * sb->def.damping * 2.0 * PI * sb->def.hz * sb->dt);
 }
 
 static double kinetic(const softbody *sb)

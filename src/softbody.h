@@ -35,53 +35,63 @@ typedef void (*softbody_collide_fn)(void *user, double *x, double *y, double *vx
 /* Adds external accelerations (pixels/s^2) for time t (may be NULL). */
 typedef void (*softbody_force_fn)(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n);
 
-typedef struct softbody {
+/* A body; its state is private to softbody.c. */
+typedef struct softbody softbody;
+
+/* A view of the nodes, valid while the body lives. The driver that owns the
+ * body may move nodes, change their velocities and move pin targets between
+ * steps; rest positions and pins are read-only here. */
+typedef struct softbody_nodes {
     int n;                       /* active nodes */
-    double *x, *y, *vx, *vy;     /* positions (image pixels) and velocities (pixels/s) */
-    double *qx, *qy;             /* rest positions */
-    double *pinx, *piny;         /* target of each pinned node */
-    unsigned char *pinned;       /* 1 when the node follows pinx/piny */
-    int pinned_count;
-    /* clusters: members of cluster c are member[start[c] .. start[c + 1]) */
-    int ncl;
-    int *start, *member;
-    double *rbx, *rby;           /* rest offset of each membership from its cluster's rest centre */
-    double *aqq;                 /* 4 per cluster: inverse of A_qq, rows */
-    double *inv_count;           /* 1 / number of clusters holding the node */
-    /* the same clusters on the lattice grid (with a border of one empty cell),
-     * where the sums over a cluster are 3 x 3 box sums */
-    int gw, gh;                  /* grid cells per row and column, border included */
-    int *node_cell;              /* grid cell of each node */
-    int *cl_cell;                /* grid cell of each cluster's centre node */
-    double *cl_cx, *cl_cy;       /* rest centre of each cluster */
-    double *cl_inv;              /* 1 / members of each cluster */
-    double *grid;                /* scratch: three planes of gw * gh cells of 6 sums */
-    double *gx, *gy, *ax, *ay;   /* scratch: goals, external accelerations */
-    int *out_a, *out_b, nout;    /* outline springs: node pairs */
-    double *out_len;
-    softbody_def def;
-    /* solver state set by softbody_calibrate */
-    double frame_dt, dt;         /* seconds per frame and per step */
-    int steps;                   /* steps per frame */
-    double alpha;                /* goal stiffness per step */
-    double cdamp;                /* fraction of (non-rigid) velocity removed per step */
-    double lambda;               /* stiffness eigenvalue of the main wobble */
-    double time;                 /* simulated seconds */
-    int contact;                 /* 1 when the last step's collisions moved a node */
-    double energy_cap;           /* > 0: the energy a body left alone may not exceed */
-    double gravity_x, gravity_y; /* uniform acceleration, pixels/s^2 */
-    softbody_collide_fn collide;
-    softbody_force_fn force;
-    void *user;
-} softbody;
+    double *x, *y;               /* positions, image pixels */
+    double *vx, *vy;             /* velocities, pixels/s */
+    const double *qx, *qy;       /* rest positions */
+    double *pinx, *piny;         /* where each pinned node is held */
+    const unsigned char *pinned; /* 1 when the node follows pinx/piny */
+} softbody_nodes;
 
 /* Builds the body on an active lattice, at rest, pinned per def->anchor. */
 poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbody **out, poyo_error *err);
 /* Frees everything; NULL is a no-op. */
 void softbody_destroy(softbody *sb);
+/* The nodes' arrays. */
+softbody_nodes softbody_view(softbody *sb);
+/* Active nodes. */
+int softbody_count(const softbody *sb);
+/* Copies the node positions (image pixels) into x and y (n each). */
+void softbody_positions(const softbody *sb, double *x, double *y);
+/* The definition the body was made with (anchor, hz, damping, ...). */
+const softbody_def *softbody_get_def(const softbody *sb);
+/* Solver steps per frame, seconds per step, goal stiffness per step and the
+ * share of non-rigid velocity removed per step, as softbody_calibrate set them. */
+int softbody_steps(const softbody *sb);
+double softbody_dt(const softbody *sb);
+double softbody_stiffness(const softbody *sb);
+double softbody_step_damping(const softbody *sb);
+/* Stiffness eigenvalue of the main wobble (from softbody_calibrate). */
+double softbody_lambda(const softbody *sb);
+/* Pins node k (on = 1) or frees it (on = 0); its pin target is where it is now. */
+void softbody_set_pinned(softbody *sb, int k, int on);
+/* Nodes pinned. */
+int softbody_pinned_count(const softbody *sb);
+/* Uniform acceleration, pixels/s^2. */
+void softbody_set_gravity(softbody *sb, double gx, double gy);
+/* Callbacks run every step (NULL: none), both given the same user pointer. */
+void softbody_set_force(softbody *sb, softbody_force_fn fn, void *user);
+void softbody_set_collide(softbody *sb, softbody_collide_fn fn, void *user);
+/* From now on the body's energy may not exceed what it has now (see softbody_step). */
+void softbody_cap_energy(softbody *sb);
+/* At most max_steps solver steps per frame: a stiff wobble on a fine lattice
+ * comes out slower rather than costing more (call after softbody_calibrate). */
+void softbody_limit_steps(softbody *sb, int max_steps);
+/* 1 when the last step's collisions moved a node. */
+int softbody_in_contact(const softbody *sb);
 /* Goal positions of all nodes for positions (x, y): the average over the clusters
  * holding each node of T q + p_cm. */
 void softbody_goals(const softbody *sb, const double *x, const double *y, double *gx, double *gy);
+/* The same goals found by walking every member of every cluster, as the energy
+ * does (softbody_goals sums over the lattice grid instead). */
+void softbody_goals_by_members(const softbody *sb, const double *x, const double *y, double *gx, double *gy);
 /* Stiffness eigenvalue of the wobble that the velocity pattern (px, py) excites most,
  * found by Lanczos iteration on the linearised goal operator; 0 if none. */
 double softbody_main_lambda(softbody *sb, const double *px, const double *py);

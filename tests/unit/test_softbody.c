@@ -67,11 +67,12 @@ static void rig_free(rig *r)
     image_free(&r->im);
 }
 
-static double max_offset(const softbody *sb)
+static double max_offset(softbody *sb)
 {
+    softbody_nodes nd = softbody_view(sb);
     double m = 0;
-    for (int k = 0; k < sb->n; k++)
-        m = fmax(m, fmax(fabs(sb->x[k] - sb->qx[k]), fabs(sb->y[k] - sb->qy[k])));
+    for (int k = 0; k < nd.n; k++)
+        m = fmax(m, fmax(fabs(nd.x[k] - nd.qx[k]), fabs(nd.y[k] - nd.qy[k])));
     return m;
 }
 
@@ -93,18 +94,19 @@ static void rigid_motion_is_its_own_goal(void)
         rig r;
         ENSURE(rig_make(&r, 2, 10, d, IMPULSE_SQUASH, 25));
         softbody *sb = r.sb;
+        softbody_nodes nd = softbody_view(sb);
         const double angles[] = { 0.3, -1.2, 2.9, PI };
         for (int a = 0; a < 4; a++) {
             double c = cos(angles[a]), s = sin(angles[a]);
-            for (int k = 0; k < sb->n; k++) {
-                sb->x[k] = c * sb->qx[k] - s * sb->qy[k] + 17.0;
-                sb->y[k] = s * sb->qx[k] + c * sb->qy[k] - 5.0;
+            for (int k = 0; k < nd.n; k++) {
+                nd.x[k] = c * nd.qx[k] - s * nd.qy[k] + 17.0;
+                nd.y[k] = s * nd.qx[k] + c * nd.qy[k] - 5.0;
             }
-            double *gx = malloc((size_t)sb->n * sizeof *gx), *gy = malloc((size_t)sb->n * sizeof *gy);
-            softbody_goals(sb, sb->x, sb->y, gx, gy);
+            double *gx = malloc((size_t)nd.n * sizeof *gx), *gy = malloc((size_t)nd.n * sizeof *gy);
+            softbody_goals(sb, nd.x, nd.y, gx, gy);
             double worst = 0;
-            for (int k = 0; k < sb->n; k++)
-                worst = fmax(worst, fmax(fabs(gx[k] - sb->x[k]), fabs(gy[k] - sb->y[k])));
+            for (int k = 0; k < nd.n; k++)
+                worst = fmax(worst, fmax(fabs(gx[k] - nd.x[k]), fabs(gy[k] - nd.y[k])));
             free(gx);
             free(gy);
             ENSURE_MSG(worst < 1e-9, "volume %g angle %g: goal off by %g", d.volume, angles[a], worst);
@@ -116,7 +118,7 @@ static void rigid_motion_is_its_own_goal(void)
 static void goals_by_box_sums_match_cluster_sums(void)
 {
     /* goals come from 3 x 3 box sums on the grid; the energy walks every
-     * cluster member instead and leaves its goals in sb->gx: on randomly
+     * cluster member instead (softbody_goals_by_members): on randomly
      * deformed bodies of every shape, grid and volume the two agree */
     unsigned seed = 12345;
     for (int shape = 0; shape < 3; shape++)
@@ -126,22 +128,26 @@ static void goals_by_box_sums_match_cluster_sums(void)
             rig r;
             ENSURE(rig_make(&r, shape, shape == 1 ? 17 : 9, d, IMPULSE_SQUASH, 25));
             softbody *sb = r.sb;
-            for (int k = 0; k < sb->n; k++) {
+            softbody_nodes nd = softbody_view(sb);
+            for (int k = 0; k < nd.n; k++) {
                 seed = seed * 1103515245u + 12345u;
-                sb->x[k] = sb->qx[k] + 4.0 * ((seed >> 8) % 1000 / 1000.0 - 0.5);
+                nd.x[k] = nd.qx[k] + 4.0 * ((seed >> 8) % 1000 / 1000.0 - 0.5);
                 seed = seed * 1103515245u + 12345u;
-                sb->y[k] = sb->qy[k] + 4.0 * ((seed >> 8) % 1000 / 1000.0 - 0.5);
+                nd.y[k] = nd.qy[k] + 4.0 * ((seed >> 8) % 1000 / 1000.0 - 0.5);
             }
-            double *gx = malloc((size_t)sb->n * sizeof *gx), *gy = malloc((size_t)sb->n * sizeof *gy);
-            softbody_goals(sb, sb->x, sb->y, gx, gy);
-            softbody_energy(sb);
+            double *gx = malloc((size_t)nd.n * sizeof *gx), *gy = malloc((size_t)nd.n * sizeof *gy);
+            double *mx = malloc((size_t)nd.n * sizeof *mx), *my = malloc((size_t)nd.n * sizeof *my);
+            softbody_goals(sb, nd.x, nd.y, gx, gy);
+            softbody_goals_by_members(sb, nd.x, nd.y, mx, my);
             double worst = 0, moved = 0;
-            for (int k = 0; k < sb->n; k++) {
-                worst = fmax(worst, fmax(fabs(gx[k] - sb->gx[k]), fabs(gy[k] - sb->gy[k])));
-                moved = fmax(moved, fabs(gx[k] - sb->x[k]));
+            for (int k = 0; k < nd.n; k++) {
+                worst = fmax(worst, fmax(fabs(gx[k] - mx[k]), fabs(gy[k] - my[k])));
+                moved = fmax(moved, fabs(gx[k] - nd.x[k]));
             }
             free(gx);
             free(gy);
+            free(mx);
+            free(my);
             ENSURE_MSG(worst < 1e-9, "shape %d volume %g: goals differ by %g", shape, d.volume, worst);
             ENSURE(moved > 0.1); /* the deformation gave goals to compare */
             rig_free(&r);
@@ -154,24 +160,25 @@ static void deformed_goal_pulls_back(void)
     rig r;
     ENSURE(rig_make(&r, 0, 12, softbody_default_def(), IMPULSE_SQUASH, 25));
     softbody *sb = r.sb;
+    softbody_nodes nd = softbody_view(sb);
     double top = 1e9, bot = -1e9;
-    for (int k = 0; k < sb->n; k++) {
-        top = fmin(top, sb->qy[k]);
-        bot = fmax(bot, sb->qy[k]);
-        sb->y[k] = bot; /* placeholder, set below */
+    for (int k = 0; k < nd.n; k++) {
+        top = fmin(top, nd.qy[k]);
+        bot = fmax(bot, nd.qy[k]);
+        nd.y[k] = bot; /* placeholder, set below */
     }
-    for (int k = 0; k < sb->n; k++)
-        sb->y[k] = bot - (bot - sb->qy[k]) * 0.6;
-    double *gx = malloc((size_t)sb->n * sizeof *gx), *gy = malloc((size_t)sb->n * sizeof *gy);
+    for (int k = 0; k < nd.n; k++)
+        nd.y[k] = bot - (bot - nd.qy[k]) * 0.6;
+    double *gx = malloc((size_t)nd.n * sizeof *gx), *gy = malloc((size_t)nd.n * sizeof *gy);
     double h0 = 0.6 * (bot - top), h = h0;
     for (int it = 0; it < 30; it++) {
-        softbody_goals(sb, sb->x, sb->y, gx, gy);
-        memcpy(sb->x, gx, (size_t)sb->n * sizeof *gx);
-        memcpy(sb->y, gy, (size_t)sb->n * sizeof *gy);
+        softbody_goals(sb, nd.x, nd.y, gx, gy);
+        memcpy(nd.x, gx, (size_t)nd.n * sizeof *gx);
+        memcpy(nd.y, gy, (size_t)nd.n * sizeof *gy);
         double t = 1e9, b2 = -1e9;
-        for (int k = 0; k < sb->n; k++) {
-            t = fmin(t, sb->y[k]);
-            b2 = fmax(b2, sb->y[k]);
+        for (int k = 0; k < nd.n; k++) {
+            t = fmin(t, nd.y[k]);
+            b2 = fmax(b2, nd.y[k]);
         }
         ENSURE_MSG(b2 - t >= h - 1e-9, "height shrank from %g to %g", h, b2 - t);
         h = b2 - t;
@@ -192,8 +199,8 @@ static int run_halves(rig *r, int frames, double *first, double *second)
         double m = softbody_energy(r->sb);
         if (!isfinite(m) || !isfinite(max_offset(r->sb)))
             return 0;
-        for (int k = 0; k < r->sb->n; k++)
-            if (!isfinite(r->sb->vx[k]) || !isfinite(r->sb->vy[k]))
+        for (int k = 0; k < softbody_view(r->sb).n; k++)
+            if (!isfinite(softbody_view(r->sb).vx[k]) || !isfinite(softbody_view(r->sb).vy[k]))
                 return 0;
         if (f < frames / 2)
             *first = fmax(*first, m);
@@ -225,10 +232,10 @@ static void sweep_is_stable(void)
                         impulse_kind kind = kinds[(a + b + c + s + f) % 3];
                         rig r;
                         ENSURE(rig_make(&r, (a + f) % 3, 8, d, kind, fps[f]));
-                        ENSURE(r.sb->alpha > 0 && r.sb->alpha <= 1.0);
+                        ENSURE(softbody_stiffness(r.sb) > 0 && softbody_stiffness(r.sb) <= 1.0);
                         impulse_kick(&r.run, r.sb);
                         if (damping[b] < 0.05) /* as animate.c does: only undamped bodies are capped */
-                            r.sb->energy_cap = softbody_energy(r.sb);
+                            softbody_cap_energy(r.sb);
                         int frames = (int)fmin(1500, fmax(20, fps[f] * 4.0 / hz[a]));
                         double first, second;
                         ENSURE_MSG(run_halves(&r, frames, &first, &second), "NaN at hz %g damping %g volume %g",
@@ -246,13 +253,14 @@ static void sweep_is_stable(void)
 static double measure_hz(rig *r, double fps, int frames, double *decay)
 {
     softbody *sb = r->sb;
+    softbody_nodes nd = softbody_view(sb);
     double prev = 0, t0 = -1, t1 = -1, peak1 = 0, peak_last = 0;
     int crossings = 0;
     for (int f = 1; f <= frames; f++) {
         softbody_step_frame(sb);
         double u = 0;
-        for (int k = 0; k < sb->n; k++)
-            u += (sb->x[k] - sb->qx[k]) * r->run.px[k] + (sb->y[k] - sb->qy[k]) * r->run.py[k];
+        for (int k = 0; k < nd.n; k++)
+            u += (nd.x[k] - nd.qx[k]) * r->run.px[k] + (nd.y[k] - nd.qy[k]) * r->run.py[k];
         if (f > 1 && ((prev > 0 && u <= 0) || (prev < 0 && u >= 0))) {
             double tc = (f - 1 + prev / (prev - u)) / fps;
             if (t0 < 0)
@@ -394,15 +402,15 @@ static void shake_bends_locally(void)
     for (int f = 0; f < 3; f++)
         softbody_step_frame(r.sb);
     double top = 0, mid = 0, ytop = 1e9, ybot = -1e9;
-    for (int k = 0; k < r.sb->n; k++) {
-        ytop = fmin(ytop, r.sb->qy[k]);
-        ybot = fmax(ybot, r.sb->qy[k]);
+    for (int k = 0; k < softbody_view(r.sb).n; k++) {
+        ytop = fmin(ytop, softbody_view(r.sb).qy[k]);
+        ybot = fmax(ybot, softbody_view(r.sb).qy[k]);
     }
-    for (int k = 0; k < r.sb->n; k++) {
-        double dx = fabs(r.sb->x[k] - r.sb->qx[k]);
-        if (r.sb->qy[k] == ytop)
+    for (int k = 0; k < softbody_view(r.sb).n; k++) {
+        double dx = fabs(softbody_view(r.sb).x[k] - softbody_view(r.sb).qx[k]);
+        if (softbody_view(r.sb).qy[k] == ytop)
             top = fmax(top, dx);
-        if (fabs(r.sb->qy[k] - 0.5 * (ytop + ybot)) < r.lat.h * 0.6)
+        if (fabs(softbody_view(r.sb).qy[k] - 0.5 * (ytop + ybot)) < r.lat.h * 0.6)
             mid = fmax(mid, dx);
     }
     ENSURE(top > 1.5 * mid && mid > 0);
