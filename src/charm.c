@@ -278,17 +278,8 @@ static poyo_status build_stamp(charm *c, const image *src, poyo_error *err)
     if (st != POYO_OK)
         return st;
     const image *im = &c->stamp;
-    double side = fmin(d->width, d->height) * d->stamp_size;
-    double s = side / fmax(im->w, im->h);
-    placement p;
-    p.pw = (int)floor(s * im->w + 1e-9);
-    p.ph = (int)floor(s * im->h + 1e-9);
-    if (p.pw < 1) p.pw = 1;
-    if (p.ph < 1) p.ph = 1;
-    p.sx = (double)p.pw / im->w;
-    p.sy = (double)p.ph / im->h;
-    p.ox = (int)floor(0.5 * (d->width - p.pw) + 0.5);
-    p.oy = (int)floor(0.5 * (d->height - p.ph) + 0.5);
+    double box[4] = { 0.0, 0.0, im->w, im->h }; /* the crop is the visible box */
+    placement p = clip_place(im->w, im->h, box, fmin(d->width, d->height) * d->stamp_size, d->width, d->height);
     c->place = p;
     st = lattice_build(im, d->grid, &c->lat, err);
     if (st != POYO_OK)

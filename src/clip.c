@@ -17,6 +17,26 @@ poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poy
     return POYO_OK;
 }
 
+placement clip_place(int iw, int ih, const double box[4], double side, int w, int h)
+{
+    double vw = fmax(box[2] - box[0], 1.0), vh = fmax(box[3] - box[1], 1.0);
+    double s = side / fmax(vw, vh);
+    /* transparent margins may spill off the canvas, but not without bound */
+    s = fmin(s, 4.0 * fmax(w, h) / fmax(iw, ih));
+    placement p;
+    p.pw = (int)floor(s * iw + 0.5);
+    p.ph = (int)floor(s * ih + 0.5);
+    if (p.pw < 1)
+        p.pw = 1;
+    if (p.ph < 1)
+        p.ph = 1;
+    p.sx = (double)p.pw / iw;
+    p.sy = (double)p.ph / ih;
+    p.ox = (int)floor(0.5 * w - p.sx * 0.5 * (box[0] + box[2]) + 0.5);
+    p.oy = (int)floor(0.5 * h - p.sy * 0.5 * (box[1] + box[3]) + 0.5);
+    return p;
+}
+
 void clip_free(clip_frames *c)
 {
     if (!c)

@@ -84,6 +84,10 @@ typedef struct clip_frames {
 /* Refuses, before any work, a clip of `frames` frames of w x h that would take
  * more than CLIP_MAX_BYTES; `shorter` names the options that make it smaller. */
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err);
+/* Where a stamp of iw x ih pixels sits at rest on a w x h canvas when its
+ * visible box (x0, y0, x1, y1, image pixels) is scaled to `side` canvas pixels
+ * along its longer side and centred (drivers that carry, drop or hang a stamp). */
+placement clip_place(int iw, int ih, const double box[4], double side, int w, int h);
 /* Films driver as def says into *out (clip_free). A measured clip whose motion
  * never settles into a steady period comes back with count 0. */
 poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err);

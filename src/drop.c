@@ -350,19 +350,8 @@ static int opaque_support(const image *im, double sx, double sy, double gx, doub
  * size, its visible box centred on the canvas (so the visible part is inside). */
 static placement place_stamp(const image *src, const lattice *lat, const drop_def *def)
 {
-    placement p;
-    double vw = lat->bx1 - lat->bx0, vh = lat->by1 - lat->by0;
-    double s = def->stamp_size * fmin(def->width, def->height) / fmax(vw, vh);
-    p.pw = (int)lround(s * src->w);
-    p.ph = (int)lround(s * src->h);
-    if (p.pw < 1) p.pw = 1;
-    if (p.ph < 1) p.ph = 1;
-    p.sx = (double)p.pw / src->w;
-    p.sy = (double)p.ph / src->h;
-    double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
-    p.ox = (int)floor(0.5 * def->width - p.sx * cx + 0.5);
-    p.oy = (int)floor(0.5 * def->height - p.sy * cy + 0.5);
-    return p;
+    double box[4] = { lat->bx0, lat->by0, lat->bx1, lat->by1 };
+    return clip_place(src->w, src->h, box, def->stamp_size * fmin(def->width, def->height), def->width, def->height);
 }
 
 /* The dropped body as the clip engine's driver: contacts are resolved after

@@ -91,21 +91,8 @@ poyo_status follow_check_def(const follow_def *d, poyo_error *err)
 
 placement follow_placement(int iw, int ih, const lattice *lat, const follow_def *d)
 {
-    double vw = fmax(lat->bx1 - lat->bx0, 1.0), vh = fmax(lat->by1 - lat->by0, 1.0);
-    double side = fmin(d->width, d->height);
-    double s = d->stamp_size * side / fmax(vw, vh);
-    /* transparent margins may spill off the canvas, but not without bound */
-    s = fmin(s, 4.0 * fmax(d->width, d->height) / fmax(iw, ih));
-    placement p;
-    p.pw = (int)floor(s * iw + 0.5);
-    p.ph = (int)floor(s * ih + 0.5);
-    if (p.pw < 1) p.pw = 1;
-    if (p.ph < 1) p.ph = 1;
-    p.sx = (double)p.pw / iw;
-    p.sy = (double)p.ph / ih;
-    p.ox = (int)floor(0.5 * d->width - p.sx * 0.5 * (lat->bx0 + lat->bx1) + 0.5);
-    p.oy = (int)floor(0.5 * d->height - p.sy * 0.5 * (lat->by0 + lat->by1) + 0.5);
-    return p;
+    double box[4] = { lat->bx0, lat->by0, lat->bx1, lat->by1 };
+    return clip_place(iw, ih, box, d->stamp_size * fmin(d->width, d->height), d->width, d->height);
 }
 
 /* The path and body quantities a clip needs at every step. */
