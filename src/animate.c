@@ -181,20 +181,7 @@ poyo_status animate_render(const image *src, const motion *m, const animate_def 
     double box[4] = { 1e300, 1e300, -1e300, -1e300 };
     for (int f = 0; f < m->count; f++)
         render_bounds(&m->lat, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, box);
-    placement place = render_fit(src->w, src->h, W, H, def->fit, box);
-    renderer r;
-    poyo_status st = renderer_init(&r, src, &m->lat, W, H, place, err);
-    if (st != POYO_OK)
-        return st;
-    st = anim_init(out, W, H, m->count, def->fps, err);
-    if (st != POYO_OK) {
-        renderer_free(&r);
-        return st;
-    }
-    out->loop = def->loop;
-    st = clip_draw(&r, m->x, m->y, m->n, m->count, out, def->threads, NULL, NULL, err);
-    renderer_free(&r);
-    if (st != POYO_OK)
-        anim_free(out);
-    return st;
+    clip_view v = { src, &m->lat, render_fit(src->w, src->h, W, H, def->fit, box), W, H, def->fps, def->loop,
+                    def->threads, NULL, NULL };
+    return clip_render(&v, m->x, m->y, m->n, m->count, out, err);
 }

@@ -798,38 +798,17 @@ static void draw_rope_under(void *user, int f, uint8_t *rgba, int w, int h)
 poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out, poyo_error *err)
 {
     int W = def->width, H = def->height;
-    renderer r;
-    memset(&r, 0, sizeof r);
-    float *cov = NULL;
-    poyo_status st;
-    if ((st = clip_check_memory(clip->count, W, H, "--size, --fps or --duration", err)) != POYO_OK)
-        return st;
-    if (clip->n > 0) {
-        st = renderer_init(&r, &clip->stamp, &clip->lat, W, H, clip->place, err);
-        if (st != POYO_OK)
-            return st;
-    }
-    st = anim_init(out, W, H, clip->count, def->fps, err);
+    memset(out, 0, sizeof *out);
+    poyo_status st = clip_check_memory(clip->count, W, H, "--size, --fps or --duration", err);
     if (st != POYO_OK)
-        goto done;
-    out->loop = def->loop;
-    cov = malloc((size_t)W * H * sizeof *cov);
-    if (!cov) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
-        anim_free(out);
-        goto done;
-    }
+        return st;
+    float *cov = malloc((size_t)W * H * sizeof *cov);
+    if (!cov)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
     rope_layer rl = { def, clip, cov };
-    if (clip->n > 0) {
-        st = clip_draw(&r, clip->x, clip->y, clip->n, clip->count, out, def->threads, draw_rope_under, &rl, err);
-        if (st != POYO_OK)
-            anim_free(out);
-    } else {
-        for (int f = 0; f < clip->count; f++)
-            draw_rope_under(&rl, f, anim_frame(out, f), W, H);
-    }
-done:
+    clip_view v = { clip->n > 0 ? &clip->stamp : NULL, &clip->lat, clip->place, W, H, def->fps, def->loop,
+                    def->threads, draw_rope_under, &rl };
+    st = clip_render(&v, clip->x, clip->y, clip->n, clip->count, out, err);
     free(cov);
-    renderer_free(&r);
     return st;
 }

@@ -358,13 +358,28 @@ poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frame
     return st;
 }
 
-poyo_status clip_draw(renderer *r, const double *x, const double *y, int n, int count, anim *out, int threads,
-                      clip_layer_fn layer, void *user, poyo_error *err)
+poyo_status clip_render(const clip_view *v, const double *x, const double *y, int n, int count, anim *out,
+                        poyo_error *err)
 {
-    poyo_status st = renderer_draw_frames(r, x, y, n, count, out->rgba, threads, err);
-    if (st != POYO_OK || !layer)
+    memset(out, 0, sizeof *out);
+    renderer r;
+    memset(&r, 0, sizeof r);
+    poyo_status st = clip_check_memory(count, v->width, v->height, "--size, --fps or --duration", err);
+    if (st != POYO_OK)
         return st;
-    for (int f = 0; f < count; f++)
-        layer(user, f, anim_frame(out, f), out->width, out->height);
-    return POYO_OK;
+    if (v->src && (st = renderer_init(&r, v->src, v->lat, v->width, v->height, v->place, err)) != POYO_OK)
+        return st;
+    if ((st = anim_init(out, v->width, v->height, count, v->fps, err)) != POYO_OK)
+        goto done;
+    out->loop = v->loop;
+    if (v->src && (st = renderer_draw_frames(&r, x, y, n, count, out->rgba, v->threads, err)) != POYO_OK)
+        goto done;
+    if (v->layer)
+        for (int f = 0; f < count; f++)
+            v->layer(v->user, f, anim_frame(out, f), out->width, out->height);
+done:
+    if (st != POYO_OK)
+        anim_free(out);
+    renderer_free(&r);
+    return st;
 }

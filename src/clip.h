@@ -10,6 +10,8 @@
 
 #include "anim.h"
 #include "error.h"
+#include "image.h"
+#include "lattice.h"
 #include "render.h"
 
 /* Bytes a clip may take: its RGBA frames and the state recorded for them. */
@@ -94,12 +96,26 @@ poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frame
 /* Frees the frames; safe on a zeroed clip. */
 void clip_free(clip_frames *c);
 
-/* Called for every frame after the stamp is drawn (may be NULL): adds what the
- * driver shows besides the stamp (a scene under it, a rope). */
+/* Called for every frame after the stamp is drawn: adds what the driver shows
+ * besides the stamp (a scene under it, a rope). */
 typedef void (*clip_layer_fn)(void *user, int f, uint8_t *rgba, int w, int h);
-/* Draws the count frames of node positions x, y (n per frame) with r into out,
- * which anim_init has sized; threads draw frames side by side (1 to 8). */
-poyo_status clip_draw(renderer *r, const double *x, const double *y, int n, int count, anim *out, int threads,
-                      clip_layer_fn layer, void *user, poyo_error *err);
+
+/* How the frames are drawn. */
+typedef struct clip_view {
+    const image *src;      /* the stamp; NULL: nothing but the layer */
+    const lattice *lat;    /* its lattice */
+    placement place;       /* where the stamp's rest image sits on the canvas */
+    int width, height;     /* canvas, pixels */
+    double fps;
+    int loop;              /* plays (0 = forever), passed to the encoders */
+    int threads;           /* threads drawing frames side by side (1 to 8) */
+    clip_layer_fn layer;   /* may be NULL */
+    void *user;            /* for layer */
+} clip_view;
+
+/* Draws count frames of node positions x, y (n per frame, image pixels) into
+ * *out (anim_free), within the memory bound. */
+poyo_status clip_render(const clip_view *v, const double *x, const double *y, int n, int count, anim *out,
+                        poyo_error *err);
 
 #endif

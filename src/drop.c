@@ -596,38 +596,22 @@ poyo_status drop_render(const image *src, const sdf_scene *scene, const drop_mot
                         anim *out, poyo_error *err)
 {
     int W = def->width, H = def->height;
-    size_t px = (size_t)W * H;
-    uint8_t *layer = NULL;
-    renderer r;
-    memset(&r, 0, sizeof r);
     memset(out, 0, sizeof *out);
     poyo_status st = clip_check_memory(m->count, W, H, "--size, --fps or --duration", err);
     if (st != POYO_OK)
         return st;
-    st = renderer_init(&r, src, &m->lat, W, H, m->place, err);
-    if (st != POYO_OK)
-        return st;
-    if ((st = anim_init(out, W, H, m->count, def->fps, err)) != POYO_OK)
-        goto done;
-    out->loop = def->loop;
-    layer = calloc(px, 4);
-    if (!layer) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
-        goto done;
-    }
+    uint8_t *layer = calloc((size_t)W * H, 4);
+    if (!layer)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
     if (def->draw_scene && scene)
         drop_paint_scene(scene, def->scene_rgb, layer, W, H);
     over_scene os = { layer };
-    if ((st = clip_draw(&r, m->x, m->y, m->n, m->count, out, def->threads, stamp_over_scene, &os, err)) != POYO_OK)
-        goto done;
-    if (m->settled) {
+    clip_view v = { src, &m->lat, m->place, W, H, def->fps, def->loop, def->threads, stamp_over_scene, &os };
+    st = clip_render(&v, m->x, m->y, m->n, m->count, out, err);
+    if (st == POYO_OK && m->settled) {
         long hold = lround(def->hold * def->fps);
         out->hold[m->count - 1] = hold > 1 ? (int)hold : 1;
     }
-done:
-    if (st != POYO_OK)
-        anim_free(out);
     free(layer);
-    renderer_free(&r);
     return st;
 }

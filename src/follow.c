@@ -337,21 +337,7 @@ done:
 
 poyo_status follow_render(const image *src, const motion *m, const follow_def *def, anim *out, poyo_error *err)
 {
-    memset(out, 0, sizeof *out);
-    placement place = follow_placement(src->w, src->h, &m->lat, def);
-    renderer r;
-    poyo_status st = renderer_init(&r, src, &m->lat, def->width, def->height, place, err);
-    if (st != POYO_OK)
-        return st;
-    st = anim_init(out, def->width, def->height, m->count, def->fps, err);
-    if (st != POYO_OK) {
-        renderer_free(&r);
-        return st;
-    }
-    out->loop = def->loop;
-    st = clip_draw(&r, m->x, m->y, m->n, m->count, out, def->threads, NULL, NULL, err);
-    renderer_free(&r);
-    if (st != POYO_OK)
-        anim_free(out);
-    return st;
+    clip_view v = { src, &m->lat, follow_placement(src->w, src->h, &m->lat, def), def->width, def->height, def->fps,
+                    def->loop, def->threads, NULL, NULL };
+    return clip_render(&v, m->x, m->y, m->n, m->count, out, err);
 }
