@@ -60,6 +60,17 @@ void motion_free(motion *m)
     memset(m, 0, sizeof *m);
 }
 
+void motion_take(motion *m, clip_frames *c)
+{
+    m->x = c->x;
+    m->y = c->y;
+    m->count = c->count;
+    m->periodic = c->periodic;
+    m->settled = c->settled;
+    free(c->e);
+    memset(c, 0, sizeof *c);
+}
+
 /* The body as the clip engine's driver: the impulse acts through the body's own callbacks. */
 static void body_step(void *user, long f)
 {
@@ -142,10 +153,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         if (!info->has_floor && body.damping < 0.05)
             softbody_cap_energy(sb);
         cd.kind = CLIP_ONESHOT;
-        cd.fixed = def->duration > 0.0 ? (int)lround(def->duration * def->fps) : 0;
-        if (def->duration > 0.0 && cd.fixed < 2)
-            cd.fixed = 2;
-        cd.max_frames = (int)lround(def->max_duration * def->fps);
+        clip_set_length(&cd, def->duration, def->max_duration);
         cd.min_frames = (int)ceil(0.4 * def->fps);
         /* settled: no node moved more than 0.3 canvas pixels a frame for a whole wobble period */
         cd.still = 0.3;
@@ -159,12 +167,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     st = clip_film(&cd, &drv, &c, err);
     if (st != POYO_OK)
         goto fail;
-    m->x = c.x;
-    m->y = c.y;
-    m->count = c.count;
-    m->periodic = c.periodic;
-    m->settled = c.settled;
-    free(c.e);
+    motion_take(m, &c);
     impulse_end(&run);
     softbody_destroy(sb);
     return POYO_OK;

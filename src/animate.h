@@ -4,6 +4,7 @@
 #define POYO_ANIMATE_H
 
 #include "anim.h"
+#include "clip.h"
 #include "error.h"
 #include "image.h"
 #include "impulse.h"
@@ -45,6 +46,8 @@ typedef struct motion {
 
 /* Simulates the clip for src; def must have passed animate_check_def(). */
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *out, poyo_error *err);
+/* Moves a filmed clip's node positions into m (which keeps its lattice and rest pose). */
+void motion_take(motion *m, clip_frames *c);
 /* Frees a motion; safe on a zeroed one. */
 void motion_free(motion *m);
 /* Draws the frames of m on the canvas def asks for. */

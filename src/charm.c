@@ -648,12 +648,7 @@ static poyo_status film_settle(charm *c, charm_clip *clip, poyo_error *err)
     clip_def cd;
     charm_clip_def(c, &cd);
     cd.kind = CLIP_ONESHOT;
-    if (d->duration > 0.0) {
-        cd.fixed = (int)lround(d->duration * d->fps);
-        if (cd.fixed < 2)
-            cd.fixed = 2;
-    }
-    cd.max_frames = (int)lround(d->max_duration * d->fps);
+    clip_set_length(&cd, d->duration, d->max_duration);
     cd.min_frames = (int)ceil(0.4 * d->fps);
     /* settled: within a quarter of a canvas pixel of rest, and as still */
     cd.still = 0.25;

@@ -17,6 +17,17 @@ poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poy
     return POYO_OK;
 }
 
+void clip_set_length(clip_def *d, double duration, double max_duration)
+{
+    d->fixed = 0;
+    if (duration > 0.0) {
+        d->fixed = (int)lround(duration * d->fps);
+        if (d->fixed < 2)
+            d->fixed = 2;
+    }
+    d->max_frames = (int)lround(max_duration * d->fps);
+}
+
 placement clip_place(int iw, int ih, const double box[4], double side, int w, int h)
 {
     double vw = fmax(box[2] - box[0], 1.0), vh = fmax(box[3] - box[1], 1.0);

@@ -83,6 +83,9 @@ typedef struct clip_frames {
     double frame_bytes;  /* bytes one frame takes, RGBA and state */
 } clip_frames;
 
+/* A one-shot clip of `duration` seconds (0: until the body settles, within
+ * max_duration seconds) at def->fps: sets def->fixed and def->max_frames. */
+void clip_set_length(clip_def *def, double duration, double max_duration);
 /* Refuses, before any work, a clip of `frames` frames of w x h that would take
  * more than CLIP_MAX_BYTES; `shorter` names the options that make it smaller. */
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err);

@@ -499,12 +499,7 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     cd.sx = pl->sx;
     cd.sy = pl->sy;
     cd.fps = def->fps;
-    if (def->duration > 0.0) {
-        cd.fixed = (int)lround(def->duration * def->fps);
-        if (cd.fixed < 2)
-            cd.fixed = 2;
-    }
-    cd.max_frames = (int)lround(def->max_duration * def->fps);
+    clip_set_length(&cd, def->duration, def->max_duration);
     cd.min_frames = (int)ceil(0.5 * def->fps);
     /* at rest: nothing moves a twentieth of a canvas pixel a frame for 0.2 s */
     cd.still = 0.05;

@@ -249,12 +249,7 @@ static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, doubl
     poyo_status st = clip_film(&cd, &drv, &c, err);
     if (st != POYO_OK)
         return st;
-    m->x = c.x;
-    m->y = c.y;
-    m->count = c.count;
-    m->periodic = c.periodic;
-    m->settled = c.settled;
-    free(c.e);
+    motion_take(m, &c);
     return POYO_OK;
 }
 
