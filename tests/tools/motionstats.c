@@ -493,6 +493,7 @@ static double reg_level(reg *r, int l, const level *T, const level *I, double *u
     r->hm.n = r->hw.n = r->ht.n = np;
     r->hm.b = r->hw.b = r->ht.b = b;
     double e = reg_accumulate(r, l, T, I, u, &r->hm, r->g), mu = 1e-3;
+    int rejected = 0;
     for (int it = 0; it < maxit; it++) {
         memcpy(r->hw.a, r->hm.a, (size_t)np * (b + 1) * sizeof *r->hw.a);
         for (int i = 0; i < np; i++)
@@ -517,12 +518,13 @@ static double reg_level(reg *r, int l, const level *T, const level *I, double *u
             r->g = r->gt;
             r->gt = gs;
             mu = mu / 3 > 1e-7 ? mu / 3 : 1e-7;
+            rejected = 0;
             if (big < 0.01 || (e - et) < 1e-7 * e)
                 break;
             e = et;
         } else {
             mu *= 4;
-            if (mu > 1e4)
+            if (++rejected == 3)   /* at the minimum up to the model's accuracy */
                 break;
         }
     }
@@ -698,15 +700,16 @@ static void edt2d(const uint8_t *m, int w, int h, float *out, float *buf)
 
 #define UP 4   /* sub-pixel factor of the silhouette distances */
 
-/* The silhouette at quarter-pixel precision: alpha upsampled bilinearly, >= 128. */
-static void upsample_mask(const uint8_t *rgba, int w, int h, uint8_t *m)
+/* The silhouette at quarter-pixel precision (alpha upsampled bilinearly, >= 128) over the
+ * cw x ch window at (u0, v0) of the UP-times finer grid. */
+static void upsample_mask(const uint8_t *rgba, int w, int h, int u0, int v0, int cw, int ch, uint8_t *m)
 {
-    for (int v = 0; v < UP * h; v++) {
-        double sy = (v + 0.5) / UP - 0.5;
+    for (int v = 0; v < ch; v++) {
+        double sy = (v0 + v + 0.5) / UP - 0.5;
         int y = (int)floor(sy);
         double fy = sy - y;
-        for (int u = 0; u < UP * w; u++) {
-            double sx = (u + 0.5) / UP - 0.5;
+        for (int u = 0; u < cw; u++) {
+            double sx = (u0 + u + 0.5) / UP - 0.5;
             int x = (int)floor(sx);
             double fx = sx - x, a = 0;
             for (int dy = 0; dy < 2; dy++)
@@ -715,19 +718,24 @@ static void upsample_mask(const uint8_t *rgba, int w, int h, uint8_t *m)
                     if (xx >= 0 && yy >= 0 && xx < w && yy < h)
                         a += (dy ? fy : 1 - fy) * (dx ? fx : 1 - fx) * rgba[4 * ((long)yy * w + xx) + 3];
                 }
-            m[(long)v * UP * w + u] = a >= OPAQUE - 1e-9;
+            m[(long)v * cw + u] = a >= OPAQUE - 1e-9;
         }
     }
 }
 
-/* Largest distance (original pixels) from a set pixel of m to the set whose squared
- * distance transform is dt; -1 when m is empty. */
-static double directed_hausdorff(const uint8_t *m, const float *dt, long n)
+/* Largest distance (original pixels) from a set pixel of mask a (aw x ah at (au, av)) to
+ * the set whose squared distance transform is dt (bw wide at (bu, bv)); every set pixel
+ * of a must lie inside dt's window. -1 when a is empty. */
+static double directed_hausdorff(const uint8_t *a, int au, int av, int aw, int ah, const float *dt, int bu, int bv,
+                                 int bw)
 {
     float best = -1;
-    for (long k = 0; k < n; k++)
-        if (m[k] && dt[k] > best)
-            best = dt[k];
+    for (int v = 0; v < ah; v++)
+        for (int u = 0; u < aw; u++)
+            if (a[(long)v * aw + u]) {
+                float d = dt[(long)(av + v - bv) * bw + (au + u - bu)];
+                best = d > best ? d : best;
+            }
     return best < 0 ? -1 : sqrt(best) / UP;
 }
 
@@ -1238,7 +1246,7 @@ static int analyse(const opts *o, clip *c)
         float *dt0 = malloc((size_t)un * sizeof *dt0), *dti = malloc((size_t)un * sizeof *dti);
         float *buf = malloc((size_t)(5 * side + 8) * sizeof *buf);
         double *mag = malloc((size_t)c->npix * sizeof *mag);
-        upsample_mask(c->fr[0].rgba, w, h, m0);
+        upsample_mask(c->fr[0].rgba, w, h, 0, 0, uw, uh, m0);
         edt2d(m0, uw, uh, dt0, buf);
         for (int i = 0; i < n; i++) {
             facts *st = &c->st[i];
@@ -1249,9 +1257,18 @@ static int analyse(const opts *o, clip *c)
                 st->p95 = 0;
                 continue;
             }
-            upsample_mask(c->fr[i].rgba, w, h, mi);
-            edt2d(mi, uw, uh, dti, buf);
-            double a = directed_hausdorff(m0, dti, un), b = directed_hausdorff(mi, dt0, un);
+            /* the silhouettes lie within 1 px of their opaque boxes: work in their union */
+            int bx0 = (st->x0 < s0->x0 ? st->x0 : s0->x0) - 1, by0 = (st->y0 < s0->y0 ? st->y0 : s0->y0) - 1;
+            int bx1 = (st->x1 > s0->x1 ? st->x1 : s0->x1) + 1, by1 = (st->y1 > s0->y1 ? st->y1 : s0->y1) + 1;
+            bx0 = bx0 < 0 ? 0 : bx0;
+            by0 = by0 < 0 ? 0 : by0;
+            bx1 = bx1 > w ? w : bx1;
+            by1 = by1 > h ? h : by1;
+            int cu = UP * bx0, cv = UP * by0, cw = UP * (bx1 - bx0), ch = UP * (by1 - by0);
+            upsample_mask(c->fr[i].rgba, w, h, cu, cv, cw, ch, mi);
+            edt2d(mi, cw, ch, dti, buf);
+            double a = directed_hausdorff(m0, 0, 0, uw, uh, dti, cu, cv, cw);
+            double b = directed_hausdorff(mi, cu, cv, cw, ch, dt0, 0, 0, uw);
             st->haus = a > b ? a : b;
             const float *F = c->F + (size_t)i * c->npix * 2;
             for (long k = 0; k < c->npix; k++)
