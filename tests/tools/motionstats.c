@@ -1433,6 +1433,8 @@ static int analyse(const opts *o, clip *c)
                 double mx = s0->x0 + w0 - (ax - s0->x0), my = s0->y0 + h0 - (ay - s0->y0);
                 double mv = mean_disp_near(c, deep, mx, my, 0, 0.15 * h0);
                 ratio = isnan(mv) ? NAN : mv > 1e-9 ? dv / mv : INFINITY;
+                /* spreading: the mean |F| on the ring 0.25..0.35 h0 around the kick point grows
+                 * within the three frames after the deepest one */
                 double ring0 = mean_disp_near(c, deep, ax, ay, 0.25 * h0, 0.35 * h0), later = -1;
                 for (int i = deep + 1; i < n && i <= deep + 3; i++) {
                     double v = mean_disp_near(c, i, ax, ay, 0.25 * h0, 0.35 * h0);
@@ -1733,8 +1735,16 @@ int main(int argc, char **argv)
     opts o = { NULL, NULL, NULL, 0.5, 0.5, 25, 0, 0, 0, 0, 0, 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--impulse") && i + 1 < argc)
+        if (!strcmp(a, "--impulse") && i + 1 < argc) {
+            static const char *const names[] = { "squash", "stretch", "poke", "shake", "twist",
+                                                 "jump", "drop", "wave", "pat" };
+            int known = 0;
             o.impulse = argv[++i];
+            for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+                known |= !strcmp(o.impulse, names[k]);
+            if (!known)
+                return fail(o.impulse, "is not an impulse (squash, stretch, poke, shake, twist, jump, drop, wave, pat)"), 2;
+        }
         else if (!strcmp(a, "--input") && i + 1 < argc)
             o.input = argv[++i];
         else if (!strcmp(a, "--fps") && i + 1 < argc) {
