@@ -124,3 +124,4 @@ else
     echo
     echo "full Twemoji set not found (npm pack emoji-datasource-twitter@16.0.0 failed or npm is missing): skipped"
 fi
+echo && sh "$here/tests/bench/motion.sh" "$poyo" "$tools"

@@ -1,0 +1,184 @@
+#!/bin/sh
+# motion.sh POYO TOOLS - how each impulse moves a stamp, measured from the frames alone
+# (TOOLS/motionstats): poyo runs every impulse at -s 128 on a sample of the Twemoji corpus
+# (every STEP-th file, STEP=5 unless MOTION_STEP says otherwise, plus three round faces) and
+# on the tall and wide shapes of tests/data, and one table shows each figure per impulse as
+# median/worst, where worst is the clip farthest on the failing side of the goal (or the
+# lowest/highest value when no clip has one). A trailing ! marks a worst that misses it.
+# Without the corpus, every image in tests/data is used instead.
+poyo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tools=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${CORPUS:-$here/../shared/corpus}
+step=${MOTION_STEP:-5}
+work=$(mktemp -d "${TMPDIR:-/tmp}/poyo-motion.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+
+data=$here/tests/data
+echo "== motion: figures measured from the frames (tests/tools/motionstats), -s 128 =="
+mkdir -p "$work/in"
+if [ -d "$corpus/twemoji64" ]; then
+    echo "motion: Twemoji corpus at $corpus/twemoji64, every ${step}th file plus three round faces"
+    LC_ALL=C ls "$corpus/twemoji64" | grep '\.png$' | awk -v s="$step" '(NR - 1) % s == 0' >"$work/pick"
+    for f in 1f600 1f60d 1f62d; do echo "$f.png"; done >>"$work/pick"
+    LC_ALL=C sort -u "$work/pick" | while read -r f; do
+        [ -f "$corpus/twemoji64/$f" ] && ln -sf "$corpus/twemoji64/$f" "$work/in/$f"
+    done
+    round="1f600 1f60d 1f62d"
+else
+    echo "motion: corpus not found at $corpus/twemoji64; measuring the images in tests/data"
+    for f in "$data"/*.png; do
+        case $(basename "$f") in 2757*) ;; *) ln -sf "$f" "$work/in/$(basename "$f")" ;; esac
+    done
+    round="1f600 1f431"
+fi
+# the long shapes always come from tests/data (names kept apart from the corpus's 2757.png)
+ln -sf "$data/2757.png" "$work/in/tall-2757.png"
+ln -sf "$data/2757-wide.png" "$work/in/wide-2757.png"
+
+impulses="squash stretch poke shake twist jump drop wave pat"
+"$poyo" --list-impulses | awk 'NR > 1 { print $1, $2 }' >"$work/strengths"
+
+# one job per impulse and input: frames, then the figures
+for imp in $impulses; do
+    for f in "$work"/in/*.png; do echo "$imp $f"; done
+done >"$work/jobs"
+nclips=$(wc -l <"$work/jobs")
+echo "motion: $nclips clips (9 impulses x $(ls "$work/in" | wc -l) stamps), 2 at a time"
+t0=$(date +%s)
+mkdir -p "$work/res"
+xargs -P 2 -L 1 sh -c '
+    poyo=$1 tools=$2 work=$3 imp=$4 f=$5
+    name=$(basename "$f" .png)
+    dir=$work/fr-$imp-$name
+    per=""
+    [ "$imp" = wave ] || [ "$imp" = pat ] && per=--periodic
+    if "$poyo" "$f" -s 128 -i "$imp" --frames "$dir" -q -f &&
+        "$tools/motionstats" --impulse "$imp" --input "$f" $per "$dir" >"$dir.txt"; then
+        { echo "clip $imp $name"; cat "$dir.txt"; } >"$work/res/$imp-$name.txt"
+    else
+        echo "motion: $imp on $name failed" >&2
+    fi
+    rm -rf "$dir" "$dir.txt"
+' motion-job "$poyo" "$tools" "$work" <"$work/jobs"
+t1=$(date +%s)
+echo "motion: measured in $((t1 - t0)) s"
+echo
+
+cat "$work"/res/*.txt | awk -v impulses="$impulses" -v round="$round" -v sfile="$work/strengths" '
+function isnum(v) { return v != "nan" && v != "inf" && v != "-nan" && v != "" }
+function median(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    if (n == 0) return ""
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function fmt(v, col) {
+    if (v == "") return "-"
+    if (col ~ /^(edge|parts|holes|twink|incnv|sprd)$/) return sprintf("%.0f", v)
+    if (col ~ /^(kink|axis)$/) return sprintf("%.1f", v)
+    if (col ~ /^(srat)$/) return sprintf("%.1f", v)
+    return sprintf("%.2f", v)
+}
+# goal of figure col for this clip: sets G_op (">=", "<=", "in", "") and G_a, G_b
+function goal(col, imp, name, long, med,   jd) {
+    G_op = ""; jd = (imp == "jump" || imp == "drop")
+    if (col == "size") { G_op = ">="; G_a = long ? 0.6 : jd ? 0.75 : 0.85 }
+    else if (col == "edge") { G_op = "<="; G_a = 0 }
+    else if (col == "move") { G_op = ">="; G_a = 0.75 }
+    else if (col == "peak") { G_op = ">="; G_a = (imp ~ /^(squash|stretch|jump|drop)$/) ? 0.10 : 0.06 }
+    else if (col == "str") { G_op = "in"; G_a = 0.85; G_b = 1.15 }
+    else if (col == "jelly") {
+        if (isround[name] && imp == "poke") { G_op = ">="; G_a = 0.50 }
+        else if (isround[name] && (imp == "squash" || imp == "twist")) { G_op = ">="; G_a = 0.32 }
+    }
+    else if (col == "dent") { G_op = ">="; G_a = 3 }
+    else if (col == "area") { if (!jd) { G_op = "<="; G_a = 0.05 } }
+    else if (col == "land") { G_op = "<="; G_a = 0.08 }
+    else if (col == "srat") { G_op = "<="; G_a = 3 }
+    else if (col == "seam") { G_op = "<="; G_a = med > 1 ? med : 1 }
+    else if (col == "axis") { G_op = "<="; G_a = 10 }
+    else if (col == "incnv") { G_op = ">="; G_a = 1 }
+    else if (col == "sharp") { G_op = ">="; G_a = 0.95 }
+    else if (col == "twink") { G_op = "<="; G_a = 0 }
+}
+# how far past its goal a value is (positive = misses)
+function miss(v) {
+    if (G_op == ">=") return G_a - v
+    if (G_op == "<=") return v - G_a
+    if (G_op == "in") return (v < G_a ? G_a - v : v > G_b ? v - G_b : -((v - G_a) < (G_b - v) ? v - G_a : G_b - v))
+    return 0
+}
+BEGIN {
+    ncol = split("size edge move peak str jelly dent sprd area land parts holes kink srat seam axis incnv sharp twink", cols, " ")
+    key["size"] = "size_ratio"; key["edge"] = "edge_touch"; key["move"] = "moving_fraction"
+    key["peak"] = "peak_d_rel"; key["str"] = "strength"; key["jelly"] = "jelly"; key["dent"] = "dent_ratio"
+    key["sprd"] = "dent_spread"; key["area"] = "area_dev"; key["land"] = "area_dev_landing"
+    key["parts"] = "parts_changed"; key["holes"] = "holes_new"; key["kink"] = "kink_max"
+    key["srat"] = "step_ratio"; key["seam"] = "seam"; key["axis"] = "axis_dev_max"
+    key["incnv"] = "in_canvas"; key["sharp"] = "sharp_min"; key["twink"] = "twinkle"
+    # the side that is bad when no goal applies: low (-1) or high (+1)
+    bad["size"] = -1; bad["edge"] = 1; bad["move"] = -1; bad["peak"] = -1; bad["str"] = -1
+    bad["jelly"] = -1; bad["dent"] = -1; bad["sprd"] = -1; bad["area"] = 1; bad["land"] = 1
+    bad["parts"] = 1; bad["holes"] = 1; bad["kink"] = 1; bad["srat"] = 1; bad["seam"] = 1
+    bad["axis"] = 1; bad["incnv"] = -1; bad["sharp"] = -1; bad["twink"] = 1
+    n = split(round, r, " "); for (i = 1; i <= n; i++) isround[r[i]] = 1
+    while ((getline line < sfile) > 0) { split(line, p, " "); req[p[1]] = p[2] }
+}
+function flush(   c, col, v, long) {
+    if (cimp == "") return
+    long = (F["w0"] >= 2 * F["h0"] || F["h0"] >= 2 * F["w0"])
+    nclip[cimp]++
+    for (c = 1; c <= ncol; c++) {
+        col = cols[c]; v = F[key[col]]
+        if (col == "str" && isnum(v)) v = v / req[cimp]
+        if (!isnum(v)) continue
+        vals[cimp, col] = vals[cimp, col] " " v
+        goal(col, cimp, cname, long, F["step_median"])
+        m = G_op == "" ? bad[col] * v : miss(v)
+        hasgoal = G_op != ""
+        # a clip with a goal outranks any without one
+        if (!((cimp, col) in wm) || hasgoal > wg[cimp, col] || (hasgoal == wg[cimp, col] && m > wm[cimp, col])) {
+            wm[cimp, col] = m; wv[cimp, col] = v; wg[cimp, col] = hasgoal
+            wf[cimp, col] = hasgoal && m > 1e-9
+            wn[cimp, col] = cname
+        }
+    }
+    delete F
+}
+$1 == "clip" { flush(); cimp = $2; cname = $3; next }
+{ F[$1] = $2 }
+END {
+    flush()
+    printf "%-7s %3s", "impulse", "n"
+    for (c = 1; c <= ncol; c++) printf " %11s", cols[c]
+    printf "\n%-7s %3s", "goal", ""
+    split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 - - - <=3 <=max(s,1) <=10 =1 >=.95 =0", gl, " ")
+    for (c = 1; c <= ncol; c++) printf " %11s", gl[c]
+    printf "\n"
+    n = split(impulses, imps, " ")
+    for (i = 1; i <= n; i++) {
+        imp = imps[i]
+        printf "%-7s %3d", imp, nclip[imp]
+        for (c = 1; c <= ncol; c++) {
+            col = cols[c]
+            if (!((imp, col) in wv)) { printf " %11s", "-"; continue }
+            cell = fmt(median(vals[imp, col]), col) "/" fmt(wv[imp, col], col) (wf[imp, col] ? "!" : "")
+            printf " %11s", cell
+            if (wf[imp, col]) wl = wl sprintf(" %s %s", col, wn[imp, col])
+        }
+        printf "\n"
+        if (wl != "") worst = worst sprintf("  %-7s%s\n", imp, wl)
+        wl = ""
+    }
+    print ""
+    print "size: size_ratio (goal .85; jump, drop .75; shapes 2:1 or longer .6)   edge: frames touching the canvas edge"
+    print "move: moving_fraction   peak: peak_d_rel (goal .10 squash stretch jump drop, .06 the others)"
+    print "str: strength / the impulse default strength   jelly: goal on round faces (" round "), .50 poke, .32 squash twist"
+    print "dent, sprd: dent_ratio, dent_spread (poke, pat)   area: area_dev (no goal for jump, drop)   land: area_dev_landing"
+    print "parts, holes: frames that change them   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px)"
+    print "axis: axis_dev_max (degrees, shapes with a 2:1 second-moment ratio)   incnv: in_canvas   sharp: sharp_min"
+    print "twink: twinkle"
+    if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
+}'

@@ -1,0 +1,1784 @@
+/* motionstats.c - how a clip moves, measured from its frames alone (DIR/frame_NNNN.png as
+ * poyo --frames writes them). The displacement field F(i) of frame 0 onto frame i comes from
+ * a free-form deformation registration: a bilinear control grid, Levenberg-Marquardt on the
+ * squared difference of premultiplied RGBA plus a bending penalty, coarse to fine (after
+ * Rueckert et al., "Nonrigid registration using free-form deformations", IEEE TMI 1999).
+ * Silhouette distances use the exact Euclidean distance transform of Felzenszwalb and
+ * Huttenlocher ("Distance transforms of sampled functions", Theory of Computing 2012).
+ *
+ *   motionstats [options] DIR      the figures, one "key value" per line
+ *     --impulse NAME    which strength measure applies (poyo's impulse names)
+ *     --at X,Y          kick point as fractions of frame 0's opaque bounding box (the frames
+ *                       sit on a canvas, so the input's image fractions are not available);
+ *                       default poyo's --at for poke (0.5,0.15) and pat (0.5,0)
+ *     --input FILE.png  the input image, for size_ratio
+ *     --fps F           frame rate for duration (default 25; DIR/frames.json or DIR.json in
+ *                       poyo's sprite-sheet format, with a "duration" per frame, overrides it)
+ *     --periodic        seam_ratio against the two steps beside the seam
+ *     --landing         area_dev_landing for any impulse (always for jump and drop)
+ *     --json            one JSON object instead (nan and inf as null)
+ *     --per-frame       also D, its two parts, area, height, bottom edge ... per frame
+ *                       (on standard error with --json)
+ *   motionstats --selftest [--input FILE.png]
+ *                       registers FILE (default tests/data/1f600.png, placed in a 128 px
+ *                       canvas) warped by known fields; prints the RMS error of F over the
+ *                       opaque pixels; exit 1 when one is 0.35 px or more
+ * Exit status: 0 done, 1 unusable frames or a failed self-test, 2 usage error.
+ *
+ * Opaque means alpha >= 128. Registration sees colour and outline only: inside a flat colour
+ * F is the smoothest field that fits the outline and the features around it. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "image.h"
+
+#define PI 3.14159265358979323846
+#define MAXLEV 6
+#define OPAQUE 128
+
+/* ---- frames ----------------------------------------------------------------------- */
+
+/* One frame: straight 8-bit RGBA as read, and premultiplied RGBA in [0, 1]. */
+typedef struct frame {
+    uint8_t *rgba;   /* owned, w * h * 4 */
+    float *pm;       /* owned, w * h * 4 */
+} frame;
+
+static void frame_premultiply(frame *f, int w, int h)
+{
+    for (long k = 0; k < (long)w * h; k++) {
+        float a = f->rgba[4 * k + 3] / 255.0f;
+        for (int c = 0; c < 3; c++)
+            f->pm[4 * k + c] = f->rgba[4 * k + c] / 255.0f * a;
+        f->pm[4 * k + 3] = a;
+    }
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0..1) of n values; sorts v in place. */
+static double quantile(double *v, long n, double q)
+{
+    if (n <= 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    long k = (long)ceil(q * n) - 1;
+    return v[k < 0 ? 0 : k >= n ? n - 1 : k];
+}
+
+/* ---- banded Cholesky ------------------------------------------------------------- */
+
+/* A symmetric positive definite n x n matrix with half-bandwidth b, lower band stored
+ * row by row: A(i, j) for i - b <= j <= i at a[i * (b + 1) + (i - j)]. */
+typedef struct band {
+    int n, b;
+    double *a;
+} band;
+
+static double *band_at(band *m, int i, int j) { return &m->a[(size_t)i * (m->b + 1) + (i - j)]; }
+
+/* Adds v to A(i, j) and A(j, i) for i != j, to A(i, i) once. */
+static void band_add(band *m, int i, int j, double v)
+{
+    if (i < j) {
+        int t = i;
+        i = j;
+        j = t;
+    }
+    *band_at(m, i, j) += v;
+}
+
+/* Factors A = L L^T in place; returns 0 when A is not positive definite. */
+static int band_cholesky(band *m)
+{
+    int n = m->n, b = m->b;
+    for (int i = 0; i < n; i++) {
+        int j0 = i - b < 0 ? 0 : i - b;
+        double *ri = m->a + (size_t)i * (b + 1) + i;   /* L(i, k) = ri[-k] */
+        for (int j = j0; j <= i; j++) {
+            const double *rj = m->a + (size_t)j * (b + 1) + j;
+            double s = ri[-j];
+            for (int k = j0; k < j; k++)   /* j0 >= j - b, so L(j, k) is in the band */
+                s -= ri[-k] * rj[-k];
+            if (i == j) {
+                if (s <= 0)
+                    return 0;
+                ri[-i] = sqrt(s);
+            } else {
+                ri[-j] = s / rj[-j];
+            }
+        }
+    }
+    return 1;
+}
+
+/* Solves L L^T x = r with the factor from band_cholesky; x may be r. */
+static void band_solve(band *m, const double *r, double *x)
+{
+    int n = m->n, b = m->b;
+    if (x != r)
+        memcpy(x, r, (size_t)n * sizeof *x);
+    for (int i = 0; i < n; i++) {
+        for (int k = i - b < 0 ? 0 : i - b; k < i; k++)
+            x[i] -= *band_at(m, i, k) * x[k];
+        x[i] /= *band_at(m, i, i);
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int k = i + 1; k <= i + b && k < n; k++)
+            x[i] -= *band_at(m, k, i) * x[k];
+        x[i] /= *band_at(m, i, i);
+    }
+}
+
+/* ---- registration ----------------------------------------------------------------- */
+
+/* One pyramid level: premultiplied RGBA and where it or a 4-neighbour is non-zero.
+ * Coordinates: pixel x covers [x, x + 1); level l is 2^l times coarser. */
+typedef struct level {
+    int w, h;
+    float *v;         /* 4 per pixel */
+    uint8_t *live;    /* 1 per pixel */
+} level;
+
+typedef struct pyramid {
+    int n;
+    level lv[MAXLEV];
+} pyramid;
+
+/* The registration of frames onto one template: a control grid of cell x cell level pixels
+ * at every level (the grid halves with the image), so the bending weight means the same. */
+typedef struct reg {
+    int w, h, nlev;
+    double cell;            /* level pixels per grid cell */
+    double lambda;          /* bending weight against the squared RGBA difference, finest level */
+    double lambda_coarse;   /* the same on the coarser levels */
+    double blur;            /* Gaussian sigma (pixels) applied to both images before registering */
+    int nx[MAXLEV], ny[MAXLEV];
+    pyramid tpl;            /* frame 0 */
+    band hm, hw, ht;        /* normal matrices: current, factored, trial */
+    double *g, *gt, *u, *ut, *step, *delta, *tmp;
+    double *cellacc;        /* per cell: 36 Hessian + 8 gradient sums */
+    float *base;            /* per pixel of the current level: 2 displacement */
+} reg;
+
+static void level_free(level *l)
+{
+    free(l->v);
+    free(l->live);
+    memset(l, 0, sizeof *l);
+}
+
+static void pyramid_free(pyramid *p)
+{
+    for (int i = 0; i < p->n; i++)
+        level_free(&p->lv[i]);
+    p->n = 0;
+}
+
+static void level_live(level *l)
+{
+    int w = l->w, h = l->h;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            long k = (long)y * w + x;
+            int live = 0;
+            for (int c = 0; c < 4; c++) {
+                float xm = x > 0 ? l->v[4 * (k - 1) + c] : 0, xp = x + 1 < w ? l->v[4 * (k + 1) + c] : 0;
+                float ym = y > 0 ? l->v[4 * (k - w) + c] : 0, yp = y + 1 < h ? l->v[4 * (k + w) + c] : 0;
+                live |= l->v[4 * k + c] != 0 || xm != 0 || xp != 0 || ym != 0 || yp != 0;
+            }
+            l->live[k] = (uint8_t)live;
+        }
+}
+
+static int level_alloc(level *l, int w, int h)
+{
+    l->w = w;
+    l->h = h;
+    size_t n = (size_t)w * h;
+    l->v = calloc(4 * n, sizeof *l->v);
+    l->live = malloc(n);
+    return l->v && l->live;
+}
+
+/* Blurs 4-channel image v (w x h) in place with a Gaussian of sigma pixels (0 outside). */
+static void blur4(float *v, int w, int h, double sigma)
+{
+    if (sigma <= 0)
+        return;
+    int rad = (int)ceil(3 * sigma), n = w > h ? w : h;
+    double k[64];
+    rad = rad > 31 ? 31 : rad;
+    double sum = 0;
+    for (int i = -rad; i <= rad; i++)
+        sum += k[i + rad] = exp(-i * i / (2 * sigma * sigma));
+    for (int i = 0; i <= 2 * rad; i++)
+        k[i] /= sum;
+    float *line = malloc((size_t)n * 4 * sizeof *line);
+    for (int pass = 0; pass < 2; pass++) {
+        int len = pass ? h : w, cnt = pass ? w : h;
+        long step = pass ? 4L * w : 4;
+        for (int o = 0; o < cnt; o++) {
+            float *base = v + (pass ? 4L * o : 4L * o * w);
+            for (int i = 0; i < len; i++)
+                for (int c = 0; c < 4; c++)
+                    line[4 * i + c] = base[i * step + c];
+            for (int i = 0; i < len; i++)
+                for (int c = 0; c < 4; c++) {
+                    double s = 0;
+                    for (int j = -rad; j <= rad; j++)
+                        if (i + j >= 0 && i + j < len)
+                            s += k[j + rad] * line[4 * (i + j) + c];
+                    base[i * step + c] = (float)s;
+                }
+        }
+    }
+    free(line);
+}
+
+/* Builds nlev levels from premultiplied RGBA, blurred by sigma, by 2 x 2 box averages. */
+static int pyramid_build(pyramid *p, const float *pm, int w, int h, int nlev, double sigma)
+{
+    pyramid_free(p);
+    for (int l = 0; l < nlev; l++) {
+        level *cur = &p->lv[l];
+        int lw = l ? (p->lv[l - 1].w + 1) / 2 : w, lh = l ? (p->lv[l - 1].h + 1) / 2 : h;
+        p->n = l + 1;
+        if (!level_alloc(cur, lw, lh))
+            return 0;
+        if (l == 0) {
+            memcpy(cur->v, pm, (size_t)w * h * 4 * sizeof *pm);
+            blur4(cur->v, w, h, sigma);
+        } else {
+            const level *up = &p->lv[l - 1];
+            for (int y = 0; y < lh; y++)
+                for (int x = 0; x < lw; x++)
+                    for (int c = 0; c < 4; c++) {
+                        float s = 0;
+                        for (int dy = 0; dy < 2; dy++)
+                            for (int dx = 0; dx < 2; dx++) {
+                                int ux = 2 * x + dx, uy = 2 * y + dy;
+                                if (ux < up->w && uy < up->h)
+                                    s += up->v[4 * ((long)uy * up->w + ux) + c];
+                            }
+                        cur->v[4 * ((long)y * lw + x) + c] = 0.25f * s;
+                    }
+        }
+        level_live(cur);
+    }
+    return 1;
+}
+
+/* Bilinear weights of point (X, Y) (level pixels) on the grid: its cell and (tx, ty). */
+static void grid_locate(double X, double Y, double cell, int nx, int ny, int *ci, int *cj, double *tx, double *ty)
+{
+    int i = (int)floor(X / cell), j = (int)floor(Y / cell);
+    i = i < 0 ? 0 : i > nx - 2 ? nx - 2 : i;
+    j = j < 0 ? 0 : j > ny - 2 ? ny - 2 : j;
+    *ci = i;
+    *cj = j;
+    *tx = X / cell - i;
+    *ty = Y / cell - j;
+}
+
+/* The displacement at (X, Y) of grid u (2 per node). */
+static void grid_eval(const double *u, int nx, int ny, double cell, double X, double Y, double *dx, double *dy)
+{
+    int i, j;
+    double tx, ty;
+    grid_locate(X, Y, cell, nx, ny, &i, &j, &tx, &ty);
+    const double *a = u + 2 * (j * nx + i), *b = a + 2, *c = a + 2 * nx, *d = c + 2;
+    double w0 = (1 - tx) * (1 - ty), w1 = tx * (1 - ty), w2 = (1 - tx) * ty, w3 = tx * ty;
+    *dx = w0 * a[0] + w1 * b[0] + w2 * c[0] + w3 * d[0];
+    *dy = w0 * a[1] + w1 * b[1] + w2 * c[1] + w3 * d[1];
+}
+
+/* Bilinear sample of 4-channel image v at pixel-index coordinates (sx, sy); 0 outside. */
+static void sample4(const float *v, int w, int h, double sx, double sy, double out[4])
+{
+    int x = (int)floor(sx), y = (int)floor(sy);
+    double fx = sx - x, fy = sy - y;
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (int dy = 0; dy < 2; dy++) {
+        int yy = y + dy;
+        if (yy < 0 || yy >= h)
+            continue;
+        double wy = dy ? fy : 1 - fy;
+        for (int dx = 0; dx < 2; dx++) {
+            int xx = x + dx;
+            if (xx < 0 || xx >= w)
+                continue;
+            double wgt = wy * (dx ? fx : 1 - fx);
+            const float *p = v + 4 * ((long)yy * w + xx);
+            for (int c = 0; c < 4; c++)
+                out[c] += wgt * p[c];
+        }
+    }
+}
+
+/* Bilinear sample of 4-channel image v at (sx, sy) and its exact derivatives along x and y
+ * (those of the bilinear interpolant, so the energy and its gradient agree); 0 outside. */
+static void sample4_grad(const float *v, int w, int h, double sx, double sy, double out[4], double gx[4], double gy[4])
+{
+    int x = (int)floor(sx), y = (int)floor(sy);
+    double fx = sx - x, fy = sy - y, p[4][4];
+    for (int q = 0; q < 4; q++) {
+        int xx = x + (q & 1), yy = y + (q >> 1);
+        int in = xx >= 0 && yy >= 0 && xx < w && yy < h;
+        const float *s = in ? v + 4 * ((long)yy * w + xx) : NULL;
+        for (int c = 0; c < 4; c++)
+            p[q][c] = in ? s[c] : 0;
+    }
+    for (int c = 0; c < 4; c++) {
+        double top = p[0][c] + fx * (p[1][c] - p[0][c]), bot = p[2][c] + fx * (p[3][c] - p[2][c]);
+        out[c] = top + fy * (bot - top);
+        gx[c] = (1 - fy) * (p[1][c] - p[0][c]) + fy * (p[3][c] - p[2][c]);
+        gy[c] = bot - top;
+    }
+}
+
+static int live_near(const level *l, double sx, double sy)
+{
+    int x = (int)floor(sx), y = (int)floor(sy);
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            int xx = x + dx, yy = y + dy;
+            if (xx >= 0 && yy >= 0 && xx < l->w && yy < l->h && l->live[(long)yy * l->w + xx])
+                return 1;
+        }
+    return 0;
+}
+
+/* Adds lambda * w * (sum_k coef_k u[idx_k])^2 to the energy, its half-gradient and Hessian. */
+static double bend_term(const double *u, const int *idx, const double *coef, int n, double lw, band *hm, double *g)
+{
+    double s = 0;
+    for (int k = 0; k < n; k++)
+        s += coef[k] * u[idx[k]];
+    for (int k = 0; k < n; k++) {
+        g[idx[k]] += lw * s * coef[k];
+        for (int m = 0; m <= k; m++)
+            band_add(hm, idx[k], idx[m], lw * coef[k] * coef[m]);
+    }
+    return lw * s * s;
+}
+
+/* Bending energy of grid u: squared second differences along x and y and the cross
+ * difference (twice), zero for any affine field. Adds to hm and g when they are given. */
+static double bend_energy(const double *u, int nx, int ny, double lambda, band *hm, double *g)
+{
+    double e = 0;
+    static const double c3[3] = { 1, -2, 1 }, c4[4] = { 1, -1, -1, 1 };
+    for (int c = 0; c < 2; c++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int idx[4];
+                if (i > 0 && i < nx - 1) {
+                    idx[0] = 2 * (j * nx + i - 1) + c, idx[1] = 2 * (j * nx + i) + c, idx[2] = 2 * (j * nx + i + 1) + c;
+                    e += bend_term(u, idx, c3, 3, lambda, hm, g);
+                }
+                if (j > 0 && j < ny - 1) {
+                    idx[0] = 2 * ((j - 1) * nx + i) + c, idx[1] = 2 * (j * nx + i) + c, idx[2] = 2 * ((j + 1) * nx + i) + c;
+                    e += bend_term(u, idx, c3, 3, lambda, hm, g);
+                }
+                if (i < nx - 1 && j < ny - 1) {
+                    idx[0] = 2 * (j * nx + i) + c, idx[1] = idx[0] + 2, idx[2] = idx[0] + 2 * nx, idx[3] = idx[2] + 2;
+                    e += bend_term(u, idx, c4, 4, 2 * lambda, hm, g);
+                }
+            }
+    return e;
+}
+
+/* Energy of grid u at level l (displacement = base + grid, level pixels); fills the
+ * Gauss-Newton normal matrix and half-gradient. */
+static double reg_accumulate(reg *r, int l, const level *T, const level *I, const double *u, band *hm, double *g)
+{
+    int nx = r->nx[l], ny = r->ny[l], np = 2 * nx * ny, ncell = (nx - 1) * (ny - 1);
+    double cell = r->cell;
+    memset(r->cellacc, 0, (size_t)ncell * 44 * sizeof *r->cellacc);
+    double e = 0;
+    for (int y = 0; y < T->h; y++)
+        for (int x = 0; x < T->w; x++) {
+            long k = (long)y * T->w + x;
+            double X = x + 0.5, Y = y + 0.5;
+            int ci, cj;
+            double tx, ty;
+            grid_locate(X, Y, cell, nx, ny, &ci, &cj, &tx, &ty);
+            double wt[4] = { (1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty };
+            const double *n0 = u + 2 * (cj * nx + ci);
+            const double *nn[4] = { n0, n0 + 2, n0 + 2 * nx, n0 + 2 * nx + 2 };
+            double dx = r->base[2 * k], dy = r->base[2 * k + 1];
+            for (int q = 0; q < 4; q++) {
+                dx += wt[q] * nn[q][0];
+                dy += wt[q] * nn[q][1];
+            }
+            const float *t = T->v + 4 * k;
+            double sx = x + dx, sy = y + dy;   /* pixel-index coordinates of X + d - 0.5 */
+            int tl = t[0] != 0 || t[1] != 0 || t[2] != 0 || t[3] != 0;
+            if (!tl && !live_near(I, sx, sy))
+                continue;
+            double iv[4], gx[4], gy[4];
+            sample4_grad(I->v, I->w, I->h, sx, sy, iv, gx, gy);
+            double a = 0, b = 0, c = 0, r0 = 0, r1 = 0;
+            for (int ch = 0; ch < 4; ch++) {
+                double res = iv[ch] - t[ch];
+                e += res * res;
+                a += gx[ch] * gx[ch];
+                b += gx[ch] * gy[ch];
+                c += gy[ch] * gy[ch];
+                r0 += gx[ch] * res;
+                r1 += gy[ch] * res;
+            }
+            if (!hm)
+                continue;
+            double *acc = r->cellacc + 44 * (cj * (nx - 1) + ci);
+            int m = 0;
+            for (int p = 0; p < 4; p++) {
+                for (int q = p; q < 4; q++, m += 3) {
+                    double ww = wt[p] * wt[q];
+                    acc[m] += ww * a;
+                    acc[m + 1] += ww * b;
+                    acc[m + 2] += ww * c;
+                }
+                acc[30 + 2 * p] += wt[p] * r0;
+                acc[31 + 2 * p] += wt[p] * r1;
+            }
+        }
+    if (hm) {
+        memset(hm->a, 0, (size_t)hm->n * (hm->b + 1) * sizeof *hm->a);
+        memset(g, 0, (size_t)np * sizeof *g);
+        for (int cj = 0; cj < ny - 1; cj++)
+            for (int ci = 0; ci < nx - 1; ci++) {
+                const double *acc = r->cellacc + 44 * (cj * (nx - 1) + ci);
+                int node[4] = { cj * nx + ci, cj * nx + ci + 1, (cj + 1) * nx + ci, (cj + 1) * nx + ci + 1 };
+                int m = 0;
+                for (int p = 0; p < 4; p++) {
+                    for (int q = p; q < 4; q++, m += 3) {
+                        int pa = 2 * node[p], qa = 2 * node[q];
+                        band_add(hm, pa, qa, acc[m]);
+                        band_add(hm, pa + 1, qa + 1, acc[m + 2]);
+                        band_add(hm, pa, qa + 1, acc[m + 1]);
+                        if (p != q)
+                            band_add(hm, pa + 1, qa, acc[m + 1]);
+                    }
+                    g[2 * node[p]] += acc[30 + 2 * p];
+                    g[2 * node[p] + 1] += acc[31 + 2 * p];
+                }
+            }
+    }
+    /* at the finest level the base is folded into u, so the bend covers the whole field */
+    return e + bend_energy(u, nx, ny, l ? r->lambda_coarse : r->lambda, hm, g);
+}
+
+/* Levenberg-Marquardt on grid u at level l; returns the final energy. */
+static double reg_level(reg *r, int l, const level *T, const level *I, double *u, int maxit)
+{
+    int np = 2 * r->nx[l] * r->ny[l], b = 4 * r->nx[l] + 1;
+    r->hm.n = r->hw.n = r->ht.n = np;
+    r->hm.b = r->hw.b = r->ht.b = b;
+    double e = reg_accumulate(r, l, T, I, u, &r->hm, r->g), mu = 1e-3;
+    int rejected = 0;
+    for (int it = 0; it < maxit; it++) {
+        memcpy(r->hw.a, r->hm.a, (size_t)np * (b + 1) * sizeof *r->hw.a);
+        for (int i = 0; i < np; i++)
+            *band_at(&r->hw, i, i) += mu * *band_at(&r->hm, i, i) + 1e-6;
+        if (!band_cholesky(&r->hw)) {
+            mu *= 10;
+            continue;
+        }
+        band_solve(&r->hw, r->g, r->step);
+        double big = 0;
+        for (int i = 0; i < np; i++) {
+            r->ut[i] = u[i] - r->step[i];
+            big = fabs(r->step[i]) > big ? fabs(r->step[i]) : big;
+        }
+        double et = reg_accumulate(r, l, T, I, r->ut, &r->ht, r->gt);
+        if (et < e) {
+            memcpy(u, r->ut, (size_t)np * sizeof *u);
+            band sw = r->hm;
+            r->hm = r->ht;
+            r->ht = sw;
+            double *gs = r->g;
+            r->g = r->gt;
+            r->gt = gs;
+            mu = mu / 3 > 1e-7 ? mu / 3 : 1e-7;
+            rejected = 0;
+            if (big < 0.01 || (e - et) < 1e-7 * e)
+                break;
+            e = et;
+        } else {
+            mu *= 4;
+            if (++rejected == 3)   /* at the minimum up to the model's accuracy */
+                break;
+        }
+    }
+    return e;
+}
+
+/* Grid at level l + 1 (coarse) to level l: nodes halfway take the mean, values double. */
+static void grid_refine(const double *uc, int nxc, int nyc, double *uf, int nxf, int nyf)
+{
+    for (int j = 0; j < nyf; j++)
+        for (int i = 0; i < nxf; i++) {
+            double dx, dy;
+            grid_eval(uc, nxc, nyc, 1.0, i * 0.5, j * 0.5, &dx, &dy);
+            uf[2 * (j * nxf + i)] = 2 * dx;
+            uf[2 * (j * nxf + i) + 1] = 2 * dy;
+        }
+}
+
+static void reg_free(reg *r)
+{
+    pyramid_free(&r->tpl);
+    free(r->hm.a);
+    free(r->hw.a);
+    free(r->ht.a);
+    free(r->g);
+    free(r->gt);
+    free(r->u);
+    free(r->ut);
+    free(r->step);
+    free(r->delta);
+    free(r->tmp);
+    free(r->cellacc);
+    free(r->base);
+    memset(r, 0, sizeof *r);
+}
+
+/* Sets up registration onto template pm (premultiplied RGBA, w x h). */
+static int reg_init(reg *r, const float *pm, int w, int h)
+{
+    memset(r, 0, sizeof *r);
+    r->w = w;
+    r->h = h;
+    int side = w > h ? w : h;
+    r->cell = side / 16.0 > 8 ? floor(side / 16.0) : side >= 64 ? 8 : 4;
+    r->lambda = 0.3;
+    r->lambda_coarse = 1.0;
+    r->blur = 0.7 * r->cell / 8;
+    r->nx[0] = (int)ceil(w / r->cell) + 1;
+    r->ny[0] = (int)ceil(h / r->cell) + 1;
+    r->nlev = 1;
+    while (r->nlev < MAXLEV) {
+        int nx = (r->nx[r->nlev - 1] - 1 + 1) / 2 + 1, ny = (r->ny[r->nlev - 1] - 1 + 1) / 2 + 1;
+        if (nx < 5 || ny < 5)
+            break;
+        r->nx[r->nlev] = nx;
+        r->ny[r->nlev] = ny;
+        r->nlev++;
+    }
+    int np = 2 * r->nx[0] * r->ny[0], b = 4 * r->nx[0] + 1;
+    size_t bs = (size_t)np * (b + 1) * sizeof(double);
+    r->hm.a = malloc(bs);
+    r->hw.a = malloc(bs);
+    r->ht.a = malloc(bs);
+    r->g = malloc(np * sizeof(double));
+    r->gt = malloc(np * sizeof(double));
+    r->u = malloc(np * sizeof(double));
+    r->ut = malloc(np * sizeof(double));
+    r->step = malloc(np * sizeof(double));
+    r->delta = malloc(np * sizeof(double));
+    r->tmp = malloc(np * sizeof(double));
+    r->cellacc = malloc((size_t)r->nx[0] * r->ny[0] * 44 * sizeof(double));
+    r->base = malloc((size_t)w * h * 2 * sizeof(float));
+    if (!r->hm.a || !r->hw.a || !r->ht.a || !r->g || !r->gt || !r->u || !r->ut || !r->step || !r->delta || !r->tmp ||
+        !r->cellacc || !r->base || !pyramid_build(&r->tpl, pm, w, h, r->nlev, r->blur)) {
+        reg_free(r);
+        return 0;
+    }
+    return 1;
+}
+
+/* Registers target pyramid I: finds the level-0 grid out (2 per node, pixels) with
+ * I(p + F(p)) ~ template(p), starting from grid init (NULL: zero) moved by (sx, sy). */
+static void reg_run(reg *r, const pyramid *I, const double *init, double sx, double sy, double *out)
+{
+    int top = r->nlev - 1;
+    int np0 = 2 * r->nx[0] * r->ny[0];
+    double *d = r->delta;
+    for (int i = 0; i < 2 * r->nx[top] * r->ny[top]; i += 2) {
+        d[i] = sx / (1 << top);
+        d[i + 1] = sy / (1 << top);
+    }
+    for (int l = top; l >= 1; l--) {
+        const level *T = &r->tpl.lv[l];
+        double sc = 1.0 / (1 << l);
+        for (int y = 0; y < T->h; y++)
+            for (int x = 0; x < T->w; x++) {
+                double dx = 0, dy = 0;
+                if (init)
+                    grid_eval(init, r->nx[0], r->ny[0], r->cell, (x + 0.5) / sc, (y + 0.5) / sc, &dx, &dy);
+                r->base[2 * ((long)y * T->w + x)] = (float)(dx * sc);
+                r->base[2 * ((long)y * T->w + x) + 1] = (float)(dy * sc);
+            }
+        reg_level(r, l, T, &I->lv[l], d, l == top ? 30 : 20);
+        grid_refine(d, r->nx[l], r->ny[l], r->tmp, r->nx[l - 1], r->ny[l - 1]);
+        memcpy(d, r->tmp, (size_t)2 * r->nx[l - 1] * r->ny[l - 1] * sizeof *d);
+    }
+    for (int i = 0; i < np0; i++)
+        out[i] = d[i] + (init ? init[i] : 0);
+    memset(r->base, 0, (size_t)r->w * r->h * 2 * sizeof *r->base);
+    reg_level(r, 0, &r->tpl.lv[0], &I->lv[0], out, 15);
+}
+
+/* ---- silhouettes ----------------------------------------------------------------- */
+
+/* 1-D squared Euclidean distance transform of f (n samples) into d. */
+static void edt1d(const float *f, int n, float *d, int *v, float *z)
+{
+    int k = 0;
+    v[0] = 0;
+    z[0] = -1e30f;
+    z[1] = 1e30f;
+    for (int q = 1; q < n; q++) {
+        float s;
+        for (;;) {
+            int p = v[k];
+            s = ((f[q] + (float)q * q) - (f[p] + (float)p * p)) / (2.0f * (q - p));
+            if (s <= z[k] && k > 0)
+                k--;
+            else
+                break;
+        }
+        if (s <= z[k]) { /* k == 0 */
+            v[0] = q;
+            z[0] = -1e30f;
+            z[1] = 1e30f;
+            continue;
+        }
+        k++;
+        v[k] = q;
+        z[k] = s;
+        z[k + 1] = 1e30f;
+    }
+    k = 0;
+    for (int q = 0; q < n; q++) {
+        while (z[k + 1] < q)
+            k++;
+        float dq = (float)(q - v[k]);
+        d[q] = dq * dq + f[v[k]];
+    }
+}
+
+/* Squared distance (in mask pixels) from every pixel to the nearest set pixel of m. */
+static void edt2d(const uint8_t *m, int w, int h, float *out, float *buf)
+{
+    int n = w > h ? w : h;
+    float *f = buf, *d = buf + n, *z = buf + 2 * n;
+    int *v = (int *)(buf + 3 * n + 2);
+    for (long k = 0; k < (long)w * h; k++)
+        out[k] = m[k] ? 0 : 1e20f;
+    for (int x = 0; x < w; x++) {
+        for (int y = 0; y < h; y++)
+            f[y] = out[(long)y * w + x];
+        edt1d(f, h, d, v, z);
+        for (int y = 0; y < h; y++)
+            out[(long)y * w + x] = d[y];
+    }
+    for (int y = 0; y < h; y++) {
+        memcpy(f, out + (long)y * w, (size_t)w * sizeof *f);
+        edt1d(f, w, d, v, z);
+        memcpy(out + (long)y * w, d, (size_t)w * sizeof *d);
+    }
+}
+
+#define UP 4   /* sub-pixel factor of the silhouette distances */
+
+/* The silhouette at quarter-pixel precision (alpha upsampled bilinearly, >= 128) over the
+ * cw x ch window at (u0, v0) of the UP-times finer grid. */
+static void upsample_mask(const uint8_t *rgba, int w, int h, int u0, int v0, int cw, int ch, uint8_t *m)
+{
+    for (int v = 0; v < ch; v++) {
+        double sy = (v0 + v + 0.5) / UP - 0.5;
+        int y = (int)floor(sy);
+        double fy = sy - y;
+        for (int u = 0; u < cw; u++) {
+            double sx = (u0 + u + 0.5) / UP - 0.5;
+            int x = (int)floor(sx);
+            double fx = sx - x, a = 0;
+            for (int dy = 0; dy < 2; dy++)
+                for (int dx = 0; dx < 2; dx++) {
+                    int xx = x + dx, yy = y + dy;
+                    if (xx >= 0 && yy >= 0 && xx < w && yy < h)
+                        a += (dy ? fy : 1 - fy) * (dx ? fx : 1 - fx) * rgba[4 * ((long)yy * w + xx) + 3];
+                }
+            m[(long)v * cw + u] = a >= OPAQUE - 1e-9;
+        }
+    }
+}
+
+/* Largest distance (original pixels) from a set pixel of mask a (aw x ah at (au, av)) to
+ * the set whose squared distance transform is dt (bw wide at (bu, bv)); every set pixel
+ * of a must lie inside dt's window. -1 when a is empty. */
+static double directed_hausdorff(const uint8_t *a, int au, int av, int aw, int ah, const float *dt, int bu, int bv,
+                                 int bw)
+{
+    float best = -1;
+    for (int v = 0; v < ah; v++)
+        for (int u = 0; u < aw; u++)
+            if (a[(long)v * aw + u]) {
+                float d = dt[(long)(av + v - bv) * bw + (au + u - bu)];
+                best = d > best ? d : best;
+            }
+    return best < 0 ? -1 : sqrt(best) / UP;
+}
+
+/* Labels the components of pixels with mask value want (8- or 4-connected) into lab
+ * (1-based); returns their count, sizes in *size (malloc'ed), whether each touches the
+ * border in *border (malloc'ed, may be NULL). */
+static int label(const uint8_t *mask, int want, int w, int h, int conn8, int *lab, int **size, uint8_t **border,
+                 int *stack)
+{
+    int n = 0, cap = 64;
+    int *sz = malloc(cap * sizeof *sz);
+    uint8_t *bd = malloc((size_t)cap);
+    memset(lab, 0, (size_t)w * h * sizeof *lab);
+    for (long s = 0; s < (long)w * h; s++) {
+        if (lab[s] || (mask[s] != 0) != want)
+            continue;
+        if (n == cap) {
+            cap *= 2;
+            sz = realloc(sz, cap * sizeof *sz);
+            bd = realloc(bd, (size_t)cap);
+        }
+        int id = ++n, top = 0;
+        sz[id - 1] = 0;
+        bd[id - 1] = 0;
+        lab[s] = id;
+        stack[top++] = (int)s;
+        while (top) {
+            int p = stack[--top], x = p % w, y = p / w;
+            sz[id - 1]++;
+            if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+                bd[id - 1] = 1;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    if ((!dx && !dy) || (!conn8 && dx && dy))
+                        continue;
+                    int xx = x + dx, yy = y + dy;
+                    if (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                        continue;
+                    long q = (long)yy * w + xx;
+                    if (!lab[q] && (mask[q] != 0) == want) {
+                        lab[q] = id;
+                        stack[top++] = (int)q;
+                    }
+                }
+        }
+    }
+    *size = sz;
+    if (border)
+        *border = bd;
+    else
+        free(bd);
+    return n;
+}
+
+/* The largest turning angle (degrees) of the outer outline of component id: traced with
+ * Moore neighbours, smoothed with a Gaussian of 1.5 px, turning measured over 3 px each side. */
+static double outline_kink(const int *lab, int w, int h, int id, int area)
+{
+    static const int ddx[8] = { 1, 1, 0, -1, -1, -1, 0, 1 }, ddy[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+    long s = 0;
+    while (lab[s] != id)
+        s++;
+    int sx = (int)(s % w), sy = (int)(s / w), px = sx, py = sy, back = 4, first = -1;
+    int cap = 4 * area + 16, n = 0;
+    double *ptx = malloc((size_t)cap * sizeof *ptx), *pty = malloc((size_t)cap * sizeof *pty);
+#define FG(X, Y) ((X) >= 0 && (Y) >= 0 && (X) < w && (Y) < h && lab[(long)(Y) * w + (X)] == id)
+    while (n < cap) {
+        ptx[n] = px + 0.5;
+        pty[n] = py + 0.5;
+        n++;
+        int dir = -1;
+        for (int k = 1; k <= 8; k++) {
+            int dd = (back + k) % 8;
+            if (FG(px + ddx[dd], py + ddy[dd])) {
+                dir = dd;
+                break;
+            }
+        }
+        if (dir < 0)
+            break;
+        if (px == sx && py == sy) {
+            if (first < 0)
+                first = dir;
+            else if (dir == first) {
+                n--;
+                break;
+            }
+        }
+        int bd = (dir + 7) % 8, bx = px + ddx[bd], by = py + ddy[bd];
+        px += ddx[dir];
+        py += ddy[dir];
+        for (int k = 0; k < 8; k++)
+            if (px + ddx[k] == bx && py + ddy[k] == by)
+                back = k;
+    }
+#undef FG
+    double best = 0;
+    if (n >= 12) {
+        double *qx = malloc((size_t)n * sizeof *qx), *qy = malloc((size_t)n * sizeof *qy);
+        double *arc = malloc((size_t)(n + 1) * sizeof *arc);
+        for (int i = 0; i < n; i++) {
+            double sxw = 0, syw = 0, sw = 0;
+            for (int k = -5; k <= 5; k++) {
+                double wg = exp(-k * k / (2 * 1.5 * 1.5));
+                int j = ((i + k) % n + n) % n;
+                sxw += wg * ptx[j];
+                syw += wg * pty[j];
+                sw += wg;
+            }
+            qx[i] = sxw / sw;
+            qy[i] = syw / sw;
+        }
+        arc[0] = 0;
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            arc[i + 1] = arc[i] + hypot(qx[j] - qx[i], qy[j] - qy[i]);
+        }
+        double total = arc[n];
+        for (int i = 0; i < n && total > 12; i++) {
+            int a = i, c = i;
+            double la = 0, lc = 0;
+            while (la < 3) {
+                int pa = (a - 1 + n) % n;
+                la += hypot(qx[a] - qx[pa], qy[a] - qy[pa]);
+                a = pa;
+            }
+            while (lc < 3) {
+                int nc = (c + 1) % n;
+                lc += hypot(qx[nc] - qx[c], qy[nc] - qy[c]);
+                c = nc;
+            }
+            double ux = qx[i] - qx[a], uy = qy[i] - qy[a], vx = qx[c] - qx[i], vy = qy[c] - qy[i];
+            double ang = fabs(atan2(ux * vy - uy * vx, ux * vx + uy * vy)) * 180 / PI;
+            best = ang > best ? ang : best;
+        }
+        free(qx);
+        free(qy);
+        free(arc);
+    }
+    free(ptx);
+    free(pty);
+    return best;
+}
+
+/* ---- per-frame facts --------------------------------------------------------------- */
+
+typedef struct facts {
+    long area;
+    int x0, y0, x1, y1;          /* opaque bounding box, [x0, x1) x [y0, y1) */
+    double cx, cy, acx, acy;     /* opaque centroid; alpha-weighted centroid */
+    double mu20, mu02, mu11;     /* second central moments of the opaque pixels */
+    int edge, ident, parts, holes;
+    double sharp, kink;
+    double haus, p95, d;         /* Hausdorff to frame 0, 95th percentile of |F|, D */
+} facts;
+
+static double sharpness(const uint8_t *rgba, int w, int h)
+{
+    double s = 0;
+    long n = 0;
+#define LUM(X, Y)                                                                                                      \
+    ((0.2126 * rgba[4 * ((long)(Y) * w + (X))] + 0.7152 * rgba[4 * ((long)(Y) * w + (X)) + 1] +                        \
+      0.0722 * rgba[4 * ((long)(Y) * w + (X)) + 2]) *                                                                  \
+     rgba[4 * ((long)(Y) * w + (X)) + 3] / 255.0)
+    for (int y = 1; y < h - 1; y++)
+        for (int x = 1; x < w - 1; x++) {
+            double gx = LUM(x + 1, y - 1) + 2 * LUM(x + 1, y) + LUM(x + 1, y + 1) - LUM(x - 1, y - 1) -
+                        2 * LUM(x - 1, y) - LUM(x - 1, y + 1);
+            double gy = LUM(x - 1, y + 1) + 2 * LUM(x, y + 1) + LUM(x + 1, y + 1) - LUM(x - 1, y - 1) -
+                        2 * LUM(x, y - 1) - LUM(x + 1, y - 1);
+            s += gx * gx + gy * gy;
+            n++;
+        }
+#undef LUM
+    return n ? sqrt(s / n) : 0;
+}
+
+/* Everything about one frame that needs no displacement field. */
+static void frame_facts(const uint8_t *rgba, int w, int h, facts *st, uint8_t *mask, int *lab, int *stack)
+{
+    memset(st, 0, sizeof *st);
+    st->x0 = w;
+    st->y0 = h;
+    st->x1 = st->y1 = 0;
+    double sx = 0, sy = 0, sa = 0, sax = 0, say = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            long k = (long)y * w + x;
+            int a = rgba[4 * k + 3];
+            mask[k] = a >= OPAQUE;
+            sa += a;
+            sax += a * (x + 0.5);
+            say += a * (y + 0.5);
+            if (!mask[k])
+                continue;
+            st->area++;
+            sx += x + 0.5;
+            sy += y + 0.5;
+            st->x0 = x < st->x0 ? x : st->x0;
+            st->y0 = y < st->y0 ? y : st->y0;
+            st->x1 = x + 1 > st->x1 ? x + 1 : st->x1;
+            st->y1 = y + 1 > st->y1 ? y + 1 : st->y1;
+            if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+                st->edge = 1;
+        }
+    st->acx = sa > 0 ? sax / sa : w / 2.0;
+    st->acy = sa > 0 ? say / sa : h / 2.0;
+    st->sharp = sharpness(rgba, w, h);
+    if (!st->area)
+        return;
+    st->cx = sx / st->area;
+    st->cy = sy / st->area;
+    for (int y = st->y0; y < st->y1; y++)
+        for (int x = st->x0; x < st->x1; x++)
+            if (mask[(long)y * w + x]) {
+                double dx = x + 0.5 - st->cx, dy = y + 0.5 - st->cy;
+                st->mu20 += dx * dx;
+                st->mu02 += dy * dy;
+                st->mu11 += dx * dy;
+            }
+    int *size;
+    uint8_t *border;
+    int n = label(mask, 1, w, h, 1, lab, &size, NULL, stack), big = 0;
+    for (int i = 0; i < n; i++) {
+        st->parts += size[i] >= 4;
+        if (size[i] > size[big])
+            big = i;
+    }
+    st->kink = outline_kink(lab, w, h, big + 1, size[big]);
+    free(size);
+    n = label(mask, 0, w, h, 0, lab, &size, &border, stack);
+    for (int i = 0; i < n; i++)
+        st->holes += !border[i] && size[i] >= 2;
+    free(size);
+    free(border);
+}
+
+/* Principal axis angle (radians, mod pi) and the ratio of the second-moment eigenvalues. */
+static double principal_axis(const facts *s, double *ratio)
+{
+    double tr = s->mu20 + s->mu02, det = s->mu20 * s->mu02 - s->mu11 * s->mu11;
+    double disc = sqrt(fmax(tr * tr / 4 - det, 0));
+    double l1 = tr / 2 + disc, l2 = tr / 2 - disc;
+    if (ratio)
+        *ratio = l2 > 1e-12 ? l1 / l2 : INFINITY;
+    return 0.5 * atan2(2 * s->mu11, s->mu20 - s->mu02);
+}
+
+/* Least-squares affine fit F(p) ~ A (p - c) + t over n points (px, py) with displacements
+ * (fx, fy); returns the rotation angle of the map p -> p + F(p), and the RMS of the
+ * residual and of F - mean F through rres and rtot. */
+static double affine_fit(const double *px, const double *py, const float *f, long n, double *rres, double *rtot)
+{
+    double cx = 0, cy = 0, mx = 0, my = 0;
+    for (long k = 0; k < n; k++) {
+        cx += px[k];
+        cy += py[k];
+        mx += f[2 * k];
+        my += f[2 * k + 1];
+    }
+    cx /= n;
+    cy /= n;
+    mx /= n;
+    my /= n;
+    double sxx = 0, sxy = 0, syy = 0, bx[2] = { 0, 0 }, by[2] = { 0, 0 }, tot = 0;
+    for (long k = 0; k < n; k++) {
+        double x = px[k] - cx, y = py[k] - cy, fx = f[2 * k] - mx, fy = f[2 * k + 1] - my;
+        sxx += x * x;
+        sxy += x * y;
+        syy += y * y;
+        bx[0] += x * fx;
+        bx[1] += y * fx;
+        by[0] += x * fy;
+        by[1] += y * fy;
+        tot += fx * fx + fy * fy;
+    }
+    double det = sxx * syy - sxy * sxy, a11 = 0, a12 = 0, a21 = 0, a22 = 0;
+    if (fabs(det) > 1e-12) {
+        a11 = (syy * bx[0] - sxy * bx[1]) / det;
+        a12 = (sxx * bx[1] - sxy * bx[0]) / det;
+        a21 = (syy * by[0] - sxy * by[1]) / det;
+        a22 = (sxx * by[1] - sxy * by[0]) / det;
+    }
+    double res = 0;
+    for (long k = 0; k < n; k++) {
+        double x = px[k] - cx, y = py[k] - cy;
+        double ex = f[2 * k] - mx - (a11 * x + a12 * y), ey = f[2 * k + 1] - my - (a21 * x + a22 * y);
+        res += ex * ex + ey * ey;
+    }
+    *rres = sqrt(res / n);
+    *rtot = sqrt(tot / n);
+    return atan2(a21 - a12, 2 + a11 + a22);
+}
+
+/* ---- the clip ---------------------------------------------------------------------- */
+
+typedef struct opts {
+    const char *dir, *impulse, *input;
+    double atx, aty, fps;
+    int have_at, periodic, landing, json, per_frame, selftest;
+} opts;
+
+typedef struct clip {
+    int w, h, n;
+    frame *fr;
+    facts *st;
+    long npix;           /* opaque pixels of frame 0 */
+    double *px, *py;     /* their centres */
+    float *F;            /* n * npix * 2: displacement of each on each frame */
+    double reg_ms;
+} clip;
+
+static void clip_free(clip *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->fr[i].rgba);
+        free(c->fr[i].pm);
+    }
+    free(c->fr);
+    free(c->st);
+    free(c->px);
+    free(c->py);
+    free(c->F);
+    memset(c, 0, sizeof *c);
+}
+
+static int fail(const char *what, const char *why)
+{
+    fprintf(stderr, "motionstats: %s: %s\n", what, why);
+    return 1;
+}
+
+/* Reads DIR/frame_0000.png, frame_0001.png, ... until one is missing. */
+static int clip_load(clip *c, const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return !fail(dir, "not a directory");
+    size_t plen = strlen(dir) + 32;
+    char *path = malloc(plen);
+    int cap = 0, ok = 1;
+    for (int i = 0; ok; i++) {
+        snprintf(path, plen, "%s/frame_%04d.png", dir, i);
+        if (stat(path, &sb) != 0)
+            break;
+        image im = { 0, 0, NULL };
+        poyo_error err;
+        char msg[400];
+        if (image_load(path, IMAGE_DEFAULT_MAX_PIXELS, &im, &err) != POYO_OK) {
+            snprintf(msg, sizeof msg, "frame_%04d.png: %s", i, err.msg);
+            ok = !fail(dir, msg);
+            break;
+        }
+        if (i == 0) {
+            c->w = im.w;
+            c->h = im.h;
+        } else if (im.w != c->w || im.h != c->h) {
+            snprintf(msg, sizeof msg, "frame_%04d.png is %dx%d but frame_0000.png is %dx%d", i, im.w, im.h, c->w, c->h);
+            image_free(&im);
+            ok = !fail(dir, msg);
+            break;
+        }
+        if (c->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            c->fr = realloc(c->fr, (size_t)cap * sizeof *c->fr);
+        }
+        frame *fr = &c->fr[c->n++];
+        fr->rgba = im.rgba;
+        fr->pm = malloc((size_t)im.w * im.h * 4 * sizeof *fr->pm);
+        frame_premultiply(fr, im.w, im.h);
+    }
+    free(path);
+    if (ok && c->n == 0)
+        ok = !fail(dir, "no frames (expected frame_0000.png, frame_0001.png, ... as poyo --frames writes them)");
+    return ok;
+}
+
+/* Registers every frame onto frame 0, each warm-started from the one before, and
+ * stores F at the opaque pixels of frame 0. */
+static int clip_register(clip *c)
+{
+    int w = c->w, h = c->h;
+    reg r;
+    if (!reg_init(&r, c->fr[0].pm, w, h))
+        return 0;
+    int np = 2 * r.nx[0] * r.ny[0];
+    double *prev = calloc((size_t)np, sizeof *prev), *cur = malloc((size_t)np * sizeof *cur);
+    c->F = calloc((size_t)c->n * c->npix * 2, sizeof *c->F);
+    pyramid P = { 0, { { 0 } } };
+    double t0 = now_ms();
+    for (int i = 1; i < c->n; i++) {
+        if (!c->st[i].area)
+            continue;   /* nothing to register; F stays 0 and D is set from the silhouette */
+        pyramid_build(&P, c->fr[i].pm, w, h, r.nlev, r.blur);
+        double sx = c->st[i].acx - c->st[i - 1].acx, sy = c->st[i].acy - c->st[i - 1].acy;
+        reg_run(&r, &P, prev, sx, sy, cur);
+        float *F = c->F + (size_t)i * c->npix * 2;
+        for (long k = 0; k < c->npix; k++) {
+            double dx, dy;
+            grid_eval(cur, r.nx[0], r.ny[0], r.cell, c->px[k], c->py[k], &dx, &dy);
+            F[2 * k] = (float)dx;
+            F[2 * k + 1] = (float)dy;
+        }
+        memcpy(prev, cur, (size_t)np * sizeof *prev);
+    }
+    c->reg_ms = c->n > 1 ? (now_ms() - t0) / (c->n - 1) : 0;
+    pyramid_free(&P);
+    free(prev);
+    free(cur);
+    reg_free(&r);
+    return 1;
+}
+
+/* Mean |F(i)| over the rest pixels within radius of (ax, ay); NAN when there are none. */
+static double mean_disp_near(const clip *c, int i, double ax, double ay, double r0, double r1)
+{
+    const float *F = c->F + (size_t)i * c->npix * 2;
+    double s = 0;
+    long n = 0;
+    for (long k = 0; k < c->npix; k++) {
+        double d = hypot(c->px[k] - ax, c->py[k] - ay);
+        if (d < r0 || d > r1)
+            continue;
+        s += hypot(F[2 * k], F[2 * k + 1]);
+        n++;
+    }
+    return n ? s / n : NAN;
+}
+
+static int impulse_is(const opts *o, const char *a, const char *b)
+{
+    return o->impulse && (strcmp(o->impulse, a) == 0 || (b && strcmp(o->impulse, b) == 0));
+}
+
+/* The figures, in print order. */
+typedef struct figure {
+    const char *key;
+    double v;
+    int is_int;
+} figure;
+
+static double fps_from_sidecar(const char *dir, int n, double fps)
+{
+    /* a sprite-sheet style JSON beside the frames ("duration": ms per frame) sets the rate */
+    const char *names[2] = { "%s/frames.json", "%s.json" };
+    for (int t = 0; t < 2; t++) {
+        char path[4200];
+        snprintf(path, sizeof path, names[t], dir);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        double total = 0;
+        int cnt = 0;
+        char buf[512];
+        while (fgets(buf, sizeof buf, f)) {
+            const char *p = strstr(buf, "\"duration\"");
+            if (p && (p = strchr(p, ':'))) {
+                total += atof(p + 1);
+                cnt++;
+            }
+        }
+        fclose(f);
+        if (cnt == n && total > 0)
+            return n * 1000.0 / total;
+    }
+    return fps;
+}
+
+static int analyse(const opts *o, clip *c)
+{
+    int w = c->w, h = c->h, n = c->n;
+    long wh = (long)w * h;
+    uint8_t *mask = malloc((size_t)wh);
+    int *lab = malloc((size_t)wh * sizeof *lab), *stack = malloc((size_t)wh * sizeof *stack);
+    c->st = calloc((size_t)n, sizeof *c->st);
+    for (int i = 0; i < n; i++) {
+        frame_facts(c->fr[i].rgba, w, h, &c->st[i], mask, lab, stack);
+        c->st[i].ident = memcmp(c->fr[i].rgba, c->fr[0].rgba, (size_t)wh * 4) == 0;
+    }
+    const facts *s0 = &c->st[0];
+    if (!s0->area) {
+        free(mask);
+        free(lab);
+        free(stack);
+        return fail(o->dir, "frame_0000.png has no opaque pixel (alpha >= 128)");
+    }
+    int rc = 0;
+    c->npix = s0->area;
+    c->px = malloc((size_t)c->npix * sizeof *c->px);
+    c->py = malloc((size_t)c->npix * sizeof *c->py);
+    long m = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (c->fr[0].rgba[4 * ((long)y * w + x) + 3] >= OPAQUE) {
+                c->px[m] = x + 0.5;
+                c->py[m++] = y + 0.5;
+            }
+    if (!clip_register(c)) {
+        rc = fail(o->dir, "out of memory");
+        goto done;
+    }
+
+    /* D(i): Hausdorff distance of the quarter-pixel silhouettes, 95th percentile of |F| */
+    {
+        int uw = UP * w, uh = UP * h, side = uw > uh ? uw : uh;
+        long un = (long)uw * uh;
+        uint8_t *m0 = malloc((size_t)un), *mi = malloc((size_t)un);
+        float *dt0 = malloc((size_t)un * sizeof *dt0), *dti = malloc((size_t)un * sizeof *dti);
+        float *buf = malloc((size_t)(5 * side + 8) * sizeof *buf);
+        double *mag = malloc((size_t)c->npix * sizeof *mag);
+        upsample_mask(c->fr[0].rgba, w, h, 0, 0, uw, uh, m0);
+        edt2d(m0, uw, uh, dt0, buf);
+        for (int i = 0; i < n; i++) {
+            facts *st = &c->st[i];
+            if (i == 0)
+                continue;
+            if (!st->area) {
+                st->haus = st->d = hypot(w, h);
+                st->p95 = 0;
+                continue;
+            }
+            /* the silhouettes lie within 1 px of their opaque boxes: work in their union */
+            int bx0 = (st->x0 < s0->x0 ? st->x0 : s0->x0) - 1, by0 = (st->y0 < s0->y0 ? st->y0 : s0->y0) - 1;
+            int bx1 = (st->x1 > s0->x1 ? st->x1 : s0->x1) + 1, by1 = (st->y1 > s0->y1 ? st->y1 : s0->y1) + 1;
+            bx0 = bx0 < 0 ? 0 : bx0;
+            by0 = by0 < 0 ? 0 : by0;
+            bx1 = bx1 > w ? w : bx1;
+            by1 = by1 > h ? h : by1;
+            int cu = UP * bx0, cv = UP * by0, cw = UP * (bx1 - bx0), ch = UP * (by1 - by0);
+            upsample_mask(c->fr[i].rgba, w, h, cu, cv, cw, ch, mi);
+            edt2d(mi, cw, ch, dti, buf);
+            double a = directed_hausdorff(m0, 0, 0, uw, uh, dti, cu, cv, cw);
+            double b = directed_hausdorff(mi, cu, cv, cw, ch, dt0, 0, 0, uw);
+            st->haus = a > b ? a : b;
+            const float *F = c->F + (size_t)i * c->npix * 2;
+            for (long k = 0; k < c->npix; k++)
+                mag[k] = hypot(F[2 * k], F[2 * k + 1]);
+            st->p95 = quantile(mag, c->npix, 0.95);
+            st->d = st->haus > st->p95 ? st->haus : st->p95;
+        }
+        free(m0);
+        free(mi);
+        free(dt0);
+        free(dti);
+        free(buf);
+        free(mag);
+    }
+
+    double h0 = s0->y1 - s0->y0, w0 = s0->x1 - s0->x0, fps = o->fps;
+    int jumpy = impulse_is(o, "jump", "drop");
+    figure fig[64];
+    int nf = 0;
+#define FIG(K, V) (fig[nf].key = (K), fig[nf].v = (V), fig[nf++].is_int = 0)
+#define FIGI(K, V) (fig[nf].key = (K), fig[nf].v = (V), fig[nf++].is_int = 1)
+    fps = fps_from_sidecar(o->dir, n, fps);
+    FIGI("frames", n);
+    FIG("fps", fps);
+    FIG("duration", n / fps);
+    FIGI("w0", w0);
+    FIGI("h0", h0);
+
+    /* 1. full size */
+    double size_ratio = NAN;
+    if (o->input) {
+        image in = { 0, 0, NULL };
+        poyo_error err;
+        if (image_load(o->input, IMAGE_DEFAULT_MAX_PIXELS, &in, &err) != POYO_OK) {
+            rc = fail(o->input, err.msg);
+            goto done;
+        }
+        int bx0 = in.w, by0 = in.h, bx1 = 0, by1 = 0;
+        for (int y = 0; y < in.h; y++)
+            for (int x = 0; x < in.w; x++)
+                if (in.rgba[4 * ((long)y * in.w + x) + 3] >= OPAQUE) {
+                    bx0 = x < bx0 ? x : bx0;
+                    by0 = y < by0 ? y : by0;
+                    bx1 = x + 1 > bx1 ? x + 1 : bx1;
+                    by1 = y + 1 > by1 ? y + 1 : by1;
+                }
+        image_free(&in);
+        if (bx1 <= bx0) {
+            rc = fail(o->input, "has no opaque pixel (alpha >= 128)");
+            goto done;
+        }
+        double bw = bx1 - bx0, bh = by1 - by0, sc = fmin(w / bw, h / bh);
+        size_ratio = 0.5 * (w0 / (sc * bw) + h0 / (sc * bh));
+    }
+    FIG("size_ratio", size_ratio);
+    int edge = 0;
+    for (int i = 0; i < n; i++)
+        edge += c->st[i].edge;
+    FIGI("edge_touch", edge);
+
+    /* 2. lively, 3. visible */
+    int moving = 0, peak = 0;
+    for (int i = 0; i < n; i++) {
+        moving += c->st[i].d >= 1;
+        if (c->st[i].d > c->st[peak].d)
+            peak = i;
+    }
+    FIG("moving_fraction", (double)moving / n);
+    FIG("peak_d", c->st[peak].d);
+    FIG("peak_d_rel", c->st[peak].d / h0);
+
+    /* 4. strength in poyo's units */
+    double ax = s0->x0 + (o->have_at ? o->atx : 0.5) * w0, ay = s0->y0 + (o->have_at ? o->aty : 0.5) * h0;
+    int have_kick = o->have_at;
+    if (!o->have_at && impulse_is(o, "poke", NULL))
+        ay = s0->y0 + 0.15 * h0, have_kick = 1;
+    if (!o->have_at && impulse_is(o, "pat", NULL))
+        ay = s0->y0, have_kick = 1;
+    double strength = NAN;
+    if (impulse_is(o, "squash", "stretch")) {
+        double lo = h0, hi = h0;
+        for (int i = 0; i < n; i++)
+            if (c->st[i].area) {
+                double hh = c->st[i].y1 - c->st[i].y0;
+                lo = hh < lo ? hh : lo;
+                hi = hh > hi ? hh : hi;
+            }
+        strength = impulse_is(o, "squash", NULL) ? 1 - lo / h0 : hi / h0 - 1;
+    } else if (jumpy) {
+        double t = 0;
+        for (int i = 0; i < n; i++)
+            if (c->st[i].area)
+                t = fmax(t, fabs((double)c->st[i].y1 - s0->y1));
+        strength = t / h0;
+    } else if (impulse_is(o, "shake", "wave")) {
+        double best = 0;
+        for (int i = 1; i < n; i++) {
+            const float *F = c->F + (size_t)i * c->npix * 2;
+            double s = 0;
+            long cnt = 0;
+            for (long k = 0; k < c->npix; k++)
+                if (c->py[k] < s0->y0 + h0 / 4) {
+                    s += F[2 * k];
+                    cnt++;
+                }
+            if (cnt)
+                best = fmax(best, fabs(s / cnt));
+        }
+        strength = best / h0;
+    } else if (impulse_is(o, "twist", NULL)) {
+        double best = 0, rr, rt;
+        for (int i = 1; i < n; i++)
+            best = fmax(best, fabs(affine_fit(c->px, c->py, c->F + (size_t)i * c->npix * 2, c->npix, &rr, &rt)));
+        strength = best;
+    } else if (impulse_is(o, "poke", "pat")) {
+        double best = NAN;
+        for (int i = 1; i < n; i++) {
+            double v = mean_disp_near(c, i, ax, ay, 0, 0.1 * h0);
+            if (!isnan(v))
+                best = isnan(best) ? v : fmax(best, v);
+        }
+        strength = best / h0;
+    }
+    FIG("strength", strength);
+
+    /* 5. local jelly: the three frames with the largest D */
+    {
+        int top[3] = { -1, -1, -1 };
+        for (int i = 1; i < n; i++)
+            for (int t = 0; t < 3; t++)
+                if (top[t] < 0 || c->st[i].d > c->st[top[t]].d) {
+                    for (int u = 2; u > t; u--)
+                        top[u] = top[u - 1];
+                    top[t] = i;
+                    break;
+                }
+        double js = 0;
+        int jn = 0;
+        for (int t = 0; t < 3; t++) {
+            if (top[t] < 0)
+                continue;
+            double rr, rt;
+            affine_fit(c->px, c->py, c->F + (size_t)top[t] * c->npix * 2, c->npix, &rr, &rt);
+            if (rt > 1e-6) {
+                js += rr / rt;
+                jn++;
+            }
+        }
+        FIG("jelly", jn ? js / jn : NAN);
+    }
+    {
+        double ratio = NAN, spread = NAN;
+        if (have_kick) {
+            int deep = -1;
+            double dv = 0;
+            for (int i = 1; i < n; i++) {
+                double v = mean_disp_near(c, i, ax, ay, 0, 0.15 * h0);
+                if (!isnan(v) && v > dv)
+                    dv = v, deep = i;
+            }
+            if (deep > 0) {
+                double mx = s0->x0 + w0 - (ax - s0->x0), my = s0->y0 + h0 - (ay - s0->y0);
+                double mv = mean_disp_near(c, deep, mx, my, 0, 0.15 * h0);
+                ratio = isnan(mv) ? NAN : mv > 1e-9 ? dv / mv : INFINITY;
+                /* spreading: the mean |F| on the ring 0.25..0.35 h0 around the kick point grows
+                 * within the three frames after the deepest one */
+                double ring0 = mean_disp_near(c, deep, ax, ay, 0.25 * h0, 0.35 * h0), later = -1;
+                for (int i = deep + 1; i < n && i <= deep + 3; i++) {
+                    double v = mean_disp_near(c, i, ax, ay, 0.25 * h0, 0.35 * h0);
+                    later = isnan(v) ? later : fmax(later, v);
+                }
+                spread = isnan(ring0) ? NAN : later > ring0;
+            }
+        }
+        FIG("dent_ratio", ratio);
+        FIG("dent_spread", spread);
+    }
+
+    /* 6. volume; landing frames: the bottom edge back within 1 px of rest after leaving it */
+    {
+        double dev = 0, devl = NAN;
+        int left = 0, touchdown = -1;
+        for (int i = 0; i < n; i++) {
+            double a = fabs((double)c->st[i].area / s0->area - 1);
+            dev = fmax(dev, a);
+            int off = abs(c->st[i].y1 - s0->y1) > 1 || !c->st[i].area;
+            if (off)
+                left = 1;
+            else if (left) {
+                if (touchdown < 0)
+                    touchdown = i;
+                devl = isnan(devl) ? a : fmax(devl, a);
+            }
+        }
+        FIG("area_dev", dev);
+        FIG("area_dev_landing", jumpy || o->landing ? devl : NAN);
+
+        /* 7. clean */
+        int pc = 0, hn = 0;
+        double kmax = 0;
+        for (int i = 0; i < n; i++) {
+            pc += c->st[i].parts != s0->parts;
+            hn += c->st[i].holes > s0->holes;
+            kmax = fmax(kmax, c->st[i].kink);
+        }
+        FIGI("parts_changed", pc);
+        FIGI("holes_new", hn);
+        FIG("kink_rest", s0->kink);
+        FIG("kink_max", kmax);
+
+        /* 8. physical loops */
+        double *step = malloc((size_t)n * sizeof *step), *tmp = malloc((size_t)(n + c->npix) * sizeof *tmp);
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            const facts *a = &c->st[i], *b = &c->st[j];
+            double cs = a->area && b->area ? hypot(b->cx - a->cx, b->cy - a->cy) : 0;
+            const float *Fa = c->F + (size_t)i * c->npix * 2, *Fb = c->F + (size_t)j * c->npix * 2;
+            for (long k = 0; k < c->npix; k++)
+                tmp[k] = hypot(Fb[2 * k] - Fa[2 * k], Fb[2 * k + 1] - Fa[2 * k + 1]);
+            double p = quantile(tmp, c->npix, 0.95);
+            step[i] = cs > p ? cs : p;
+        }
+        double med = NAN, smax = NAN, seam = n > 1 ? step[n - 1] : 0;
+        if (n > 1) {
+            memcpy(tmp, step, (size_t)(n - 1) * sizeof *tmp);
+            med = quantile(tmp, n - 1, 0.5);
+            smax = tmp[n - 2];
+        }
+        FIG("step_median", med);
+        FIG("step_max", smax);
+        FIG("step_ratio", med > 0 ? smax / med : NAN);
+        FIG("seam", seam);
+        double side = o->periodic && n > 2 ? 0.5 * (step[n - 2] + step[0]) : med;
+        FIG("seam_ratio", side > 0 ? seam / side : NAN);
+        free(step);
+        free(tmp);
+
+        /* 9. shape-aware */
+        double ratio, a0 = principal_axis(s0, &ratio), axis = NAN;
+        if (ratio >= 2) {
+            axis = 0;
+            for (int i = jumpy && touchdown > 0 ? touchdown : 0; i < n; i++) {
+                if (!c->st[i].area)
+                    continue;
+                double d = fabs(principal_axis(&c->st[i], NULL) - a0) * 180 / PI;
+                d = fmod(d, 180);
+                d = d > 90 ? 180 - d : d;
+                axis = fmax(axis, d);
+            }
+        }
+        FIG("axis_dev_max", axis);
+        int inside = c->st[n - 1].d < 1;
+        for (int i = 0; i < n; i++)
+            inside &= c->st[i].area > 0;
+        FIGI("in_canvas", inside);
+    }
+
+    /* 10. crisp */
+    {
+        double smin = NAN;
+        int tw = 0;
+        for (int i = 1; i < n; i++) {
+            if (c->st[i].d >= 1 && s0->sharp > 0)
+                smin = isnan(smin) ? c->st[i].sharp / s0->sharp : fmin(smin, c->st[i].sharp / s0->sharp);
+            tw += c->st[i].d < 0.5 && !c->st[i].ident;
+        }
+        FIG("sharp_min", smin);
+        FIGI("twinkle", tw);
+    }
+    FIG("reg_ms", c->reg_ms);
+#undef FIG
+#undef FIGI
+
+    if (o->json) {
+        printf("{\"canvas\": \"%dx%d\"", w, h);
+        for (int i = 0; i < nf; i++) {
+            if (!isfinite(fig[i].v))
+                printf(", \"%s\": null", fig[i].key);
+            else if (fig[i].is_int)
+                printf(", \"%s\": %.0f", fig[i].key, fig[i].v);
+            else
+                printf(", \"%s\": %.4f", fig[i].key, fig[i].v);
+        }
+        printf("}\n");
+    } else {
+        printf("canvas %dx%d\n", w, h);
+        for (int i = 0; i < nf; i++) {
+            if (fig[i].is_int)
+                printf("%s %.0f\n", fig[i].key, fig[i].v);
+            else
+                printf("%s %.4f\n", fig[i].key, fig[i].v);
+        }
+    }
+    if (o->per_frame)
+        for (int i = 0; i < n; i++) {
+            const facts *s = &c->st[i];
+            fprintf(o->json ? stderr : stdout,
+                    "frame %d d %.3f haus %.3f p95 %.3f area %ld height %d bottom %d parts %d holes %d kink %.1f "
+                    "sharp %.2f\n",
+                    i, s->d, s->haus, s->p95, s->area, s->y1 - s->y0, s->y1, s->parts, s->holes, s->kink, s->sharp);
+        }
+done:
+    free(mask);
+    free(lab);
+    free(stack);
+    return rc;
+}
+
+/* ---- self-test: recover known warps ------------------------------------------------ */
+
+typedef struct warp {
+    const char *name;
+    int kind;              /* 0 translate, 1 rotate, 2 squash, 3 dent */
+    double a, b, cx, cy, s;
+} warp;
+
+/* The true displacement of rest point (x, y). */
+static void warp_fwd(const warp *wp, double x, double y, double *dx, double *dy)
+{
+    switch (wp->kind) {
+    case 0:
+        *dx = wp->a;
+        *dy = wp->b;
+        break;
+    case 1: {
+        double c = cos(wp->a), s = sin(wp->a), rx = x - wp->cx, ry = y - wp->cy;
+        *dx = c * rx - s * ry - rx;
+        *dy = s * rx + c * ry - ry;
+        break;
+    }
+    case 2:
+        *dx = (x - wp->cx) * (wp->b - 1);
+        *dy = (y - wp->cy) * (wp->a - 1);
+        break;
+    default: {
+        double r2 = (x - wp->cx) * (x - wp->cx) + (y - wp->cy) * (y - wp->cy);
+        *dx = 0;
+        *dy = wp->a * exp(-r2 / (2 * wp->s * wp->s));
+        break;
+    }
+    }
+}
+
+static int selftest(const opts *o)
+{
+    const char *src = o->input ? o->input : "tests/data/1f600.png";
+    image in = { 0, 0, NULL }, canvas = { 0, 0, NULL };
+    poyo_error err;
+    int W = 128, H = 128, side = 96, ox = 16, oy = 24;
+    if (image_load(src, IMAGE_DEFAULT_MAX_PIXELS, &in, &err) != POYO_OK ||
+        image_place(&in, W, H, side, side, ox, oy, &canvas, &err) != POYO_OK) {
+        image_free(&in);
+        return fail(src, err.msg);
+    }
+    image_free(&in);
+    frame f0 = { canvas.rgba, malloc((size_t)W * H * 4 * sizeof(float)) }, f1;
+    frame_premultiply(&f0, W, H);
+    f1.rgba = malloc((size_t)W * H * 4);
+    f1.pm = malloc((size_t)W * H * 4 * sizeof(float));
+    long cnt = 0;
+    double *px = malloc((size_t)W * H * sizeof *px), *py = malloc((size_t)W * H * sizeof *py);
+    int x0 = W, y0 = H, x1 = 0, y1 = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (f0.rgba[4 * ((long)y * W + x) + 3] >= OPAQUE) {
+                px[cnt] = x + 0.5;
+                py[cnt++] = y + 0.5;
+                x0 = x < x0 ? x : x0;
+                y0 = y < y0 ? y : y0;
+                x1 = x + 1 > x1 ? x + 1 : x1;
+                y1 = y + 1 > y1 ? y + 1 : y1;
+            }
+    double h0 = y1 - y0, mx = 0.5 * (x0 + x1), my = 0.5 * (y0 + y1);
+    warp cases[4] = {
+        { "translate", 0, 3.3, 0, 0, 0, 0 },
+        { "rotate", 1, 0.15, 0, mx, my, 0 },
+        { "squash", 2, 0.8, 1.0, mx, y1, 0 },
+        { "dent", 3, 6.0, 0, mx, y0, 0.15 * h0 },
+    };
+    reg r;
+    if (!reg_init(&r, f0.pm, W, H))
+        return fail(src, "out of memory");
+    int np = 2 * r.nx[0] * r.ny[0], bad = 0;
+    double *g = malloc((size_t)np * sizeof *g);
+    pyramid P = { 0, { { 0 } } };
+    for (int t = 0; t < 4; t++) {
+        const warp *wp = &cases[t];
+        /* the warped frame: each output pixel pulls from the rest point that lands on it,
+         * found by fixed-point iteration on q = p + F(p) */
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                double qx = x + 0.5, qy = y + 0.5, ppx = qx, ppy = qy, dx, dy, v[4];
+                for (int it = 0; it < 50; it++) {
+                    warp_fwd(wp, ppx, ppy, &dx, &dy);
+                    ppx = qx - dx;
+                    ppy = qy - dy;
+                }
+                sample4(f0.pm, W, H, ppx - 0.5, ppy - 0.5, v);
+                long k = (long)y * W + x;
+                for (int c = 0; c < 4; c++)
+                    f1.rgba[4 * k + c] = 0;
+                if (v[3] > 0) {
+                    for (int c = 0; c < 3; c++)
+                        f1.rgba[4 * k + c] = (uint8_t)lround(fmin(v[c] / v[3], 1) * 255);
+                    f1.rgba[4 * k + 3] = (uint8_t)lround(v[3] * 255);
+                }
+            }
+        frame_premultiply(&f1, W, H);
+        double t0 = now_ms();
+        pyramid_build(&P, f1.pm, W, H, r.nlev, r.blur);
+        double sa = 0, sx = 0, sy = 0, ta = 0, tx = 0, ty = 0;
+        for (long k = 0; k < (long)W * H; k++) {
+            double xx = k % W + 0.5, yy = (double)(k / W) + 0.5;
+            sa += f1.pm[4 * k + 3];
+            sx += f1.pm[4 * k + 3] * xx;
+            sy += f1.pm[4 * k + 3] * yy;
+            ta += f0.pm[4 * k + 3];
+            tx += f0.pm[4 * k + 3] * xx;
+            ty += f0.pm[4 * k + 3] * yy;
+        }
+        reg_run(&r, &P, NULL, sx / sa - tx / ta, sy / sa - ty / ta, g);
+        double ms = now_ms() - t0, se = 0, emax = 0, tr = 0;
+        for (long k = 0; k < cnt; k++) {
+            double dx, dy, ex, ey;
+            grid_eval(g, r.nx[0], r.ny[0], r.cell, px[k], py[k], &dx, &dy);
+            warp_fwd(wp, px[k], py[k], &ex, &ey);
+            double e2 = (dx - ex) * (dx - ex) + (dy - ey) * (dy - ey);
+            se += e2;
+            emax = fmax(emax, sqrt(e2));
+            tr = fmax(tr, hypot(ex, ey));
+        }
+        double rms = sqrt(se / cnt);
+        int ok = rms < 0.35;
+        bad += !ok;
+        printf("selftest %-9s truth_max %.2f px  rms_error %.3f px  max_error %.3f px  %.1f ms  %s\n", wp->name, tr,
+               rms, emax, ms, ok ? "ok" : "FAILED");
+    }
+    printf("selftest %s\n", bad ? "FAILED" : "passed");
+    pyramid_free(&P);
+    reg_free(&r);
+    free(g);
+    free(px);
+    free(py);
+    free(f0.rgba);
+    free(f0.pm);
+    free(f1.rgba);
+    free(f1.pm);
+    return bad ? 1 : 0;
+}
+
+/* ---- main -------------------------------------------------------------------------- */
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: motionstats [--impulse NAME] [--at X,Y] [--input FILE.png] [--fps F] [--periodic]\n"
+            "                   [--landing] [--json] [--per-frame] DIR\n"
+            "       motionstats --selftest [--input FILE.png]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    opts o = { NULL, NULL, NULL, 0.5, 0.5, 25, 0, 0, 0, 0, 0, 0 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--impulse") && i + 1 < argc) {
+            static const char *const names[] = { "squash", "stretch", "poke", "shake", "twist",
+                                                 "jump", "drop", "wave", "pat" };
+            int known = 0;
+            o.impulse = argv[++i];
+            for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+                known |= !strcmp(o.impulse, names[k]);
+            if (!known)
+                return fail(o.impulse, "is not an impulse (squash, stretch, poke, shake, twist, jump, drop, wave, pat)"), 2;
+        }
+        else if (!strcmp(a, "--input") && i + 1 < argc)
+            o.input = argv[++i];
+        else if (!strcmp(a, "--fps") && i + 1 < argc) {
+            o.fps = atof(argv[++i]);
+            if (!(o.fps > 0))
+                return fail("--fps", "needs a positive number"), 2;
+        } else if (!strcmp(a, "--at") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%lf,%lf", &o.atx, &o.aty) != 2)
+                return fail("--at", "needs X,Y (fractions of frame 0's opaque bounding box)"), 2;
+            o.have_at = 1;
+        } else if (!strcmp(a, "--periodic"))
+            o.periodic = 1;
+        else if (!strcmp(a, "--landing"))
+            o.landing = 1;
+        else if (!strcmp(a, "--json"))
+            o.json = 1;
+        else if (!strcmp(a, "--per-frame"))
+            o.per_frame = 1;
+        else if (!strcmp(a, "--selftest"))
+            o.selftest = 1;
+        else if (a[0] == '-' && a[1])
+            return usage();
+        else if (!o.dir)
+            o.dir = a;
+        else
+            return usage();
+    }
+    if (o.selftest)
+        return selftest(&o);
+    if (!o.dir)
+        return usage();
+    clip c;
+    memset(&c, 0, sizeof c);
+    int rc = clip_load(&c, o.dir) ? analyse(&o, &c) : 1;
+    clip_free(&c);
+    return rc;
+}
