@@ -1,0 +1,76 @@
+#!/bin/sh
+# t_hostile.sh - inputs and commands a hostile sender or a careless user
+# would try: decompression bombs, files that are not what their names say,
+# crafted animations for check, outputs that are not plain files, batches that
+# loop or clash. Every poyo run is bounded by timeout so a hang fails the test.
+. "$(dirname "$0")/lib.sh"
+
+MKPNG="$TOOLS/mkpng"
+MKH="$TOOLS/mkhostile"
+T="timeout 20"
+
+# zlib header bytes CMF FLG for window CINFO and level FLEVEL, without a dictionary
+zhdr() {
+    cmf=$(($1 * 16 + 8))
+    base=$(($2 * 64))
+    flg=$((base + 31 - (cmf * 256 + base) % 31))
+    [ $flg -ge $((base + 31)) ] && flg=$((flg - 31))
+    echo "$cmf $flg"
+}
+
+test_expect_success 'a PNG bomb is refused behind every zlib window size and level' '
+    for cinfo in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+        $MKH png-bomb b$cinfo.png 8 $(zhdr $cinfo $((cinfo % 4))) || exit 1
+        expect_exit 1 $T $POYO b$cinfo.png -o b$cinfo.gif 2>err &&
+        expect_line err "poyo: b$cinfo.png: corrupt PNG: its image data inflates to more than a 64x64 image holds" &&
+        expect_no_file b$cinfo.gif || exit 1
+    done
+'
+
+test_expect_success 'a zlib header asking for a preset dictionary or another method is refused' '
+    $MKH png-bomb dict.png 1 120 190 &&
+    expect_exit 1 $T $POYO dict.png 2>err &&
+    expect_line err "poyo: dict.png: corrupt PNG: its compressed image data is not valid zlib data" &&
+    $MKH png-bomb method.png 1 121 0 &&
+    expect_exit 1 $T $POYO method.png 2>err &&
+    expect_line err "poyo: method.png: corrupt PNG: its compressed image data is not valid zlib data" &&
+    expect_no_file dict.gif method.gif
+'
+
+test_expect_success 'an Apple CgBI PNG (headerless deflate) is refused before inflating' '
+    $MKH png-cgbi cgbi.png 8 &&
+    expect_exit 1 $T $POYO cgbi.png 2>err &&
+    expect_line err "poyo: cgbi.png: an Apple CgBI PNG (made for iOS), not a standard PNG; convert it first" &&
+    expect_no_file cgbi.gif
+'
+
+test_expect_success 'ordinary PNGs of every kind still decode' '
+    for k in rgba rgba16 rgb gray16 graya palette interlaced; do
+        $MKPNG $k $k.png 48 && $T $POYO $k.png -o $k.gif && [ -s $k.gif ] || exit 1
+    done
+'
+
+test_expect_success 'files that are not PNG or JPEG never reach a decoder, whatever their name' '
+    { printf "P5\n256 256\n65535\n"; head -c 131072 /dev/zero; } >pgm16.png &&
+    printf "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 64 +X 64\n\002\002\000" >hdr.png &&
+    printf "\000\000\002\000\000\000\000\000\000\000\000\000\100\000\100\000\040\010" >tga.png &&
+    printf "BM\066\000\000\000\000\000\000\000\066\000\000\000" >bmp.png &&
+    printf "GIF89a\001\000\001\000\000\000\000;" >gif.png &&
+    printf "8BPS\000\001" >psd.png &&
+    for f in pgm16 hdr tga bmp gif psd; do
+        expect_exit 1 $T $POYO $f.png 2>err &&
+        expect_line err "poyo: $f.png: not a PNG or other supported image" &&
+        expect_no_file $f.gif || exit 1
+    done
+'
+
+test_expect_success 'a JPEG is read; one with more than 500 scans is refused before decoding' '
+    $MKH jpeg-scans ok.jpg 3 64 && $T $POYO ok.jpg -o ok.gif && [ -s ok.gif ] &&
+    $MKH jpeg-scans many.jpg 501 64 &&
+    expect_exit 1 $T $POYO many.jpg -o many.gif 2>err &&
+    expect_line err "poyo: many.jpg: JPEG has more than 500 scans" &&
+    expect_no_file many.gif &&
+    $MKH jpeg-scans edge.jpg 500 64 && $T $POYO edge.jpg -o edge.gif && [ -s edge.gif ]
+'
+
+test_done
