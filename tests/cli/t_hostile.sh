@@ -73,4 +73,27 @@ test_expect_success 'a JPEG is read; one with more than 500 scans is refused bef
     $MKH jpeg-scans edge.jpg 500 64 && $T $POYO edge.jpg -o edge.gif && [ -s edge.gif ]
 '
 
+test_expect_success 'check refuses tiny GIF, APNG and WebP files that declare more than 1 GiB of frames' '
+    $MKH gif-frames g.gif 4096 4096 200 && $MKH apng-frames a.png 4096 4096 1000 &&
+    $MKH webp-frames w.webp 4096 4096 200 && [ $(wc -c <g.gif) -lt 10000 ] &&
+    expect_exit 1 $T $POYO check -p slack g.gif 2>err &&
+    expect_line err "poyo: g.gif: 200 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames" &&
+    expect_exit 1 $T $POYO check -p slack a.png 2>err &&
+    expect_line err "poyo: a.png: 1000 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames" &&
+    expect_exit 1 $T $POYO check -p slack w.webp 2>err &&
+    expect_line err "poyo: w.webp: 200 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames"
+'
+
+test_expect_success 'check refuses a GIF whose frames declare more pixels than the budget, before decoding them' '
+    $MKH gif-offcanvas off.gif 17 &&
+    expect_exit 1 $T $POYO check -p slack off.gif 2>err &&
+    expect_line err "poyo: off.gif: GIF frames hold 285212672 pixels in all, more than the limit of 268435456"
+'
+
+test_expect_success 'check passes over GIF frames off the canvas without decoding them' '
+    $MKH gif-offcanvas off.gif 16 &&
+    expect_exit 1 $T $POYO check -p mastodon off.gif >out &&
+    expect_line out "off.gif: fail: delay 0 ms (frame 1; 16 of 16 frames under 20 ms), GIF players show such frames for 100 ms"
+'
+
 test_done
