@@ -21,7 +21,11 @@ typedef struct write_opts {
 } write_opts;
 
 /* Writes len bytes to path ("-" = standard output) through a temporary file in
- * the same directory and a rename; on failure nothing is left behind.
+ * the same directory; on failure nothing is left behind. Only a missing path or,
+ * with force, a regular file other than the input is replaced (keeping its
+ * permission bits); symbolic links, FIFOs and devices are refused. Without
+ * force the file is published with link(2), so a file that appears while it
+ * is written is never replaced.
  * *tmp_out, when not NULL, receives the temporary name while it exists (for
  * signal-time clean-up; it is set to "" afterwards). */
 poyo_status file_write_atomic(const char *path, const void *data, size_t len, const write_opts *o,

@@ -96,4 +96,48 @@ test_expect_success 'check passes over GIF frames off the canvas without decodin
     expect_line out "off.gif: fail: delay 0 ms (frame 1; 16 of 16 frames under 20 ms), GIF players show such frames for 100 ms"
 '
 
+test_expect_success '-f replaces only regular files: FIFOs and symbolic links are refused' '
+    $MKPNG rgba stamp.png 32 && mkfifo fifo.gif &&
+    expect_exit 1 $T $POYO -f stamp.png -o fifo.gif 2>err &&
+    expect_line err "poyo: fifo.gif: is not a regular file (a FIFO, device or socket); refusing to replace it" &&
+    [ -p fifo.gif ] &&
+    echo keep >target.gif && ln -s target.gif link.gif && ln -s missing.gif dangling.gif &&
+    for l in link.gif dangling.gif; do
+        expect_exit 1 $T $POYO -f stamp.png -o $l 2>err &&
+        expect_line err "poyo: $l: is a symbolic link; refusing to replace it or write through it" &&
+        [ -L $l ] || exit 1
+    done &&
+    [ "$(cat target.gif)" = keep ] && expect_no_file missing.gif && no_temp_files .
+'
+
+test_expect_success '-f keeps the permissions of the file it replaces' '
+    $MKPNG rgba stamp.png 32 && echo old >out.gif && chmod 600 out.gif &&
+    (umask 022 && $T $POYO -f stamp.png -o out.gif) &&
+    [ "$(stat -c %a out.gif)" = 600 ] && [ "$(head -c 3 out.gif)" = GIF ] &&
+    chmod 640 out.gif && $T $POYO -f stamp.png -o out.gif && [ "$(stat -c %a out.gif)" = 640 ]
+'
+
+test_expect_success 'output names of 248 to 255 bytes are written (the temporary name fits)' '
+    $MKPNG rgba stamp.png 32 &&
+    for n in 244 247 251; do
+        name=$(printf "%${n}s" "" | tr " " a).gif &&
+        $T $POYO stamp.png -o $name && [ -s $name ] || exit 1
+    done &&
+    no_temp_files .
+'
+
+test_expect_success 'a --frames run that fails part-way leaves no frames behind' '
+    $MKPNG rgba stamp.png 32 && mkdir -p fr/frame_0003.png &&
+    expect_exit 1 $T $POYO stamp.png --frames fr 2>err &&
+    grep -q "^poyo: fr: frame_0003.png: is a directory" err &&
+    [ "$(ls fr)" = frame_0003.png ] && no_temp_files fr
+'
+
+test_expect_success 'a sprite sheet whose JSON cannot be written is removed again' '
+    $MKPNG rgba stamp.png 32 && mkdir sheet.json &&
+    expect_exit 1 $T $POYO stamp.png --sheet sheet.png 2>err &&
+    expect_line err "poyo: sheet.png: sheet.json: is a directory" &&
+    expect_no_file sheet.png && no_temp_files .
+'
+
 test_done
