@@ -16,19 +16,39 @@ int file_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static poyo_status too_large(int is_stdin, size_t max_bytes, poyo_error *err)
+{
+    if (max_bytes % ((size_t)1 << 20) == 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "%s larger than the %zu MiB limit on inputs",
+                         is_stdin ? "standard input is" : "file is", max_bytes >> 20);
+    return poyo_fail(err, POYO_ERR_INPUT, "%s larger than the %zu-byte limit on inputs",
+                     is_stdin ? "standard input is" : "file is", max_bytes);
+}
+
 poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len, poyo_error *err)
 {
     *data = NULL;
     *len = 0;
     int is_stdin = strcmp(path, "-") == 0;
-    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0)
         return poyo_fail(err, POYO_ERR_IO, "cannot open: %s", strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        if (!is_stdin)
+            close(fd);
+        return poyo_fail(err, POYO_ERR_IO, "cannot read: %s", strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
         if (!is_stdin)
             close(fd);
         return poyo_fail(err, POYO_ERR_IO, "is a directory, not an image file");
+    }
+    if (!is_stdin && !S_ISREG(st.st_mode)) {
+        close(fd);
+        return poyo_fail(err, POYO_ERR_IO, "is not a regular file (a FIFO, device or socket); use - to read a pipe");
     }
     size_t cap = (S_ISREG(st.st_mode) && st.st_size > 0) ? (size_t)st.st_size + 1 : 65536;
     if (cap > max_bytes + 1)
@@ -46,7 +66,7 @@ poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, si
                 free(buf);
                 if (!is_stdin)
                     close(fd);
-                return poyo_fail(err, POYO_ERR_INPUT, "file is larger than %zu bytes", max_bytes);
+                return too_large(is_stdin, max_bytes, err);
             }
             size_t nc = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
             uint8_t *p = realloc(buf, nc);
@@ -77,7 +97,7 @@ poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, si
         close(fd);
     if (n > max_bytes) {
         free(buf);
-        return poyo_fail(err, POYO_ERR_INPUT, "file is larger than %zu bytes", max_bytes);
+        return too_large(is_stdin, max_bytes, err);
     }
     *data = buf;
     *len = n;

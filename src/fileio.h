@@ -9,8 +9,12 @@
 
 #include "error.h"
 
+/* The most an input may hold, files and standard input alike (256 MiB). */
+#define FILE_MAX_BYTES ((size_t)256 << 20)
+
 /* Reads all of path ("-" = standard input) into *data (malloc'ed, caller frees).
- * Refuses directories and files larger than max_bytes. */
+ * Refuses directories, FIFOs, devices and sockets given by name (without
+ * waiting on them), and inputs longer than max_bytes (reading no further). */
 poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len, poyo_error *err);
 
 /* How an output may be written. */

@@ -240,7 +240,7 @@ poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_
     uint8_t *data;
     size_t len;
     memset(out, 0, sizeof *out);
-    poyo_status st = file_read_all(path, (size_t)1 << 30, &data, &len, err);
+    poyo_status st = file_read_all(path, FILE_MAX_BYTES, &data, &len, err);
     if (st != POYO_OK)
         return st;
     st = image_decode(data, len, max_pixels, out, err);

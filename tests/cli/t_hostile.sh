@@ -140,4 +140,20 @@ test_expect_success 'a sprite sheet whose JSON cannot be written is removed agai
     expect_no_file sheet.png && no_temp_files .
 '
 
+test_expect_success 'endless standard input stops at the 256 MiB input limit' '
+    expect_exit 1 $T $POYO - -o out.gif </dev/zero 2>err &&
+    expect_line err "poyo: -: standard input is larger than the 256 MiB limit on inputs" &&
+    expect_exit 1 $T $POYO check -p slack - </dev/zero 2>err &&
+    expect_line err "poyo: -: standard input is larger than the 256 MiB limit on inputs" &&
+    expect_no_file out.gif
+'
+
+test_expect_success 'a FIFO named as an input is refused at once, not waited on' '
+    mkfifo pipe.png &&
+    expect_exit 1 $T $POYO pipe.png 2>err &&
+    expect_line err "poyo: pipe.png: is not a regular file (a FIFO, device or socket); use - to read a pipe" &&
+    expect_exit 1 $T $POYO check -p slack pipe.png 2>err &&
+    expect_line err "poyo: pipe.png: is not a regular file (a FIFO, device or socket); use - to read a pipe"
+'
+
 test_done
