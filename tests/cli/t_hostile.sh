@@ -156,4 +156,41 @@ test_expect_success 'a FIFO named as an input is refused at once, not waited on'
     expect_line err "poyo: pipe.png: is not a regular file (a FIFO, device or socket); use - to read a pipe"
 '
 
+test_expect_success 'an input is never overwritten by another input'"'"'s output, even with -f' '
+    $MKPNG rgba a.png 32 && $MKPNG rgba b.png 40 && cp b.png a.gif &&
+    expect_exit 1 $T $POYO -f a.png a.gif 2>err &&
+    grep -qx "poyo: a.gif: is an input file; refusing to overwrite it" err &&
+    cmp a.gif b.png
+'
+
+test_expect_success 'two inputs with one output: the first in order wins, whatever finishes first' '
+    $MKPNG rgba a.png 32 && $MKPNG rgba big.png 200 && mkdir d && cp big.png d/a.png &&
+    for i in 1 2 3; do
+        rm -rf out && expect_exit 1 $T $POYO -j 2 -o out/ d/a.png ./a.png 2>err &&
+        grep -qx "poyo: ./a.png: out/a.gif would also be written for d/a.png; skipped (name clash)" err &&
+        [ "$($TOOLS/animinfo out/a.gif | sed -n "s/^width //p")" = 200 ] || exit 1
+    done &&
+    expect_exit 1 $T $POYO ./a.png a.png 2>err &&
+    grep -qx "poyo: a.png: a.gif would also be written for ./a.png; skipped (name clash)" err &&
+    grep -qx "poyo: 1 written, 1 failed (.*)" err && [ -s a.gif ]
+'
+
+test_expect_success 'control characters in names are escaped on the terminal and in JSON' '
+    printf junk >"$(printf "bad\033[2J.png")" && printf junk >"$(printf "n\377.png")" &&
+    expect_exit 1 $T $POYO --json -o out/ ./*.png >json 2>err &&
+    grep -qx "poyo: ./bad\\\\033\[2J.png: not a PNG or other supported image" err &&
+    ! grep -q "$(printf "\033")" err &&
+    grep -q "\"input\": \"./bad\\\\u001b\[2J.png\"" json &&
+    grep -q "\"input\": \"./n\\\\ufffd.png\"" json &&
+    ! grep -q "$(printf "\377")" json
+'
+
+test_expect_success '--json with the image on standard output is a usage error' '
+    $MKPNG rgba a.png 32 &&
+    expect_exit 2 $T $POYO --json a.png -o - >out 2>err &&
+    expect_line err "poyo: --json: cannot be used when the image goes to standard output (-o - or input -); use -o FILE" &&
+    [ ! -s out ] &&
+    expect_exit 2 $T $POYO --json - <a.png >out 2>err && [ ! -s out ]
+'
+
 test_done
