@@ -304,7 +304,8 @@ static void settle_clashes(batch_job *jobs, int n)
         file_id out = id_of(j->output);
         for (int k = 0; k < n && !j->failed; k++)
             if (same_id(out, in[k]))
-                job_refuse(j, j->output, "is an input file; refusing to overwrite it");
+                job_refuse(j, j->output, k == i ? "is the input file; refusing to overwrite it"
+                                                : "is an input file; refusing to overwrite it");
     }
     for (int i = 0; i < n; i++)
         free(res[i]);
