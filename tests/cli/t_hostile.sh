@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MKPNG="$TOOLS/mkpng"
-MKH="$TOOLS/mkhostile"
+MKH="$TOOLS/mkpng"
 T="timeout 20"
 
 # zlib header bytes CMF FLG for window CINFO and level FLEVEL, without a dictionary
