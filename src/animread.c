@@ -49,14 +49,20 @@ static void builder_free(builder *b)
     b->canvas = NULL;
 }
 
+/* Fails when n composited w x h frames would exceed ANIMREAD_MAX_BYTES. */
+static poyo_status check_budget(uint64_t n, uint32_t w, uint32_t h, poyo_error *err)
+{
+    uint64_t fb = (uint64_t)w * h * 4u;
+    if (fb && n > ANIMREAD_MAX_BYTES / fb)
+        return poyo_fail(err, POYO_ERR_INPUT, "%llu frames of %ux%u exceed the limit of 1 GiB of decoded frames",
+                         (unsigned long long)n, (unsigned)w, (unsigned)h);
+    return POYO_OK;
+}
+
 /* Fails when n frames of the canvas would exceed ANIMREAD_MAX_BYTES. */
 static poyo_status check_frames(const builder *b, uint64_t n, poyo_error *err)
 {
-    uint64_t fb = (uint64_t)anim_frame_bytes(&b->a);
-    if (n > ANIMREAD_MAX_BYTES / fb)
-        return poyo_fail(err, POYO_ERR_INPUT, "%llu frames of %dx%d exceed the limit of %zu bytes of frames",
-                         (unsigned long long)n, b->a.width, b->a.height, ANIMREAD_MAX_BYTES);
-    return POYO_OK;
+    return check_budget(n, (uint32_t)b->a.width, (uint32_t)b->a.height, err);
 }
 
 /* Appends a copy of the canvas as the next frame, shown delay_ms. */
@@ -124,6 +130,60 @@ static poyo_status gif_fail(poyo_error *err, int code, const char *what)
     return poyo_fail(err, POYO_ERR_INPUT, "cannot read GIF %s: %s", what, why ? why : "unknown error");
 }
 
+/* Passes over the rest of a frame's compressed data without decoding it. */
+static poyo_status gif_skip_data(GifFileType *gif, int started, poyo_error *err)
+{
+    int code = 0;
+    GifByteType *blk = NULL;
+    if (!started && DGifGetCode(gif, &code, &blk) == GIF_ERROR)
+        return gif_fail(err, gif->Error, "image data");
+    if (started && DGifGetCodeNext(gif, &blk) == GIF_ERROR)
+        return gif_fail(err, gif->Error, "image data");
+    while (blk)
+        if (DGifGetCodeNext(gif, &blk) == GIF_ERROR)
+            return gif_fail(err, gif->Error, "image data");
+    return POYO_OK;
+}
+
+/* Walks a GIF's blocks without decoding them: the number of frames and the sum
+ * of their declared areas. A walk cut short by a corrupt or truncated file
+ * counts what it saw; giflib names the fault later. */
+static void gif_scan(const uint8_t *d, size_t len, uint64_t *frames, uint64_t *area)
+{
+    *frames = *area = 0;
+    if (len < 13)
+        return;
+    size_t pos = 13;
+    if (d[10] & 0x80)
+        pos += (size_t)3 << ((d[10] & 7) + 1);
+    while (pos < len) {
+        uint8_t t = d[pos++];
+        if (t == 0x21) {
+            pos++; /* the extension's label */
+        } else if (t == 0x2c) {
+            if (pos + 9 > len)
+                return;
+            uint32_t w = (uint32_t)d[pos + 4] | (uint32_t)d[pos + 5] << 8;
+            uint32_t h = (uint32_t)d[pos + 6] | (uint32_t)d[pos + 7] << 8;
+            uint8_t flags = d[pos + 8];
+            pos += 9;
+            if (flags & 0x80)
+                pos += (size_t)3 << ((flags & 7) + 1);
+            pos++; /* LZW minimum code size */
+            (*frames)++;
+            *area += (uint64_t)w * h;
+        } else {
+            return; /* the trailer, or something giflib will refuse */
+        }
+        while (pos < len) {
+            uint8_t n = d[pos++];
+            if (n == 0)
+                break;
+            pos += n;
+        }
+    }
+}
+
 static poyo_status gif_frame(GifFileType *gif, builder *b, const GraphicsControlBlock *gcb, uint8_t **line,
                              uint8_t **saved, poyo_error *err)
 {
@@ -156,12 +216,26 @@ static poyo_status gif_frame(GifFileType *gif, builder *b, const GraphicsControl
     }
     static const int start[4] = { 0, 4, 2, 1 }, step[4] = { 8, 8, 4, 2 };
     int passes = d->Interlace ? 4 : 1;
+    if (d->Left >= W || d->Top >= H) {
+        /* wholly off the canvas: nothing of it can show */
+        passes = 0;
+        st = gif_skip_data(gif, 0, err);
+        if (st != POYO_OK)
+            return st;
+    }
     for (int p = 0; p < passes; p++) {
         int y0 = d->Interlace ? start[p] : 0, dy = d->Interlace ? step[p] : 1;
         for (int row = y0; row < d->Height; row += dy) {
+            int y = d->Top + row;
+            if (y >= H && !d->Interlace) {
+                /* the rows left all lie below the canvas */
+                st = gif_skip_data(gif, 1, err);
+                if (st != POYO_OK)
+                    return st;
+                break;
+            }
             if (DGifGetLine(gif, l, d->Width) == GIF_ERROR)
                 return gif_fail(err, gif->Error, "image data");
-            int y = d->Top + row;
             if (y >= H)
                 continue;
             uint8_t *dst = b->canvas + (size_t)y * (size_t)W * 4u;
@@ -224,8 +298,16 @@ static poyo_status read_gif(const uint8_t *data, size_t len, builder *b, poyo_er
     if (!gif)
         return gif_fail(err, code, "header");
     uint8_t *line = NULL, *saved = NULL;
-    poyo_status st = builder_init(b, "GIF", (uint32_t)(gif->SWidth > 0 ? gif->SWidth : 0),
-                                  (uint32_t)(gif->SHeight > 0 ? gif->SHeight : 0), err);
+    uint32_t sw = (uint32_t)(gif->SWidth > 0 ? gif->SWidth : 0), sh = (uint32_t)(gif->SHeight > 0 ? gif->SHeight : 0);
+    /* the frames and the pixels they declare, checked before anything is allocated */
+    uint64_t frames, area;
+    gif_scan(data, len, &frames, &area);
+    poyo_status st = check_budget(frames, sw, sh, err);
+    if (st == POYO_OK && area > ANIMREAD_MAX_BYTES / 4u)
+        st = poyo_fail(err, POYO_ERR_INPUT, "GIF frames hold %llu pixels in all, more than the limit of %zu",
+                       (unsigned long long)area, ANIMREAD_MAX_BYTES / 4u);
+    if (st == POYO_OK)
+        st = builder_init(b, "GIF", sw, sh, err);
     if (st != POYO_OK)
         goto done;
     b->loop_raw = -1;
@@ -792,10 +874,20 @@ static poyo_status read_webp(const uint8_t *data, size_t len, builder *b, poyo_e
     WebPBitstreamFeatures feat;
     if (WebPGetFeatures(data, len, &feat) != VP8_STATUS_OK)
         return poyo_fail(err, POYO_ERR_INPUT, "WebP header is corrupt or truncated");
-    poyo_status st = builder_init(b, "WebP", (uint32_t)feat.width, (uint32_t)feat.height, err);
+    WebPData wd = { data, len };
+    /* the frame count from the container, checked before the decoder allocates its canvases */
+    WebPDemuxer *demux = WebPDemux(&wd);
+    if (!demux)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebP is corrupt or truncated");
+    uint32_t nframes = WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+    WebPDemuxDelete(demux);
+    poyo_status st = POYO_OK;
+    if ((uint64_t)feat.width * (uint64_t)feat.height <= ANIMREAD_MAX_PIXELS)
+        st = check_budget(nframes, (uint32_t)feat.width, (uint32_t)feat.height, err);
+    if (st == POYO_OK)
+        st = builder_init(b, "WebP", (uint32_t)feat.width, (uint32_t)feat.height, err);
     if (st != POYO_OK)
         return st;
-    WebPData wd = { data, len };
     WebPAnimDecoderOptions opt;
     if (!WebPAnimDecoderOptionsInit(&opt))
         return poyo_fail(err, POYO_ERR_NOMEM, "the linked libwebp does not match its headers");
@@ -827,7 +919,8 @@ static poyo_status read_webp(const uint8_t *data, size_t len, builder *b, poyo_e
             goto done;
         }
         memcpy(b->canvas, buf, anim_frame_bytes(&b->a));
-        st = builder_push(b, ts - prev, err);
+        /* libwebp's int timestamps wrap on long files; the difference is each frame's 24-bit duration */
+        st = builder_push(b, (int)((unsigned)ts - (unsigned)prev), err);
         if (st != POYO_OK)
             goto done;
         prev = ts;

@@ -9,10 +9,12 @@
 #include "anim.h"
 #include "error.h"
 
-/* Largest canvas accepted, in pixels. */
+/* Largest canvas or frame accepted, in pixels (poyo's default --max-pixels). */
 #define ANIMREAD_MAX_PIXELS (16u * 1024u * 1024u)
-/* Largest total of composited frames accepted, in bytes. */
-#define ANIMREAD_MAX_BYTES ((size_t)2 * 1024u * 1024u * 1024u)
+/* Largest total of composited frames accepted, in bytes (1 GiB), checked from
+ * the declared canvas and frame count before the frames are allocated; the
+ * frames' own pixels (decoding work) are held to the same number of pixels. */
+#define ANIMREAD_MAX_BYTES ((size_t)1024u * 1024u * 1024u)
 
 typedef struct anim_meta {
     char format[8];        /* "gif", "apng", "png" or "webp" */

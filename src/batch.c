@@ -2,6 +2,7 @@
  * the next job, failures are named as they happen, a progress bar is drawn
  * when standard error is a terminal, and SIGINT/SIGTERM remove the temporary
  * files being written before the process ends (finished outputs stay). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "batch.h"
 
 #include <malloc.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,19 +57,60 @@ typedef struct run_state {
     pthread_mutex_t lock;
 } run_state;
 
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when it is not one
+ * (stray continuation bytes, overlong forms, surrogates, past U+10FFFF). */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* Writes s as a JSON string: quotes, backslashes and control characters
+ * escaped, and each byte that is not part of valid UTF-8 written as U+FFFD
+ * (file names on Linux are bytes; JSON is Unicode). */
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p++);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, (size_t)n, f);
+            p += n;
+        }
     }
     fputc('"', f);
+}
+
+/* Copies s into out with control characters written as \ooo, so that a file
+ * name cannot move the cursor or rewrite the terminal. */
+static const char *term_safe(const char *s, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 5 < cap; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            k += (size_t)snprintf(out + k, cap - k, "\\%03o", *p);
+        else
+            out[k++] = (char)*p;
+    }
+    out[k] = '\0';
+    return out;
 }
 
 void batch_print_json(const batch_job *j)
@@ -142,12 +185,16 @@ static void *worker(void *arg)
             s->failed++;
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            cli_error(j->error_what ? j->error_what : j->input, "%s", j->error);
+            char what[4 * BATCH_TMP_MAX], msg[4 * sizeof j->error];
+            cli_error(term_safe(j->error_what ? j->error_what : j->input, what, sizeof what), "%s",
+                      term_safe(j->error, msg, sizeof msg));
         } else if (s->ui->verbose) {
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", j->input,
-                    j->output ? j->output : "frames", j->width, j->height, j->frames, j->duration, j->bytes);
+            char in[4 * BATCH_TMP_MAX], out[4 * BATCH_TMP_MAX];
+            fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", term_safe(j->input, in, sizeof in),
+                    term_safe(j->output ? j->output : "frames", out, sizeof out), j->width, j->height, j->frames,
+                    j->duration, j->bytes);
         }
         if (s->ui->json)
             batch_print_json(j);
@@ -158,8 +205,125 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* A file's identity, or dev = ino = 0 when it cannot be looked at. */
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+    int ok;
+} file_id;
+
+static file_id id_of(const char *path)
+{
+    file_id id = { 0, 0, 0 };
+    struct stat st;
+    if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0) {
+        id.dev = st.st_dev;
+        id.ino = st.st_ino;
+        id.ok = 1;
+    }
+    return id;
+}
+
+static int same_id(file_id a, file_id b)
+{
+    return a.ok && b.ok && a.dev == b.dev && a.ino == b.ino;
+}
+
+/* The output's path with its folder resolved (realpath of the folder, then
+ * the name), so ./a.gif, a.gif and dir/../a.gif compare equal; malloc'ed, or
+ * NULL when the folder does not exist (the job will say so). */
+static char *resolved_output(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+    if (!dir)
+        return NULL;
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real)
+        return NULL;
+    const char *base = slash ? slash + 1 : path;
+    size_t n = strlen(real) + strlen(base) + 2;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%s/%s", real, base);
+    free(real);
+    return out;
+}
+
+static void job_skip(batch_job *j, const char *what, const char *fmt, const char *a, const char *b)
+{
+    j->failed = 1;
+    j->error_what = what;
+    snprintf(j->error, sizeof j->error, fmt, a, b);
+}
+
+static void job_refuse(batch_job *j, const char *what, const char *msg)
+{
+    j->failed = 1;
+    j->error_what = what;
+    snprintf(j->error, sizeof j->error, "%s", msg);
+}
+
+/* Settles clashes before any job runs, so the outcome never depends on which
+ * worker finishes first: a job whose output resolves to the same file as an
+ * earlier job's output, or whose input is the same file as an earlier job's
+ * input, is skipped as a name clash (the first in order wins); an output that
+ * is the input of any job is refused. */
+static void settle_clashes(batch_job *jobs, int n)
+{
+    if (n <= 0)
+        return;
+    file_id *in = calloc((size_t)n, sizeof *in);
+    char **res = calloc((size_t)n, sizeof *res);
+    if (!in || !res) {
+        free(in);
+        free(res);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        in[i] = id_of(jobs[i].input);
+    for (int i = 0; i < n; i++) {
+        batch_job *j = &jobs[i];
+        if (j->failed)
+            continue;
+        int has_out = j->output && strcmp(j->output, "-") != 0;
+        res[i] = has_out ? resolved_output(j->output) : NULL;
+        for (int k = 0; k < i && !j->failed; k++) {
+            const batch_job *e = &jobs[k];
+            if (e->failed)
+                continue;
+            if (res[i] && res[k] && strcmp(res[i], res[k]) == 0)
+                job_skip(j, j->input, "%.150s would also be written for %.150s; skipped (name clash)", j->output,
+                         e->input);
+            else if (same_id(in[i], in[k]))
+                job_skip(j, j->input, "%.150s is the same file as %.150s; skipped (name clash)", j->input, e->input);
+        }
+        if (j->failed || !has_out)
+            continue;
+        file_id out = id_of(j->output);
+        for (int k = 0; k < n && !j->failed; k++)
+            if (same_id(out, in[k]))
+                job_refuse(j, j->output, k == i ? "is the input file; refusing to overwrite it"
+                                                : "is an input file; refusing to overwrite it");
+    }
+    for (int i = 0; i < n; i++)
+        free(res[i]);
+    free(res);
+    free(in);
+}
+
 int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui)
 {
+    if (ui->json)
+        for (int i = 0; i < n; i++)
+            if (jobs[i].output && strcmp(jobs[i].output, "-") == 0 && !jobs[i].failed) {
+                /* the image and the JSON lines would share standard output */
+                cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); "
+                                    "use -o FILE");
+                exit(2);
+            }
+    settle_clashes(jobs, n);
     if (workers < 1)
         workers = 1;
     if (workers > MAX_WORKERS)

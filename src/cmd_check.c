@@ -97,7 +97,7 @@ static int check_one(const char *path, const preset_info *p, int quiet)
     memset(&meta, 0, sizeof meta);
     preset_violation v[PRESET_RULE_COUNT];
     int n = 0, rc = 1;
-    if (file_read_all(path, (size_t)1 << 30, &data, &len, &err) != POYO_OK ||
+    if (file_read_all(path, FILE_MAX_BYTES, &data, &len, &err) != POYO_OK ||
         anim_read(data, len, &a, &meta, &err) != POYO_OK ||
         preset_check(p, &a, &meta, v, PRESET_RULE_COUNT, &n, &err) != POYO_OK) {
         cli_error(path, "%s", err.msg);

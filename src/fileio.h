@@ -9,8 +9,12 @@
 
 #include "error.h"
 
+/* The most an input may hold, files and standard input alike (256 MiB). */
+#define FILE_MAX_BYTES ((size_t)256 << 20)
+
 /* Reads all of path ("-" = standard input) into *data (malloc'ed, caller frees).
- * Refuses directories and files larger than max_bytes. */
+ * Refuses directories, FIFOs, devices and sockets given by name (without
+ * waiting on them), and inputs longer than max_bytes (reading no further). */
 poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, size_t *len, poyo_error *err);
 
 /* How an output may be written. */
@@ -21,7 +25,11 @@ typedef struct write_opts {
 } write_opts;
 
 /* Writes len bytes to path ("-" = standard output) through a temporary file in
- * the same directory and a rename; on failure nothing is left behind.
+ * the same directory; on failure nothing is left behind. Only a missing path or,
+ * with force, a regular file other than the input is replaced (keeping its
+ * permission bits); symbolic links, FIFOs and devices are refused. Without
+ * force the file is published with link(2), so a file that appears while it
+ * is written is never replaced.
  * *tmp_out, when not NULL, receives the temporary name while it exists (for
  * signal-time clean-up; it is set to "" afterwards). */
 poyo_status file_write_atomic(const char *path, const void *data, size_t len, const write_opts *o,

@@ -31,58 +31,159 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Checks a PNG's chunks before stb_image sees them: 0 when fine, 1 when the
- * image data inflates to more than the header allows (stb_image grows its
- * output for as long as the stream goes on: a decompression bomb), 2 when a
- * chunk claims more bytes than the file has (stb_image would allocate them). */
+/* What png_precheck found. */
+enum {
+    PNG_FINE,      /* stb_image may decode it */
+    PNG_BOMB,      /* the image data inflates to more than the header allows */
+    PNG_CUT,       /* a chunk claims more bytes than the file has */
+    PNG_BAD_ZLIB,  /* the zlib header or the deflate data is corrupt */
+    PNG_CGBI,      /* Apple's CgBI variant: headerless deflate, BGRA */
+    PNG_NOMEM
+};
+
+/* Checks a PNG's chunks before stb_image sees them, walking them as stb_image
+ * does (IDAT chunks joined wherever they stand, CgBI honoured anywhere before
+ * IEND). stb_image grows its output for as long as the deflate stream goes on
+ * and takes any zlib window size, so the data is inflated here first: the
+ * 2-byte zlib header checked as stb_image checks it (method 8, FCHECK, no
+ * preset dictionary; any CINFO), then the stream inflated raw with the
+ * largest window, stopping as soon as it passes what IHDR allows. Data zlib
+ * cannot inflate is refused here rather than left to stb_image's laxer inflater. */
 static int png_precheck(const uint8_t *d, size_t len, long long w, long long h)
 {
     int depth = d[24], ctype = d[25];
     int ch = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
     if (!ch || depth < 1 || depth > 16)
-        return 0; /* let the decoder name what is wrong */
+        return PNG_FINE; /* stb_image refuses the header before inflating anything */
     /* rows with their filter byte; interlacing adds at most a filter byte and a
      * partial byte per row of each of the seven passes */
     long long row = (w * ch * depth + 7) / 8 + 1;
     long long limit = row * h + 7 * (h + 8) * 2 + 64;
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK)
-        return 1;
-    uint8_t scratch[16384];
+    if (inflateInit2(&z, -15) != Z_OK)
+        return PNG_NOMEM;
+    uint8_t scratch[16384], zhdr[2];
     long long total = 0;
-    int ok = 1, done = 0, cut = 0;
+    int res = PNG_FINE, done = 0, nhdr = 0;
     size_t pos = 8;
-    while (ok && !cut && pos + 12 <= len) {
+    while (res == PNG_FINE && pos + 12 <= len) {
         uint32_t clen = be32(d + pos);
+        const uint8_t *type = d + pos + 4, *body = d + pos + 8;
         if (clen > len - pos - 12) {
-            cut = 1;
+            res = PNG_CUT;
             break;
         }
-        if (memcmp(d + pos + 4, "IDAT", 4) == 0 && !done) {
-            z.next_in = (Bytef *)(d + pos + 8);
-            z.avail_in = clen;
-            while (z.avail_in > 0 && ok && !done) {
+        if (memcmp(type, "CgBI", 4) == 0) {
+            res = PNG_CGBI;
+        } else if (memcmp(type, "IDAT", 4) == 0 && !done) {
+            const uint8_t *p = body;
+            uint32_t n = clen;
+            while (nhdr < 2 && n > 0) {
+                zhdr[nhdr++] = *p++;
+                n--;
+                if (nhdr == 2 && ((zhdr[0] & 15) != 8 || (zhdr[0] * 256 + zhdr[1]) % 31 != 0 || (zhdr[1] & 32)))
+                    res = PNG_BAD_ZLIB;
+            }
+            z.next_in = (Bytef *)p;
+            z.avail_in = n;
+            while (z.avail_in > 0 && res == PNG_FINE && !done) {
                 z.next_out = scratch;
                 z.avail_out = sizeof scratch;
                 int r = inflate(&z, Z_NO_FLUSH);
                 total += (long long)(sizeof scratch - z.avail_out);
                 if (total > limit)
-                    ok = 0;
-                if (r == Z_STREAM_END)
+                    res = PNG_BOMB;
+                else if (r == Z_STREAM_END)
                     done = 1;
+                else if (r == Z_MEM_ERROR)
+                    res = PNG_NOMEM;
                 else if (r != Z_OK && r != Z_BUF_ERROR)
-                    done = 1; /* corrupt: the decoder reports it */
-                else if (r == Z_BUF_ERROR && z.avail_out == sizeof scratch)
-                    break;
+                    res = PNG_BAD_ZLIB;
             }
-        } else if (memcmp(d + pos + 4, "IEND", 4) == 0) {
+        } else if (memcmp(type, "IEND", 4) == 0) {
             break;
         }
         pos += 12 + (size_t)clen;
     }
     inflateEnd(&z);
-    return !ok ? 1 : cut ? 2 : 0;
+    return res;
+}
+
+/* The most scans a JPEG may have: a progressive JPEG repeats the whole
+ * coefficient pass per scan, so a file of tiny scans costs minutes in
+ * stb_image. Encoders write about 10 (jpegtran, mozjpeg at most about 60). */
+#define JPEG_MAX_SCANS 500
+
+/* Counts a JPEG's start-of-scan markers by walking its segments: 0 when it has
+ * more than JPEG_MAX_SCANS, 1 otherwise (truncation is left to the decoder). */
+static int jpeg_scans_ok(const uint8_t *d, size_t len)
+{
+    size_t pos = 2;
+    int scans = 0;
+    while (pos + 1 < len) {
+        if (d[pos] != 0xff) {
+            pos++; /* entropy-coded data after a scan header */
+            continue;
+        }
+        uint8_t m = d[pos + 1];
+        if (m == 0xff) {
+            pos++; /* fill byte */
+            continue;
+        }
+        pos += 2;
+        if (m == 0x00 || (m >= 0xd0 && m <= 0xd8) || m == 0x01)
+            continue; /* a stuffed 0xff, a restart marker, SOI, TEM: no length */
+        if (m == 0xd9)
+            break;    /* end of image */
+        if (pos + 2 > len)
+            break;
+        size_t seg = (size_t)d[pos] << 8 | d[pos + 1];
+        if (m == 0xda && ++scans > JPEG_MAX_SCANS)
+            return 0;
+        pos += seg < 2 ? 2 : seg;
+    }
+    return 1;
+}
+
+static int is_png(const uint8_t *d, size_t len)
+{
+    return len >= 8 && memcmp(d, png_sig, 8) == 0;
+}
+
+static int is_jpeg(const uint8_t *d, size_t len)
+{
+    return len >= 3 && d[0] == 0xff && d[1] == 0xd8 && d[2] == 0xff;
+}
+
+/* Checks a PNG before stb_image sees it: the header, the size against the limit, the chunks. */
+static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixels, poyo_error *err)
+{
+    if (len >= 16 && memcmp(data + 12, "CgBI", 4) == 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "an Apple CgBI PNG (made for iOS), not a standard PNG; convert it first");
+    long long hw, hh;
+    if (len < 33 || !png_header_size(data, len, &hw, &hh))
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG header (no IHDR chunk first)");
+    if (hw == 0 || hh == 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", hw, hh);
+    if (hw > max_pixels || hh > max_pixels || hw * hh > max_pixels)
+        return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
+                         hw, hh, max_pixels);
+    switch (png_precheck(data, len, hw, hh)) {
+    case PNG_BOMB:
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: its image data inflates to more than a %lldx%lld image holds",
+                         hw, hh);
+    case PNG_CUT:
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (a chunk runs past the end of the file)");
+    case PNG_BAD_ZLIB:
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: its compressed image data is not valid zlib data");
+    case PNG_CGBI:
+        return poyo_fail(err, POYO_ERR_INPUT, "an Apple CgBI PNG (made for iOS), not a standard PNG; convert it first");
+    case PNG_NOMEM:
+        return poyo_fail(err, POYO_ERR_NOMEM, "cannot start the zlib decompressor");
+    default:
+        return POYO_OK;
+    }
 }
 
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
@@ -92,27 +193,22 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         return poyo_fail(err, POYO_ERR_INPUT, "empty file");
     if (len > 0x7fffffff)
         return poyo_fail(err, POYO_ERR_INPUT, "file is too large (%zu bytes)", len);
-    long long hw, hh;
-    if (png_header_size(data, len, &hw, &hh)) {
-        if (hw == 0 || hh == 0)
-            return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", hw, hh);
-        if (hw > max_pixels || hh > max_pixels || hw * hh > max_pixels)
-            return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
-                             hw, hh, max_pixels);
-        int pc = len >= 33 ? png_precheck(data, len, hw, hh) : 0;
-        if (pc == 1)
-            return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: its image data inflates to more than a %lldx%lld image holds",
-                             hw, hh);
-        if (pc == 2)
-            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (a chunk runs past the end of the file)");
+    /* stb_image decodes whatever it recognises; only PNG and JPEG reach it */
+    if (is_png(data, len)) {
+        poyo_status st = png_gate(data, len, max_pixels, err);
+        if (st != POYO_OK)
+            return st;
+    } else if (is_jpeg(data, len)) {
+        if (!jpeg_scans_ok(data, len))
+            return poyo_fail(err, POYO_ERR_INPUT, "JPEG has more than %d scans", JPEG_MAX_SCANS);
+    } else {
+        return poyo_fail(err, POYO_ERR_INPUT, "not a PNG or other supported image");
     }
     int w, h, comp;
     if (!stbi_info_from_memory(data, (int)len, &w, &h, &comp)) {
         const char *why = stbi_failure_reason();
-        if (len >= 8 && memcmp(data, png_sig, 8) == 0)
-            return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG header%s%s%s", why && *why ? " (" : "",
-                             why && *why ? why : "", why && *why ? ")" : "");
-        return poyo_fail(err, POYO_ERR_INPUT, "not a PNG or other supported image");
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt %s header%s%s%s", is_png(data, len) ? "PNG" : "JPEG",
+                         why && *why ? " (" : "", why && *why ? why : "", why && *why ? ")" : "");
     }
     if (w <= 0 || h <= 0)
         return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height");
@@ -144,7 +240,7 @@ poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_
     uint8_t *data;
     size_t len;
     memset(out, 0, sizeof *out);
-    poyo_status st = file_read_all(path, (size_t)1 << 30, &data, &len, err);
+    poyo_status st = file_read_all(path, FILE_MAX_BYTES, &data, &len, err);
     if (st != POYO_OK)
         return st;
     st = image_decode(data, len, max_pixels, out, err);

@@ -1,6 +1,6 @@
-/* image.h - RGBA images: decode PNG (and whatever stb_image reads) with a
- * pixel limit checked before decoding, resample, premultiply. The only
- * caller of stb_image and stb_image_resize. */
+/* image.h - RGBA images: decode PNG and JPEG (recognised by their signatures,
+ * nothing else reaches stb_image) with a pixel limit checked before decoding,
+ * resample, premultiply. The only caller of stb_image and stb_image_resize. */
 #ifndef POYO_IMAGE_H
 #define POYO_IMAGE_H
 
@@ -22,7 +22,7 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
 /* The pixel limit checked before decoding unless the user sets another. */
 #define IMAGE_DEFAULT_MAX_PIXELS 16777216LL
 
-/* Reads path ("-" = standard input, at most 1 GiB) and decodes it as image_decode does. */
+/* Reads path ("-" = standard input; at most FILE_MAX_BYTES) and decodes it as image_decode does. */
 poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_error *err);
 /* Allocates a zeroed (fully transparent) w x h image. */
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err);

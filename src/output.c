@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "gif.h"
@@ -22,6 +23,7 @@ output_def output_default_def(void)
     d.apng = apng_default_def();
     d.webp = webp_default_def();
     d.force = 0;
+    d.input = NULL;
     d.mode = 0644;
     d.tmp = NULL;
     d.tmp_cap = 0;
@@ -85,7 +87,7 @@ poyo_status output_write(const anim *a, const char *path, const char *input, con
     bytebuf buf = { NULL, 0, 0 };
     poyo_status st = output_encode(a, f, def, &buf, err);
     if (st == POYO_OK) {
-        write_opts wo = { def->force, input, def->mode };
+        write_opts wo = { def->force, input ? input : def->input, def->mode };
         st = file_write_atomic(path, buf.data, buf.len, &wo, def->tmp, def->tmp_cap, err);
         if (st == POYO_OK && bytes)
             *bytes = buf.len;
@@ -102,7 +104,7 @@ static poyo_status write_png(const uint8_t *rgba, int w, int h, const char *path
     poyo_status st = image_encode_png(rgba, w, h, &png, &len, err);
     if (st != POYO_OK)
         return st;
-    write_opts wo = { def->force, NULL, def->mode };
+    write_opts wo = { def->force, def->input, def->mode };
     st = file_write_atomic(path, png, len, &wo, def->tmp, def->tmp_cap, err);
     free(png);
     return st;
@@ -112,7 +114,8 @@ poyo_status output_write_frames(const anim *a, const char *dir, const output_def
 {
     if (!*dir)
         return poyo_fail(err, POYO_ERR_USAGE, "the frame directory name is empty");
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    int made = mkdir(dir, 0777) == 0;
+    if (!made && errno != EEXIST)
         return poyo_fail(err, POYO_ERR_IO, "cannot create the directory: %s", strerror(errno));
     if (!file_is_dir(dir))
         return poyo_fail(err, POYO_ERR_IO, "is not a directory");
@@ -120,15 +123,26 @@ poyo_status output_write_frames(const anim *a, const char *dir, const output_def
     char *path = malloc(n);
     if (!path)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory");
+    const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
     poyo_status st = POYO_OK;
-    for (int i = 0; i < a->count && st == POYO_OK; i++) {
-        snprintf(path, n, "%s%sframe_%04d.png", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", i);
+    int i;
+    for (i = 0; i < a->count && st == POYO_OK; i++) {
+        snprintf(path, n, "%s%sframe_%04d.png", dir, sep, i);
         st = write_png(anim_frame(a, i), a->width, a->height, path, def, err);
         if (st != POYO_OK) {
             char msg[sizeof err->msg + 32];
             snprintf(msg, sizeof msg, "frame_%04d.png: %s", i, err->msg);
             snprintf(err->msg, sizeof err->msg, "%.300s", msg);
         }
+    }
+    if (st != POYO_OK) {
+        /* a partial set of frames is worse than none: remove the ones this call wrote */
+        for (int k = 0; k < i - 1; k++) {
+            snprintf(path, n, "%s%sframe_%04d.png", dir, sep, k);
+            unlink(path);
+        }
+        if (made)
+            rmdir(dir);
     }
     free(path);
     return st;
@@ -205,8 +219,14 @@ poyo_status output_write_sheet(const anim *a, const char *path, const output_def
     snprintf(jpath, pl + 6, "%.*s.json", (int)stem, path);
     st = write_png(sheet, (int)sw, (int)sh, path, def, err);
     if (st == POYO_OK) {
-        write_opts wo = { def->force, NULL, def->mode };
+        write_opts wo = { def->force, def->input, def->mode };
         st = file_write_atomic(jpath, js.data, js.len, &wo, def->tmp, def->tmp_cap, err);
+        if (st != POYO_OK) {
+            unlink(path); /* a sheet without its index is not written */
+            char msg[sizeof err->msg + 32];
+            snprintf(msg, sizeof msg, "%s: %s", strrchr(jpath, '/') ? strrchr(jpath, '/') + 1 : jpath, err->msg);
+            snprintf(err->msg, sizeof err->msg, "%.300s", msg);
+        }
     }
 done:
     free(sheet);

@@ -20,7 +20,8 @@ typedef struct output_def {
     quantize_def quant;    /* GIF palette settings */
     apng_options apng;
     webp_options webp;
-    int force;             /* replace existing files */
+    int force;             /* replace existing regular files */
+    const char *input;     /* never overwrite this file, for frames and sheets too (NULL: none) */
     mode_t mode;           /* permissions of new files */
     char *tmp;             /* register for the name of the temporary file being written (or NULL) */
     size_t tmp_cap;        /* its size in bytes */
@@ -43,10 +44,12 @@ poyo_status output_encode(const anim *a, out_format f, const output_def *def, by
  * input (may be NULL) is never overwritten. */
 poyo_status output_write(const anim *a, const char *path, const char *input, const output_def *def, size_t *bytes,
                          poyo_error *err);
-/* Writes every frame as DIR/frame_NNNN.png, creating DIR when missing. */
+/* Writes every frame as DIR/frame_NNNN.png, creating DIR when missing; on
+ * failure the frames written so far (and DIR, when made here) are removed. */
 poyo_status output_write_frames(const anim *a, const char *dir, const output_def *def, poyo_error *err);
 /* Writes all frames on one PNG sprite sheet plus a JSON file beside it (same
- * name, .json) with each frame's rectangle and duration in milliseconds. */
+ * name, .json) with each frame's rectangle and duration in milliseconds; when
+ * the JSON cannot be written the sheet is removed again. */
 poyo_status output_write_sheet(const anim *a, const char *path, const output_def *def, poyo_error *err);
 
 #endif

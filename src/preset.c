@@ -307,9 +307,10 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
             p->min_plays > 1 ? p->min_plays : 1, p->max_plays);
     }
 
-    if (animated && p->max_total_ms > 0 && a->loop > 0 && total_ms * a->loop > p->max_total_ms)
+    /* total_ms * loop would overflow for a file of long delays and billions of plays */
+    if (animated && p->max_total_ms > 0 && a->loop > 0 && total_ms > p->max_total_ms / a->loop)
         add(out, max, &n, PRESET_RULE_TOTAL, "total %.2f s (%d plays of %.2f s), %s allows at most %g s in all",
-            (double)(total_ms * a->loop) / 1000.0, a->loop, total_ms / 1000.0, who, p->max_total_ms / 1000.0);
+            (double)total_ms * a->loop / 1000.0, a->loop, total_ms / 1000.0, who, p->max_total_ms / 1000.0);
 
     /* a delay rounded down to whole milliseconds still counts as the rate it stands for */
     if (animated && p->max_fps > 0 && min_delay > 0 && (long)min_delay * p->max_fps < 1000 - p->max_fps)

@@ -253,6 +253,68 @@ static void test_gif_local_colour_maps_and_clipping(void)
     bytebuf_free(&b);
 }
 
+/* Frames wholly off the canvas count as frames but leave it unchanged; rows
+ * below the canvas are passed over. */
+static void test_gif_frames_off_canvas(void)
+{
+    ColorMapObject *global = rgb_map();
+    uint8_t all1[64], all2[64];
+    fill(all1, 64, 1);
+    fill(all2, 64, 2);
+    gframe fr[3] = {
+        { 0, 0, 4, 4, DISPOSE_DO_NOT, 3, -1, 0, 0, NULL, all1 },     /* red everywhere */
+        { 100, 100, 8, 8, DISPOSE_DO_NOT, 3, -1, 0, 0, NULL, all2 }, /* off the canvas */
+        { 0, 2, 2, 8, DISPOSE_DO_NOT, 3, -1, 0, 0, NULL, all2 },     /* 6 of its rows below it */
+    };
+    bytebuf b = { 0 };
+    int ok = write_gif(&b, 4, 4, global, 0, fr, 3);
+    GifFreeMapObject(global);
+    ENSURE(ok);
+    anim a;
+    poyo_error err;
+    ENSURE_MSG(anim_read(b.data, b.len, &a, NULL, &err) == POYO_OK, "%s", err.msg);
+    bytebuf_free(&b);
+    ENSURE(a.count == 3);
+    ENSURE(memcmp(anim_frame(&a, 0), anim_frame(&a, 1), anim_frame_bytes(&a)) == 0);
+    ENSURE(is_rgba(px(&a, 2, 0, 0), 255, 0, 0, 255) && is_rgba(px(&a, 2, 3, 3), 255, 0, 0, 255));
+    ENSURE(!is_rgba(px(&a, 2, 0, 2), 255, 0, 0, 255) && !is_rgba(px(&a, 2, 1, 3), 255, 0, 0, 255));
+    ENSURE(is_rgba(px(&a, 2, 2, 2), 255, 0, 0, 255));
+    anim_free(&a);
+}
+
+/* Frame counts and declared frame areas are checked against the 1 GiB budget
+ * before anything is decoded. */
+static void test_gif_budget_checked_first(void)
+{
+    bytebuf b = { 0 };
+    /* a 4096 x 4096 screen, 65 frames of 1 x 1: 65 x 64 MiB of composited frames */
+    static const uint8_t head[] = { 'G', 'I', 'F', '8', '9', 'a', 0x00, 0x10, 0x00, 0x10, 0x80, 0, 0, 0, 0, 0, 255, 255, 255 };
+    static const uint8_t tiny[] = { 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4c, 0x01, 0 };
+    bytebuf_append(&b, head, sizeof head, NULL);
+    for (int i = 0; i < 65; i++)
+        bytebuf_append(&b, tiny, sizeof tiny, NULL);
+    bytebuf_append(&b, ";", 1, NULL);
+    anim a;
+    poyo_error err;
+    ENSURE(anim_read(b.data, b.len, &a, NULL, &err) == POYO_ERR_INPUT);
+    ENSURE_MSG(strcmp(err.msg, "65 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames") == 0, "%s", err.msg);
+    bytebuf_free(&b);
+    /* a 1 x 1 screen, 17 frames declared 4096 x 4096 (their data cut short) */
+    uint8_t head1[sizeof head];
+    memcpy(head1, head, sizeof head);
+    head1[6] = head1[8] = 1;
+    head1[7] = head1[9] = 0;
+    static const uint8_t big[] = { 0x2c, 0, 0, 0, 0, 0x00, 0x10, 0x00, 0x10, 0, 2, 2, 0x4c, 0x01, 0 };
+    bytebuf_append(&b, head1, sizeof head1, NULL);
+    for (int i = 0; i < 17; i++)
+        bytebuf_append(&b, big, sizeof big, NULL);
+    bytebuf_append(&b, ";", 1, NULL);
+    ENSURE(anim_read(b.data, b.len, &a, NULL, &err) == POYO_ERR_INPUT);
+    ENSURE_MSG(strcmp(err.msg, "GIF frames hold 285212672 pixels in all, more than the limit of 268435456") == 0,
+               "%s", err.msg);
+    bytebuf_free(&b);
+}
+
 static void test_gif_without_colour_map_fails(void)
 {
     uint8_t one = 1;
@@ -825,6 +887,8 @@ const struct test_case test_cases[] = {
     { "gif_loop_counts", test_gif_loop_counts },
     { "gif_local_colour_maps_and_clipping", test_gif_local_colour_maps_and_clipping },
     { "gif_without_colour_map_fails", test_gif_without_colour_map_fails },
+    { "gif_frames_off_canvas", test_gif_frames_off_canvas },
+    { "gif_budget_checked_first", test_gif_budget_checked_first },
     { "png_colour_types_match_stb", test_png_colour_types_match_stb },
     { "apng_dispose_and_blend", test_apng_dispose_and_blend },
     { "apng_malformed_rejected", test_apng_malformed_rejected },

@@ -515,6 +515,30 @@ static void test_bad_arguments(void)
     preset_apply(NULL, NULL, NULL, NULL);
 }
 
+/* Long delays and billions of plays: the total rule without overflowing. */
+static void test_total_rule_huge_values(void)
+{
+    for (int i = 0; i < preset_count(); i++) {
+        const preset_info *p = preset_at(i);
+        if (p->max_total_ms <= 0)
+            continue;
+        sample s;
+        ENSURE(sample_make(p, &s));
+        ENSURE(sample_frames(&s, 3, 2147483647));
+        s.a.loop = 2147483647;
+        preset_violation v[PRESET_RULE_COUNT];
+        int n = 0;
+        int m = broken(p, &s, v, &n);
+        sample_free(&s);
+        ENSURE_MSG(m >= 0 && (m & BIT(PRESET_RULE_TOTAL)), "%s: total rule not reported", p->name);
+        ENSURE(sample_make(p, &s));
+        s.a.loop = 2147483647;
+        m = broken(p, &s, v, &n);
+        sample_free(&s);
+        ENSURE_MSG(m >= 0 && (m & BIT(PRESET_RULE_TOTAL)), "%s: total rule not reported", p->name);
+    }
+}
+
 const struct test_case test_cases[] = {
     { "names_unique_and_found", test_names_unique_and_found },
     { "own_settings_pass", test_own_settings_pass },
@@ -527,6 +551,7 @@ const struct test_case test_cases[] = {
     { "frames_rule", test_frames_rule },
     { "duration_rule", test_duration_rule },
     { "plays_and_total_rules", test_plays_and_total_rules },
+    { "total_rule_huge_values", test_total_rule_huge_values },
     { "fps_rule", test_fps_rule },
     { "gif_delay_rule", test_gif_delay_rule },
     { "first_frame_rule", test_first_frame_rule },

@@ -1,0 +1,196 @@
+#!/bin/sh
+# t_hostile.sh - inputs and commands a hostile sender or a careless user
+# would try: decompression bombs, files that are not what their names say,
+# crafted animations for check, outputs that are not plain files, batches that
+# loop or clash. Every poyo run is bounded by timeout so a hang fails the test.
+. "$(dirname "$0")/lib.sh"
+
+MKPNG="$TOOLS/mkpng"
+MKH="$TOOLS/mkpng"
+T="timeout 20"
+
+# zlib header bytes CMF FLG for window CINFO and level FLEVEL, without a dictionary
+zhdr() {
+    cmf=$(($1 * 16 + 8))
+    base=$(($2 * 64))
+    flg=$((base + 31 - (cmf * 256 + base) % 31))
+    [ $flg -ge $((base + 31)) ] && flg=$((flg - 31))
+    echo "$cmf $flg"
+}
+
+test_expect_success 'a PNG bomb is refused behind every zlib window size and level' '
+    for cinfo in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+        $MKH png-bomb b$cinfo.png 8 $(zhdr $cinfo $((cinfo % 4))) || exit 1
+        expect_exit 1 $T $POYO b$cinfo.png -o b$cinfo.gif 2>err &&
+        expect_line err "poyo: b$cinfo.png: corrupt PNG: its image data inflates to more than a 64x64 image holds" &&
+        expect_no_file b$cinfo.gif || exit 1
+    done
+'
+
+test_expect_success 'a zlib header asking for a preset dictionary or another method is refused' '
+    $MKH png-bomb dict.png 1 120 190 &&
+    expect_exit 1 $T $POYO dict.png 2>err &&
+    expect_line err "poyo: dict.png: corrupt PNG: its compressed image data is not valid zlib data" &&
+    $MKH png-bomb method.png 1 121 0 &&
+    expect_exit 1 $T $POYO method.png 2>err &&
+    expect_line err "poyo: method.png: corrupt PNG: its compressed image data is not valid zlib data" &&
+    expect_no_file dict.gif method.gif
+'
+
+test_expect_success 'an Apple CgBI PNG (headerless deflate) is refused before inflating' '
+    $MKH png-cgbi cgbi.png 8 &&
+    expect_exit 1 $T $POYO cgbi.png 2>err &&
+    expect_line err "poyo: cgbi.png: an Apple CgBI PNG (made for iOS), not a standard PNG; convert it first" &&
+    expect_no_file cgbi.gif
+'
+
+test_expect_success 'ordinary PNGs of every kind still decode' '
+    for k in rgba rgba16 rgb gray16 graya palette interlaced; do
+        $MKPNG $k $k.png 48 && $T $POYO $k.png -o $k.gif && [ -s $k.gif ] || exit 1
+    done
+'
+
+test_expect_success 'files that are not PNG or JPEG never reach a decoder, whatever their name' '
+    { printf "P5\n256 256\n65535\n"; head -c 131072 /dev/zero; } >pgm16.png &&
+    printf "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 64 +X 64\n\002\002\000" >hdr.png &&
+    printf "\000\000\002\000\000\000\000\000\000\000\000\000\100\000\100\000\040\010" >tga.png &&
+    printf "BM\066\000\000\000\000\000\000\000\066\000\000\000" >bmp.png &&
+    printf "GIF89a\001\000\001\000\000\000\000;" >gif.png &&
+    printf "8BPS\000\001" >psd.png &&
+    for f in pgm16 hdr tga bmp gif psd; do
+        expect_exit 1 $T $POYO $f.png 2>err &&
+        expect_line err "poyo: $f.png: not a PNG or other supported image" &&
+        expect_no_file $f.gif || exit 1
+    done
+'
+
+test_expect_success 'a JPEG is read; one with more than 500 scans is refused before decoding' '
+    $MKH jpeg-scans ok.jpg 3 64 && $T $POYO ok.jpg -o ok.gif && [ -s ok.gif ] &&
+    $MKH jpeg-scans many.jpg 501 64 &&
+    expect_exit 1 $T $POYO many.jpg -o many.gif 2>err &&
+    expect_line err "poyo: many.jpg: JPEG has more than 500 scans" &&
+    expect_no_file many.gif &&
+    $MKH jpeg-scans edge.jpg 500 64 && $T $POYO edge.jpg -o edge.gif && [ -s edge.gif ]
+'
+
+test_expect_success 'check refuses tiny GIF, APNG and WebP files that declare more than 1 GiB of frames' '
+    $MKH gif-frames g.gif 4096 4096 200 && $MKH apng-frames a.png 4096 4096 1000 &&
+    $MKH webp-frames w.webp 4096 4096 200 && [ $(wc -c <g.gif) -lt 10000 ] &&
+    expect_exit 1 $T $POYO check -p slack g.gif 2>err &&
+    expect_line err "poyo: g.gif: 200 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames" &&
+    expect_exit 1 $T $POYO check -p slack a.png 2>err &&
+    expect_line err "poyo: a.png: 1000 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames" &&
+    expect_exit 1 $T $POYO check -p slack w.webp 2>err &&
+    expect_line err "poyo: w.webp: 200 frames of 4096x4096 exceed the limit of 1 GiB of decoded frames"
+'
+
+test_expect_success 'check refuses a GIF whose frames declare more pixels than the budget, before decoding them' '
+    $MKH gif-offcanvas off.gif 17 &&
+    expect_exit 1 $T $POYO check -p slack off.gif 2>err &&
+    expect_line err "poyo: off.gif: GIF frames hold 285212672 pixels in all, more than the limit of 268435456"
+'
+
+test_expect_success 'check passes over GIF frames off the canvas without decoding them' '
+    $MKH gif-offcanvas off.gif 16 &&
+    expect_exit 1 $T $POYO check -p mastodon off.gif >out &&
+    expect_line out "off.gif: fail: delay 0 ms (frame 1; 16 of 16 frames under 20 ms), GIF players show such frames for 100 ms"
+'
+
+test_expect_success '-f replaces only regular files: FIFOs and symbolic links are refused' '
+    $MKPNG rgba stamp.png 32 && mkfifo fifo.gif &&
+    expect_exit 1 $T $POYO -f stamp.png -o fifo.gif 2>err &&
+    expect_line err "poyo: fifo.gif: is not a regular file (a FIFO, device or socket); refusing to replace it" &&
+    [ -p fifo.gif ] &&
+    echo keep >target.gif && ln -s target.gif link.gif && ln -s missing.gif dangling.gif &&
+    for l in link.gif dangling.gif; do
+        expect_exit 1 $T $POYO -f stamp.png -o $l 2>err &&
+        expect_line err "poyo: $l: is a symbolic link; refusing to replace it or write through it" &&
+        [ -L $l ] || exit 1
+    done &&
+    [ "$(cat target.gif)" = keep ] && expect_no_file missing.gif && no_temp_files .
+'
+
+test_expect_success '-f keeps the permissions of the file it replaces' '
+    $MKPNG rgba stamp.png 32 && echo old >out.gif && chmod 600 out.gif &&
+    (umask 022 && $T $POYO -f stamp.png -o out.gif) &&
+    [ "$(stat -c %a out.gif)" = 600 ] && [ "$(head -c 3 out.gif)" = GIF ] &&
+    chmod 640 out.gif && $T $POYO -f stamp.png -o out.gif && [ "$(stat -c %a out.gif)" = 640 ]
+'
+
+test_expect_success 'output names of 248 to 255 bytes are written (the temporary name fits)' '
+    $MKPNG rgba stamp.png 32 &&
+    for n in 244 247 251; do
+        name=$(printf "%${n}s" "" | tr " " a).gif &&
+        $T $POYO stamp.png -o $name && [ -s $name ] || exit 1
+    done &&
+    no_temp_files .
+'
+
+test_expect_success 'a --frames run that fails part-way leaves no frames behind' '
+    $MKPNG rgba stamp.png 32 && mkdir -p fr/frame_0003.png &&
+    expect_exit 1 $T $POYO stamp.png --frames fr 2>err &&
+    grep -q "^poyo: fr: frame_0003.png: is a directory" err &&
+    [ "$(ls fr)" = frame_0003.png ] && no_temp_files fr
+'
+
+test_expect_success 'a sprite sheet whose JSON cannot be written is removed again' '
+    $MKPNG rgba stamp.png 32 && mkdir sheet.json &&
+    expect_exit 1 $T $POYO stamp.png --sheet sheet.png 2>err &&
+    expect_line err "poyo: sheet.png: sheet.json: is a directory" &&
+    expect_no_file sheet.png && no_temp_files .
+'
+
+test_expect_success 'endless standard input stops at the 256 MiB input limit' '
+    expect_exit 1 $T $POYO - -o out.gif </dev/zero 2>err &&
+    expect_line err "poyo: -: standard input is larger than the 256 MiB limit on inputs" &&
+    expect_exit 1 $T $POYO check -p slack - </dev/zero 2>err &&
+    expect_line err "poyo: -: standard input is larger than the 256 MiB limit on inputs" &&
+    expect_no_file out.gif
+'
+
+test_expect_success 'a FIFO named as an input is refused at once, not waited on' '
+    mkfifo pipe.png &&
+    expect_exit 1 $T $POYO pipe.png 2>err &&
+    expect_line err "poyo: pipe.png: is not a regular file (a FIFO, device or socket); use - to read a pipe" &&
+    expect_exit 1 $T $POYO check -p slack pipe.png 2>err &&
+    expect_line err "poyo: pipe.png: is not a regular file (a FIFO, device or socket); use - to read a pipe"
+'
+
+test_expect_success 'an input is never overwritten by another input'"'"'s output, even with -f' '
+    $MKPNG rgba a.png 32 && $MKPNG rgba b.png 40 && cp b.png a.gif &&
+    expect_exit 1 $T $POYO -f a.png a.gif 2>err &&
+    grep -qx "poyo: a.gif: is an input file; refusing to overwrite it" err &&
+    cmp a.gif b.png
+'
+
+test_expect_success 'two inputs with one output: the first in order wins, whatever finishes first' '
+    $MKPNG rgba a.png 32 && $MKPNG rgba big.png 200 && mkdir d && cp big.png d/a.png &&
+    for i in 1 2 3; do
+        rm -rf out && expect_exit 1 $T $POYO -j 2 -o out/ d/a.png ./a.png 2>err &&
+        grep -qx "poyo: ./a.png: out/a.gif would also be written for d/a.png; skipped (name clash)" err &&
+        [ "$($TOOLS/animinfo out/a.gif | sed -n "s/^width //p")" = 200 ] || exit 1
+    done &&
+    expect_exit 1 $T $POYO ./a.png a.png 2>err &&
+    grep -qx "poyo: a.png: a.gif would also be written for ./a.png; skipped (name clash)" err &&
+    grep -qx "poyo: 1 written, 1 failed (.*)" err && [ -s a.gif ]
+'
+
+test_expect_success 'control characters in names are escaped on the terminal and in JSON' '
+    printf junk >"$(printf "bad\033[2J.png")" && printf junk >"$(printf "n\377.png")" &&
+    expect_exit 1 $T $POYO --json -o out/ ./*.png >json 2>err &&
+    grep -qx "poyo: ./bad\\\\033\[2J.png: not a PNG or other supported image" err &&
+    ! grep -q "$(printf "\033")" err &&
+    grep -q "\"input\": \"./bad\\\\u001b\[2J.png\"" json &&
+    grep -q "\"input\": \"./n\\\\ufffd.png\"" json &&
+    ! grep -q "$(printf "\377")" json
+'
+
+test_expect_success '--json with the image on standard output is a usage error' '
+    $MKPNG rgba a.png 32 &&
+    expect_exit 2 $T $POYO --json a.png -o - >out 2>err &&
+    expect_line err "poyo: --json: cannot be used when the image goes to standard output (-o - or input -); use -o FILE" &&
+    [ ! -s out ] &&
+    expect_exit 2 $T $POYO --json - <a.png >out 2>err && [ ! -s out ]
+'
+
+test_done
