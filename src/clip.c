@@ -167,6 +167,7 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
         memcpy(fy(c, 0), d->rest_y, (size_t)c->n * sizeof(double));
     }
     int quiet = 0, f;
+    double peak = 0.0;
     for (f = 1; f < maxf; f++) {
         dr->step(dr->user, f - 1);
         if ((st = reserve(c, f + 1, d, err)) != POYO_OK)
@@ -174,6 +175,13 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
         record(c, dr, f);
         if (!frame_finite(c, f))
             return poyo_fail(err, POYO_ERR_INPUT, "the simulation became unstable at frame %d", f + 1);
+        double away = 0.0;
+        if (d->near > 0.0) {
+            const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
+            const double *re = d->rest_e ? d->rest_e : fe(c, 0);
+            away = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re);
+            peak = fmax(peak, away);
+        }
         if (fixed)
             continue;
         if (dr->gone && dr->gone(dr->user)) {
@@ -186,11 +194,8 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
         double mv = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), fx(c, f - 1), fy(c, f - 1),
                                fe(c, f - 1));
         int ok = mv < d->still;
-        if (ok && d->near > 0.0) {
-            const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
-            const double *re = d->rest_e ? d->rest_e : fe(c, 0);
-            ok = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re) < d->near;
-        }
+        if (ok && d->near > 0.0)
+            ok = away < fmax(d->near, d->fade * peak);
         quiet = ok ? quiet + 1 : 0;
         if (quiet >= (d->quiet > 1 ? d->quiet : 1)) {
             c->settled = 1;
@@ -352,6 +357,17 @@ static poyo_status film_measured(const clip_def *d, const clip_driver *dr, clip_
     return POYO_OK;
 }
 
+/* Frames within def->snap of frame 0 become copies of it. */
+static void snap_to_first(clip_frames *c, const clip_def *d)
+{
+    for (int f = 1; f < c->count; f++)
+        if (state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), c->x, c->y, c->e) < d->snap) {
+            memcpy(fx(c, f), c->x, (size_t)c->n * sizeof(double));
+            memcpy(fy(c, f), c->y, (size_t)c->n * sizeof(double));
+            memcpy(fe(c, f), c->e, (size_t)c->extra * sizeof(double));
+        }
+}
+
 poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -364,6 +380,8 @@ poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frame
     poyo_status st = def->kind == CLIP_PERIODIC   ? film_periodic(def, driver, out, err)
                      : def->kind == CLIP_MEASURED ? film_measured(def, driver, out, err)
                                                   : film_oneshot(def, driver, out, err);
+    if (st == POYO_OK && def->snap > 0.0)
+        snap_to_first(out, def);
     if (st != POYO_OK)
         clip_free(out);
     return st;

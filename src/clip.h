@@ -56,6 +56,7 @@ typedef struct clip_def {
     int max_frames;      /* frames at most while waiting to settle (>= 2) */
     double still;        /* canvas pixels a node may move in a frame and count as still */
     double near;         /* > 0: a settled body is also within this of the rest pose, canvas pixels */
+    double fade;         /* > 0: or within this share of the largest distance from rest so far */
     int quiet;           /* still frames in a row that mean settled (>= 1) */
     const double *rest_x, *rest_y; /* rest pose (n nodes); NULL: frame 0 */
     const double *rest_e;          /* rest extras; NULL: frame 0's */
@@ -63,6 +64,7 @@ typedef struct clip_def {
     int ease;            /* frames at the end eased back into the rest pose (0: none) */
     int ease_from;       /* > 0: easing starts no earlier than this frame; 0: in the last third */
     int ease_to_end;     /* 1: the last frame is the rest pose itself; 0: the frame after it would be */
+    double snap;         /* > 0: frames this close to frame 0 (canvas pixels) become frame 0, so near-still frames do not shimmer */
     /* measured */
     double warmup;       /* seconds before a period may start (the transients fade) */
     double min_swing;    /* smallest peak of the phase signal that counts as a steady motion */

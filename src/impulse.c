@@ -1,7 +1,9 @@
-/* impulse.c - turns a named kick into initial velocities, gravity, a floor or a
- * periodic drive for the shape-matching body. Strengths are peak deformations
- * as a fraction of the body's height: a velocity pattern D is given the speed
- * strength * omega * D so the wobble it starts has that amplitude. */
+/* impulse.c - turns a named kick into a press, gravity, a floor or a periodic
+ * drive for the shape-matching body. A one-shot impulse is a press: a few
+ * handle nodes are led over a few frames from rest to the peak pose that the
+ * strength names (a fraction of the body's height, or radians), held, and let
+ * go; the body around them follows by shape matching and then springs back by
+ * itself. */
 #include "impulse.h"
 
 #include <math.h>
@@ -12,19 +14,19 @@
 
 static const impulse_info table[IMPULSE_COUNT] = {
     { "squash", "pressed from above and released: the classic jelly wobble",
-      0.20, 0.6, "peak squash, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.16, 0.6, "peak squash, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "stretch", "pulled up and released",
-      0.20, 0.6, "peak stretch, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.15, 0.6, "peak stretch, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "poke", "a finger pokes the body at a point: a dent that ripples outwards",
-      0.25, 0.8, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.20, 0.8, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "shake", "a sideways shove: the body sways",
-      0.15, 0.6, "peak sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.12, 0.6, "peak sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "twist", "a turn about a point: the body twists and untwists",
-      0.25, 1.0, "peak twist, radians", 1, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.20, 1.0, "peak twist, radians", 1, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "jump", "jumps off the floor, lands and squashes",
-      0.50, 2.0, "jump height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
+      0.22, 2.0, "jump height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
     { "drop", "falls onto the floor from above and splats",
-      0.60, 2.0, "drop height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
+      0.30, 2.0, "drop height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
     { "wave", "a steady side-to-side sway (periodic, loops exactly)",
       0.08, 0.5, "sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 1, 1.2, ANCHOR_BOTTOM, 0 },
     { "pat", "patted on the head again and again (periodic, loops exactly)",
@@ -98,6 +100,46 @@ static void floor_collide(void *user, double *x, double *y, double *vx, double *
     }
 }
 
+/* Floor contact and the walls of the canvas: what impulses collide with. */
+static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
+{
+    const impulse_run *run = user;
+    if (run->floor)
+        floor_collide(user, x, y, vx, vy, n);
+    if (run->plane && run->held) /* the palm: nothing above it, free to slide under it */
+        for (int k = 0; k < n; k++)
+            if (y[k] < run->palm_y) {
+                y[k] = run->palm_y;
+                vy[k] = fmax(vy[k], 0.0);
+            }
+    if (!run->walls)
+        return;
+    const double *w = run->wall;
+    for (int k = 0; k < n; k++) {
+        if (x[k] < w[0]) {
+            x[k] = w[0];
+            vx[k] = fmax(vx[k], 0.0);
+        } else if (x[k] > w[2]) {
+            x[k] = w[2];
+            vx[k] = fmin(vx[k], 0.0);
+        }
+        if (y[k] < w[1]) {
+            y[k] = w[1];
+            vy[k] = fmax(vy[k], 0.0);
+        } else if (y[k] > w[3]) {
+            y[k] = w[3];
+            vy[k] = fmin(vy[k], 0.0);
+        }
+    }
+}
+
+void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4])
+{
+    memcpy(run->wall, box, sizeof run->wall);
+    run->walls = 1;
+    softbody_set_collide(sb, body_collide, run);
+}
+
 static void drive_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
@@ -125,6 +167,216 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
     }
 }
 
+static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
+
+/* Moves the handles' pins to the press at time t, or lets go once it is over. */
+static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
+{
+    impulse_run *run = user;
+    (void)x, (void)y, (void)ax, (void)ay, (void)n;
+    if (!run->held)
+        return;
+    softbody *sb = run->sb;
+    softbody_nodes nd = softbody_view(sb);
+    double te = t + run->step_dt; /* where the pins must be at the end of this step */
+    if (te > run->t_press + run->t_hold + 1e-9) {
+        for (int h = 0; h < run->nh; h++)
+            softbody_set_pinned(sb, run->hk[h], 0);
+        run->held = 0;
+        if (softbody_pinned_count(sb) == 0 && !run->floor) {
+            /* a free body keeps its place: the press gives it no drift */
+            double mx = 0.0, my = 0.0;
+            for (int k = 0; k < nd.n; k++) {
+                mx += nd.vx[k];
+                my += nd.vy[k];
+            }
+            for (int k = 0; k < nd.n; k++) {
+                nd.vx[k] -= mx / nd.n;
+                nd.vy[k] -= my / nd.n;
+            }
+        }
+        if (run->launch > 0.0)
+            softbody_launch(sb, 0.0, -run->launch);
+        if (run->cap_energy)
+            softbody_cap_energy(sb);
+        return;
+    }
+    double a = run->gain * smoothstep(te / run->t_press);
+    run->palm_y = run->plane_top + a * run->plane_depth;
+    for (int h = 0; h < run->nh; h++) {
+        int k = run->hk[h];
+        if (run->turn) {
+            double rx = nd.qx[k] - run->pivot.x, ry = nd.qy[k] - run->pivot.y, turn = a * run->angle * run->hdx[h];
+            double ct = cos(turn), st = sin(turn);
+            nd.pinx[k] = run->pivot.x + ct * rx - st * ry;
+            nd.piny[k] = run->pivot.y + st * rx + ct * ry;
+        } else {
+            nd.pinx[k] = nd.qx[k] + a * run->hdx[h];
+            nd.piny[k] = nd.qy[k] + a * run->hdy[h];
+        }
+    }
+}
+
+/* Adds node k as a handle displaced by (dx, dy) at the peak. */
+static void add_handle(impulse_run *run, int k, double dx, double dy)
+{
+    run->hk[run->nh] = k;
+    run->hdx[run->nh] = dx;
+    run->hdy[run->nh] = dy;
+    run->nh++;
+}
+
+/* The handles of a one-shot impulse and how they move. */
+static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
+                        double size, double cx, double width, v2 dir)
+{
+    double s = run->def.strength;
+    int n = nd->n;
+    run->gain = 1.0;
+    run->t_press = 0.16;
+    run->t_hold = 0.04;
+    /* the top node of every column */
+    int *coltop = run->hk + n; /* scratch after the handle list */
+    for (int i = 0; i < lat->nx; i++)
+        coltop[i] = -1;
+    for (int k = 0; k < n; k++) {
+        int i = lat->ni[k];
+        if (coltop[i] < 0 || lat->nj[k] < lat->nj[coltop[i]])
+            coltop[i] = k;
+    }
+    int kinds = run->def.kind;
+    for (int i = 0; i < lat->nx; i++) {
+        int k = coltop[i];
+        if (k < 0 || nd->pinned[k])
+            continue;
+        if (kinds == IMPULSE_STRETCH) {
+            double reach = 0.35 * width, d = fabs(nd->qx[k] - cx);
+            if (d <= reach)
+                add_handle(run, k, 0.0, -s * size * 0.5 * (1.0 + cos(PI * d / reach)));
+        }
+    }
+    switch (run->def.kind) {
+    case IMPULSE_SQUASH:
+        run->plane = 1;
+        run->plane_top = top;
+        run->plane_depth = s * size;
+        break;
+    case IMPULSE_JUMP:
+        /* a crouch, then the leap */
+        run->plane = 1;
+        run->plane_top = top;
+        run->plane_depth = 0.12 * size;
+        run->launch = sqrt(2.0 * run->gravity * s * size);
+        break;
+    case IMPULSE_DROP:
+        /* lifted from where it stands, then let fall */
+        for (int k = 0; k < n; k++)
+            if (!nd->pinned[k])
+                add_handle(run, k, 0.0, -s * size);
+        run->t_press = 0.4;
+        run->t_hold = 0.06;
+        break;
+    case IMPULSE_POKE: {
+        double reach = fmax(1.2 * lat->h, 0.1 * size), sigma = fmax(0.6 * lat->h, 0.06 * size);
+        for (int k = 0; k < n; k++) {
+            double d2 = (nd->qx[k] - run->at_px.x) * (nd->qx[k] - run->at_px.x) +
+                        (nd->qy[k] - run->at_px.y) * (nd->qy[k] - run->at_px.y);
+            if (nd->pinned[k] || d2 > reach * reach)
+                continue;
+            double w = s * size * exp(-d2 / (2.0 * sigma * sigma));
+            add_handle(run, k, dir.x * w, dir.y * w);
+        }
+        break;
+    }
+    case IMPULSE_SHAKE:
+        for (int k = 0; k < n; k++)
+            if (!nd->pinned[k] && (bottom - nd->qy[k]) >= 0.75 * size)
+                add_handle(run, k, dir.x * s * size, dir.y * s * size);
+        break;
+    case IMPULSE_TWIST:
+        /* the upper part turns, more the higher it is: a twist, not a tilt */
+        run->turn = 1;
+        run->pivot = run->at_px;
+        run->angle = s;
+        for (int k = 0; k < n; k++) {
+            double u = (bottom - nd->qy[k]) / size;
+            if (!nd->pinned[k] && u >= 0.4)
+                add_handle(run, k, (u - 0.4) / 0.6, 0.0); /* hdx holds the share of the turn */
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Displacement of the body at point (px, py), pixels, from the nodes of its lattice cell; 0 when the cell is not whole. */
+static int displacement_at(const impulse_run *run, const softbody_nodes *nd, double px, double py, double *dx, double *dy)
+{
+    const lattice *l = run->lat;
+    double u = (px - l->ox) / l->h, v = (py - l->oy) / l->h;
+    int i = (int)floor(u), j = (int)floor(v);
+    if (i < 0 || j < 0 || i >= l->nx - 1 || j >= l->ny - 1)
+        return 0;
+    int k00 = l->index[j * l->nx + i], k10 = l->index[j * l->nx + i + 1];
+    int k01 = l->index[(j + 1) * l->nx + i], k11 = l->index[(j + 1) * l->nx + i + 1];
+    if (k00 < 0 || k10 < 0 || k01 < 0 || k11 < 0)
+        return 0;
+    double fu = u - i, fv = v - j;
+    double w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv;
+    *dx = w00 * (nd->x[k00] - nd->qx[k00]) + w10 * (nd->x[k10] - nd->qx[k10]) + w01 * (nd->x[k01] - nd->qx[k01]) +
+          w11 * (nd->x[k11] - nd->qx[k11]);
+    *dy = w00 * (nd->y[k00] - nd->qy[k00]) + w10 * (nd->y[k10] - nd->qy[k10]) + w01 * (nd->y[k01] - nd->qy[k01]) +
+          w11 * (nd->y[k11] - nd->qy[k11]);
+    return 1;
+}
+
+/* The deformation now in the strength's own units (poke: the mean displacement
+ * within 0.1 of the height around the kick point over the height; twist: the
+ * least-squares turn of the body, radians). */
+static double press_measure(const impulse_run *run, const softbody_nodes *nd)
+{
+    if (run->def.kind == IMPULSE_TWIST) {
+        double cx = 0, cy = 0, px = 0, py = 0, dot = 0, cross = 0;
+        for (int k = 0; k < nd->n; k++) {
+            cx += nd->qx[k];
+            cy += nd->qy[k];
+            px += nd->x[k];
+            py += nd->y[k];
+        }
+        cx /= nd->n, cy /= nd->n, px /= nd->n, py /= nd->n;
+        for (int k = 0; k < nd->n; k++) {
+            double rx = nd->qx[k] - cx, ry = nd->qy[k] - cy, sx = nd->x[k] - px, sy = nd->y[k] - py;
+            dot += rx * sx + ry * sy;
+            cross += rx * sy - ry * sx;
+        }
+        return fabs(atan2(cross, dot));
+    }
+    double r = 0.1 * run->size, sum = 0;
+    int count = 0;
+    for (int a = -4; a <= 4; a++)
+        for (int b = -4; b <= 4; b++) {
+            double ox = r * a / 4.0, oy = r * b / 4.0, dx, dy;
+            if (ox * ox + oy * oy > r * r ||
+                !displacement_at(run, nd, run->at_px.x + ox, run->at_px.y + oy, &dx, &dy))
+                continue;
+            sum += sqrt(dx * dx + dy * dy);
+            count++;
+        }
+    return count ? sum / count / run->size : 0.0;
+}
+
+/* Pins the handles at rest and starts the press. */
+static void press_start(impulse_run *run, softbody *sb)
+{
+    for (int h = 0; h < run->nh; h++)
+        softbody_set_pinned(sb, run->hk[h], 1);
+    run->held = run->nh > 0 || run->launch > 0.0 || run->plane;
+    run->palm_y = run->plane_top;
+    softbody_set_force(sb, press_force, run);
+    if (run->plane)
+        softbody_set_collide(sb, body_collide, run);
+}
+
 poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
                           int iw, int ih, poyo_error *err)
 {
@@ -141,7 +393,12 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->py = calloc((size_t)n, sizeof(double));
     run->drive_x = calloc((size_t)n, sizeof(double));
     run->drive_y = calloc((size_t)n, sizeof(double));
-    if (!run->px || !run->py || !run->drive_x || !run->drive_y) {
+    run->hk = malloc(((size_t)n + (size_t)lat->nx) * sizeof(int));
+    run->hdx = calloc((size_t)n, sizeof(double));
+    run->hdy = calloc((size_t)n, sizeof(double));
+    run->sb = sb;
+    run->lat = lat;
+    if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy) {
         impulse_end(run);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
     }
@@ -159,6 +416,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
     anchor_kind anchor = softbody_get_def(sb)->anchor;
     v2 at = v2_make(run->def.at.x * iw, run->def.at.y * ih);
+    run->at_px = at;
     v2 dir;
     if (isnan(run->def.angle)) {
         dir = v2_normalize(v2_sub(v2_make(cx, cy), at));
@@ -235,14 +493,21 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         run->friction = 0.5;
         run->gravity = 12.0 * size;
         softbody_set_gravity(sb, 0.0, run->gravity);
-        softbody_set_collide(sb, floor_collide, run);
+        softbody_set_collide(sb, body_collide, run);
     }
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
         run->last_period = -1.0;
         softbody_set_force(sb, drive_force, run);
+    } else {
+        setup_press(run, &nd, lat, top, bottom, size, cx, right - left, dir);
     }
     return POYO_OK;
+}
+
+double impulse_release_time(const impulse_run *run)
+{
+    return run->info && !run->info->periodic ? run->t_press + run->t_hold : 0.0;
 }
 
 void impulse_kick(impulse_run *run, softbody *sb)
@@ -253,16 +518,6 @@ void impulse_kick(impulse_run *run, softbody *sb)
     int n = nd.n;
     run->step_dt = softbody_dt(sb);
     switch (run->def.kind) {
-    case IMPULSE_JUMP: {
-        double v = sqrt(2.0 * run->gravity * s * run->size);
-        for (int k = 0; k < n; k++)
-            nd.vy[k] = -v;
-        break;
-    }
-    case IMPULSE_DROP:
-        for (int k = 0; k < n; k++)
-            nd.y[k] -= s * run->size;
-        break;
     case IMPULSE_WAVE:
         /* a sway force whose quasi-static deflection is strength * height */
         for (int k = 0; k < n; k++) {
@@ -277,20 +532,46 @@ void impulse_kick(impulse_run *run, softbody *sb)
         }
         break;
     default: {
-        /* the pattern's largest displacement becomes strength * height */
-        double mx = 0;
-        for (int k = 0; k < n; k++) {
-            double l = sqrt(run->px[k] * run->px[k] + run->py[k] * run->py[k]);
-            if (l > mx)
-                mx = l;
+        if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) {
+            /* a trial press: its peak, measured as the strength is, scales the real one */
+            int cap = run->cap_energy;
+            run->cap_energy = 0;
+            press_start(run, sb);
+            double peak = 0.0;
+            while (run->held) {
+                softbody_step(sb);
+                peak = fmax(peak, press_measure(run, &nd));
+            }
+            softbody_reset(sb);
+            run->cap_energy = cap;
+            if (peak > 1e-9)
+                run->gain = fmin(4.0, fmax(0.25, s / peak));
         }
-        double scale = run->def.kind == IMPULSE_TWIST ? s * wn : (mx > 0 ? s * wn * run->size / mx : 0.0);
-        for (int k = 0; k < n; k++) {
-            if (nd.pinned[k])
-                continue;
-            nd.vx[k] = scale * run->px[k];
-            nd.vy[k] = scale * run->py[k];
-        }
+        if (run->def.kind == IMPULSE_JUMP && run->launch > 0.0)
+            for (int trial = 0; trial < 2; trial++) {
+                /* a trial leap: the crouch and the spring of the body change how high
+                 * the launch carries it, so the launch is scaled to the height asked */
+                double bottom0 = -1e300;
+                for (int k = 0; k < nd.n; k++)
+                    bottom0 = fmax(bottom0, nd.qy[k]);
+                press_start(run, sb);
+                double rise = 0.0, t_end = impulse_release_time(run) + 3.0;
+                while (softbody_time(sb) < t_end) {
+                    softbody_step(sb);
+                    double b = -1e300, vy = 0.0;
+                    for (int k = 0; k < nd.n; k++) {
+                        b = fmax(b, nd.y[k]);
+                        vy += nd.vy[k];
+                    }
+                    rise = fmax(rise, bottom0 - b);
+                    if (!run->held && vy >= 0.0 && rise > 0.0)
+                        break; /* past the top */
+                }
+                softbody_reset(sb);
+                if (rise > 1e-6)
+                    run->launch *= fmin(3.0, sqrt(s * run->size / rise));
+            }
+        press_start(run, sb);
         break;
     }
     }
@@ -298,6 +579,11 @@ void impulse_kick(impulse_run *run, softbody *sb)
 
 void impulse_end(impulse_run *run)
 {
+    free(run->hk);
+    free(run->hdx);
+    free(run->hdy);
+    run->hk = NULL;
+    run->hdx = run->hdy = NULL;
     free(run->px);
     free(run->py);
     free(run->drive_x);

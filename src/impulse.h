@@ -66,14 +66,43 @@ typedef struct impulse_run {
     double kick_until;      /* pat: time the current kick ends */
     double last_period;     /* pat: start of the last kick */
     double step_dt;
+    /* one-shot impulses are a press: handle nodes are led from rest to a peak
+     * pose and held there, then let go, so the body springs back by itself */
+    softbody *sb;           /* the body pressed */
+    const lattice *lat;     /* its lattice */
+    int plane;              /* 1: a palm comes down on the body's top (squash, crouch) */
+    double plane_top;       /* the body's top at rest, pixels */
+    double plane_depth;     /* how far the palm comes down at the peak, pixels (before gain) */
+    double palm_y;          /* where the palm is now, pixels */
+    int nh;                 /* handle nodes */
+    int *hk;                /* their node numbers */
+    double *hdx, *hdy;      /* their displacement at the peak, pixels (before gain) */
+    int turn;               /* 1: handles turn about pivot instead (twist) */
+    v2 pivot;               /* centre of the turn, pixels */
+    double angle;           /* turn at the peak, radians (before gain) */
+    double gain;            /* scale that makes the peak deformation the strength asked */
+    double t_press, t_hold; /* seconds to reach the peak, seconds held there */
+    double launch;          /* jump: upward speed given at the release, pixels/s */
+    int held;               /* 1 while the handles are held */
+    int cap_energy;         /* 1: the body's energy is capped at the release (undamped bodies) */
+    v2 at_px;               /* kick point, pixels */
+    int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
+    double wall[4];         /* x0, y0, x1, y1, pixels */
 } impulse_run;
 
 /* Prepares the impulse for a body built on lat from an image of iw x ih pixels:
  * the calibration pattern (run->px, run->py), gravity, floor and drive callbacks. */
 poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
                           int iw, int ih, poyo_error *err);
-/* Gives the calibrated body its initial velocities or positions. */
+/* Starts the calibrated body's motion: a periodic drive, or the press of a
+ * one-shot impulse (its strength checked on a trial press and the press scaled
+ * to it, so the peak deformation is what --strength asks). */
 void impulse_kick(impulse_run *run, softbody *sb);
+/* Seconds from the kick until a one-shot impulse lets go of the body (0 for drives). */
+double impulse_release_time(const impulse_run *run);
+/* Keeps the body's nodes inside box (x0, y0, x1, y1, pixels): the canvas's
+ * edges, for a motion that would not fit on it otherwise. */
+void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4]);
 /* Frees the run's arrays; safe twice. */
 void impulse_end(impulse_run *run);
 

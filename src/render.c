@@ -274,18 +274,18 @@ void render_bounds(const lattice *lat, const double *x, const double *y, double 
         }
 }
 
-placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4])
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int *fits)
 {
     placement p;
-    double bx0 = 0, by0 = 0, bx1 = iw, by1 = ih;
-    if (fit == FIT_AUTO) {
-        bx0 = fmin(bx0, box[0]);
-        by0 = fmin(by0, box[1]);
-        bx1 = fmax(bx1, box[2]);
-        by1 = fmax(by1, box[3]);
+    double s0 = fmin((double)w / iw, (double)h / ih), s = s0;
+    double bw = box[2] - box[0], bh = box[3] - box[1];
+    int auto_fit = fit == FIT_AUTO && bw > 0.0 && bh > 0.0;
+    if (auto_fit) {
+        double need = fmin((w - 2.0) / bw, (h - 2.0) / bh);
+        s = fmax(fmin(s0, need), min_scale * s0);
+        if (s <= 0.0)
+            s = s0;
     }
-    double bw = bx1 - bx0, bh = by1 - by0;
-    double s = fmin((double)w / bw, (double)h / bh);
     /* whole pixels for the resampled image; rounding down keeps the motion inside */
     p.pw = (int)floor(s * iw + 1e-9);
     p.ph = (int)floor(s * ih + 1e-9);
@@ -293,16 +293,49 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
     if (p.ph < 1) p.ph = 1;
     p.sx = (double)p.pw / iw;
     p.sy = (double)p.ph / ih;
-    double ox = (w - p.sx * bw) * 0.5 - p.sx * bx0, oy = (h - p.sy * bh) * 0.5 - p.sy * by0;
-    p.ox = (int)floor(ox + 0.5);
-    p.oy = (int)floor(oy + 0.5);
-    if (fit == FIT_AUTO) {
-        if (p.ox + p.sx * bx0 < 0) p.ox = (int)ceil(-p.sx * bx0);
-        if (p.oy + p.sy * by0 < 0) p.oy = (int)ceil(-p.sy * by0);
-        if (p.ox + p.sx * bx1 > w) p.ox = (int)floor(w - p.sx * bx1);
-        if (p.oy + p.sy * by1 > h) p.oy = (int)floor(h - p.sy * by1);
+    p.ox = (int)floor((w - p.pw) * 0.5 + 0.5);
+    p.oy = (int)floor((h - p.ph) * 0.5 + 0.5);
+    int inside = 1;
+    if (auto_fit) {
+        /* keep the box off the outermost pixels: shift it in; too wide, centre it; too tall, keep its bottom */
+        double lo_x = 1.0 - p.sx * box[0], hi_x = w - 1.0 - p.sx * box[2];
+        double lo_y = 1.0 - p.sy * box[1], hi_y = h - 1.0 - p.sy * box[3];
+        if (lo_x <= hi_x) {
+            if (p.ox < lo_x) p.ox = (int)ceil(lo_x);
+            if (p.ox > hi_x) p.ox = (int)floor(hi_x);
+        } else {
+            p.ox = (int)floor(0.5 * (lo_x + hi_x) + 0.5);
+            inside = 0;
+        }
+        if (lo_y <= hi_y) {
+            if (p.oy < lo_y) p.oy = (int)ceil(lo_y);
+            if (p.oy > hi_y) p.oy = (int)floor(hi_y);
+        } else {
+            p.oy = (int)floor(hi_y); /* the bottom (a floor, an anchor) stays in view */
+            inside = 0;
+        }
     }
+    if (fits)
+        *fits = inside;
     return p;
+}
+
+void render_keep_rest(placement *p, int w, int h, const double rest[4])
+{
+    double lo_x = 1.0 - p->sx * rest[0], hi_x = w - 1.0 - p->sx * rest[2];
+    double lo_y = 1.0 - p->sy * rest[1], hi_y = h - 1.0 - p->sy * rest[3];
+    if (p->ox < lo_x) p->ox = (int)ceil(lo_x);
+    if (p->ox > hi_x) p->ox = (int)floor(hi_x);
+    if (p->oy < lo_y) p->oy = (int)ceil(lo_y);
+    if (p->oy > hi_y) p->oy = (int)floor(hi_y);
+}
+
+void render_inner_box(placement place, int w, int h, double box[4])
+{
+    box[0] = (1.0 - place.ox) / place.sx;
+    box[1] = (1.0 - place.oy) / place.sy;
+    box[2] = (w - 1.0 - place.ox) / place.sx;
+    box[3] = (h - 1.0 - place.oy) / place.sy;
 }
 
 int render_inverse_bilinear(double px, double py, const double q[8], double eps, double *u, double *v)

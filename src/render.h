@@ -41,9 +41,20 @@ typedef struct renderer {
 /* Bounding box of the drawn cells for node positions (x, y) (lattice active
  * order, image pixels), padded by the refinement; expands *box (x0, y0, x1, y1). */
 void render_bounds(const lattice *lat, const double *x, const double *y, double box[4]);
-/* The placement for a canvas of w x h: fit none scales the image to fit the canvas;
- * fit auto also shrinks it so that box (image pixels, from render_bounds) fits. */
-placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4]);
+/* The placement for a canvas of w x h. Fit none: the image scaled to fit the
+ * canvas, centred, as a still emoji is shown. Fit auto: the same unless box
+ * (what is drawn over the whole clip, image pixels, from render_bounds) needs a
+ * smaller scale to stay off the canvas's outermost pixels, but never smaller
+ * than min_scale of it; centred, then moved to keep box inside where it can
+ * (too wide, box is centred; too tall, its bottom kept in view).
+ * *fits (may be NULL) is 1 when box is inside. */
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int *fits);
+/* When box does not fit (*fits 0), moves p so that rest (the visible box at rest,
+ * image pixels) is inside the canvas's outermost pixels. */
+void render_keep_rest(placement *p, int w, int h, const double rest[4]);
+/* The rectangle (x0, y0, x1, y1, image pixels) that place shows inside the
+ * canvas's outermost pixels: where a body must stay to be drawn whole. */
+void render_inner_box(placement place, int w, int h, double box[4]);
 /* Prepares drawing src (iw x ih) with its lattice on a w x h canvas. */
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err);

@@ -36,6 +36,10 @@ struct softbody {
     double *grid;                /* scratch: three planes of gw * gh cells of 6 sums */
     double *gx, *gy, *ax, *ay;   /* scratch: goals, external accelerations */
     int *out_a, *out_b, nout;    /* outline springs: node pairs */
+    int ncell;                   /* drawn lattice cells */
+    int *cell;                   /* 4 corner nodes of each, in the order that makes its area positive */
+    double area0;                /* their total area at rest */
+    double *agx, *agy;           /* scratch: gradient of the area */
     double *out_len;
     softbody_def def;
     /* solver state set by softbody_calibrate */
@@ -55,6 +59,8 @@ struct softbody {
 
 #define PI 3.14159265358979323846
 
+static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy);
+
 softbody_def softbody_default_def(void)
 {
     softbody_def d;
@@ -63,6 +69,7 @@ softbody_def softbody_default_def(void)
     d.volume = 0.3;
     d.drag = 0.0;
     d.outline = 0.0;
+    d.pressure = 0.5;
     d.substeps = 4;
     d.anchor = ANCHOR_BOTTOM;
     return d;
@@ -83,6 +90,8 @@ poyo_status softbody_check_def(const softbody_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--drag must be 0 to 100, not %g", d->drag);
     if (!in_range(d->outline, 0.0, 1.0))
         return poyo_fail(err, POYO_ERR_USAGE, "--outline must be 0 to 1, not %g", d->outline);
+    if (!in_range(d->pressure, 0.0, 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "the pressure must be 0 to 1, not %g", d->pressure);
     if (d->substeps < 1 || d->substeps > 64)
         return poyo_fail(err, POYO_ERR_USAGE, "--substeps must be 1 to 64, not %d", d->substeps);
     if (d->anchor != ANCHOR_NONE && d->anchor != ANCHOR_BOTTOM && d->anchor != ANCHOR_TOP)
@@ -94,6 +103,9 @@ void softbody_destroy(softbody *sb)
 {
     if (!sb)
         return;
+    free(sb->cell);
+    free(sb->agx);
+    free(sb->agy);
     free(sb->x);
     free(sb->y);
     free(sb->vx);
@@ -175,6 +187,9 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
     sb->out_a = malloc((size_t)n * 2 * sizeof(int));
     sb->out_b = malloc((size_t)n * 2 * sizeof(int));
     sb->out_len = malloc((size_t)n * 2 * sizeof(double));
+    sb->cell = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * 4 + 1) * sizeof(int));
+    sb->agx = malloc(nd);
+    sb->agy = malloc(nd);
     sb->gw = lat->nx + 2;
     sb->gh = lat->ny + 2;
     size_t cells = (size_t)sb->gw * sb->gh;
@@ -184,7 +199,8 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
     sb->cl_cy = malloc(nd);
     sb->cl_inv = malloc(nd);
     sb->grid = calloc(cells * 3 * 6, sizeof(double));
-    if (!sb->node_cell || !sb->cl_cell || !sb->cl_cx || !sb->cl_cy || !sb->cl_inv || !sb->grid) {
+    if (!sb->node_cell || !sb->cl_cell || !sb->cl_cx || !sb->cl_cy || !sb->cl_inv || !sb->grid || !sb->cell ||
+        !sb->agx || !sb->agy) {
         softbody_destroy(sb);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
     }
@@ -200,6 +216,17 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
         sb->qx[k] = sb->x[k] = sb->pinx[k] = lat->ox + lat->ni[k] * lat->h;
         sb->qy[k] = sb->y[k] = sb->piny[k] = lat->oy + lat->nj[k] * lat->h;
     }
+    for (int cj = 0; cj + 1 < lat->ny; cj++)
+        for (int ci = 0; ci + 1 < lat->nx; ci++) {
+            if (!lat->cell[(size_t)cj * (lat->nx - 1) + ci])
+                continue;
+            int q[4] = { lat->index[(size_t)cj * lat->nx + ci], lat->index[(size_t)cj * lat->nx + ci + 1],
+                         lat->index[(size_t)(cj + 1) * lat->nx + ci + 1], lat->index[(size_t)(cj + 1) * lat->nx + ci] };
+            if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[3] < 0)
+                continue;
+            memcpy(sb->cell + 4 * (size_t)sb->ncell++, q, sizeof q);
+        }
+    sb->area0 = body_area(sb, sb->qx, sb->qy, NULL, NULL);
     /* anchors: the lowest (or highest) active node of every column */
     if (def->anchor != ANCHOR_NONE) {
         for (int i = 0; i < lat->nx; i++) {
@@ -495,6 +522,15 @@ double softbody_lambda(const softbody *sb) { return sb->lambda; }
 int softbody_pinned_count(const softbody *sb) { return sb->pinned_count; }
 int softbody_in_contact(const softbody *sb) { return sb->contact; }
 
+void softbody_launch(softbody *sb, double vx, double vy)
+{
+    for (int k = 0; k < sb->n; k++) {
+        sb->vx[k] += vx;
+        sb->vy[k] += vy;
+    }
+    sb->contact = 0;
+}
+
 void softbody_set_pinned(softbody *sb, int k, int on)
 {
     on = on != 0;
@@ -545,11 +581,26 @@ static double kinetic(const softbody *sb)
     return kin;
 }
 
+/* The pressure's potential: pressure alpha / (2 dt^2 |grad A|^2) (A - A0)^2, whose
+ * gradient step is what keep_area applies. */
+static double area_potential(const softbody *sb)
+{
+    if (sb->def.pressure <= 0.0 || sb->ncell == 0)
+        return 0.0;
+    double area = body_area(sb, sb->x, sb->y, sb->agx, sb->agy), g2 = 0.0;
+    for (int k = 0; k < sb->n; k++)
+        if (!sb->pinned[k])
+            g2 += sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
+    if (!(g2 > 1e-12))
+        return 0.0;
+    return 0.5 * sb->def.pressure * sb->alpha / (sb->dt * sb->dt) * (area - sb->area0) * (area - sb->area0) / g2;
+}
+
 double softbody_energy(const softbody *sb)
 {
     double pot;
     goals_and_residual(sb, sb->x, sb->y, sb->gx, sb->gy, &pot);
-    return kinetic(sb) + 0.5 * sb->alpha / (sb->dt * sb->dt) * pot;
+    return kinetic(sb) + 0.5 * sb->alpha / (sb->dt * sb->dt) * pot + area_potential(sb);
 }
 
 void softbody_damp_nonrigid(const double *x, const double *y, double *vx, double *vy, int n, double k)
@@ -610,6 +661,64 @@ static void project_outline(softbody *sb)
     }
 }
 
+/* Total area of the drawn cells for positions (x, y); with gx, gy not NULL also
+ * its gradient with respect to every node. */
+static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+{
+    double area = 0.0;
+    if (gx) {
+        memset(gx, 0, (size_t)sb->n * sizeof *gx);
+        memset(gy, 0, (size_t)sb->n * sizeof *gy);
+    }
+    for (int c = 0; c < sb->ncell; c++) {
+        const int *q = sb->cell + 4 * c;
+        for (int i = 0; i < 4; i++) {
+            int a = q[i], b = q[(i + 1) & 3], p = q[(i + 3) & 3];
+            area += 0.5 * (x[a] * y[b] - x[b] * y[a]);
+            if (gx) {
+                gx[a] += 0.5 * (y[b] - y[p]);
+                gy[a] += 0.5 * (x[p] - x[b]);
+            }
+        }
+    }
+    return area;
+}
+
+/* Gives back a share of the area the body has lost or gained, by moving the
+ * free nodes along the area's gradient (a pressure on the outline); the share
+ * per step is pressure times the goals' stiffness. */
+static void keep_area(softbody *sb)
+{
+    if (sb->def.pressure <= 0.0 || sb->ncell == 0 || !(sb->area0 > 0.0))
+        return;
+    double area = body_area(sb, sb->x, sb->y, sb->agx, sb->agy);
+    double g2 = 0.0;
+    for (int k = 0; k < sb->n; k++)
+        if (!sb->pinned[k])
+            g2 += sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
+    if (!(g2 > 1e-12))
+        return;
+    /* scaled like the goals' pull (alpha), so calibration sees it as stiffness */
+    double lam = sb->def.pressure * sb->alpha * (sb->area0 - area) / g2, inv_dt = 1.0 / sb->dt;
+    /* the moves are kept in ax, ay (free after the velocity update) to take them back */
+    for (int k = 0; k < sb->n; k++) {
+        double dx = sb->pinned[k] ? 0.0 : lam * sb->agx[k], dy = sb->pinned[k] ? 0.0 : lam * sb->agy[k];
+        sb->ax[k] = dx;
+        sb->ay[k] = dy;
+        sb->x[k] += dx;
+        sb->y[k] += dy;
+        sb->vx[k] += dx * inv_dt;
+        sb->vy[k] += dy * inv_dt;
+    }
+    if (sb->energy_cap > 0.0 && softbody_energy(sb) > sb->energy_cap)
+        for (int k = 0; k < sb->n; k++) { /* an undamped body gains nothing from it */
+            sb->x[k] -= sb->ax[k];
+            sb->y[k] -= sb->ay[k];
+            sb->vx[k] -= sb->ax[k] * inv_dt;
+            sb->vy[k] -= sb->ay[k] * inv_dt;
+        }
+}
+
 void softbody_step(softbody *sb)
 {
     int n = sb->n;
@@ -617,7 +726,7 @@ void softbody_step(softbody *sb)
     double pot;
     goals_and_residual(sb, sb->x, sb->y, sb->gx, sb->gy, sb->energy_cap > 0.0 ? &pot : NULL);
     if (sb->energy_cap > 0.0) {
-        double kin = kinetic(sb), e = kin + 0.5 * sb->alpha / (dt * dt) * pot;
+        double kin = kinetic(sb), e = kin + 0.5 * sb->alpha / (dt * dt) * pot + area_potential(sb);
         if (e > sb->energy_cap) {
             double keep = kin > 0 ? sqrt(fmax(0.0, kin - (e - sb->energy_cap)) / kin) : 0.0;
             for (int k = 0; k < n; k++) {
@@ -667,6 +776,7 @@ void softbody_step(softbody *sb)
             sb->y[k] += sb->vy[k] * dt;
         }
     }
+    keep_area(sb);
     project_outline(sb);
     sb->contact = 0;
     if (sb->collide) {
@@ -678,6 +788,21 @@ void softbody_step(softbody *sb)
     }
     sb->time += dt;
 }
+
+void softbody_reset(softbody *sb)
+{
+    size_t bytes = (size_t)sb->n * sizeof(double);
+    memcpy(sb->x, sb->qx, bytes);
+    memcpy(sb->y, sb->qy, bytes);
+    memcpy(sb->pinx, sb->qx, bytes);
+    memcpy(sb->piny, sb->qy, bytes);
+    memset(sb->vx, 0, bytes);
+    memset(sb->vy, 0, bytes);
+    sb->time = 0.0;
+    sb->contact = 0;
+}
+
+double softbody_time(const softbody *sb) { return sb->time; }
 
 void softbody_unpin_all(softbody *sb)
 {
@@ -760,6 +885,22 @@ static void apply_k(softbody *sb, const double *d, double *out, double *xs, doub
     for (int k = 0; k < n; k++) {
         out[k] = sb->pinned[k] ? 0.0 : (xs[k] - sb->gx[k]) / eps;
         out[n + k] = sb->pinned[k] ? 0.0 : (ys[k] - sb->gy[k]) / eps;
+    }
+    if (sb->def.pressure > 0.0 && sb->ncell > 0) {
+        /* the pressure's part: the area's gradient at rest times the change of area d makes */
+        body_area(sb, sb->qx, sb->qy, sb->agx, sb->agy);
+        double g2 = 0.0, dot = 0.0;
+        for (int k = 0; k < n; k++)
+            if (!sb->pinned[k]) {
+                g2 += sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
+                dot += sb->agx[k] * d[k] + sb->agy[k] * d[n + k];
+            }
+        double c = g2 > 1e-12 ? sb->def.pressure * dot / g2 : 0.0;
+        for (int k = 0; k < n; k++)
+            if (!sb->pinned[k]) {
+                out[k] += c * sb->agx[k];
+                out[n + k] += c * sb->agy[k];
+            }
     }
 }
 

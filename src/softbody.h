@@ -21,6 +21,7 @@ typedef struct softbody_def {
     double volume;    /* blend of the area-preserving linear mode into the rotation, beta (0 to 0.8) */
     double drag;      /* plain velocity drag, 1/s (0 to 100) */
     double outline;   /* stiffness of the springs along the outline, 0 = off (0 to 1) */
+    double pressure;  /* share of the body's lost or gained area given back per step, 0 = off (0 to 1) */
     int substeps;     /* solver steps per frame at least (1 to 64); raised when --hz needs more */
     anchor_kind anchor; /* which edge rows are pinned */
 } softbody_def;
@@ -84,6 +85,9 @@ void softbody_cap_energy(softbody *sb);
 /* At most max_steps solver steps per frame: a stiff wobble on a fine lattice
  * comes out slower rather than costing more (call after softbody_calibrate). */
 void softbody_limit_steps(softbody *sb, int max_steps);
+/* Adds (vx, vy) to every node's velocity, pixels/s: a leap off whatever the body
+ * stands on (the contact that damps a resting body is over). */
+void softbody_launch(softbody *sb, double vx, double vy);
 /* 1 when the last step's collisions moved a node. */
 int softbody_in_contact(const softbody *sb);
 /* Goal positions of all nodes for positions (x, y): the average over the clusters
@@ -105,6 +109,11 @@ poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py,
 double softbody_energy(const softbody *sb);
 /* Frees every pinned node (a body calibrated as if standing, then let go). */
 void softbody_unpin_all(softbody *sb);
+/* Puts every node back at rest with no velocity (pins kept, held at rest) and
+ * the clock at 0, keeping the calibration and the callbacks. */
+void softbody_reset(softbody *sb);
+/* Simulated seconds since the body was made or reset. */
+double softbody_time(const softbody *sb);
 /* One solver step of sb->dt seconds. With energy_cap set, velocities are scaled
  * down first whenever the energy exceeds it: the area-normalised linear mode is
  * not derived from a potential, and over long undamped runs it can feed energy in. */

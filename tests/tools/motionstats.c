@@ -8,10 +8,11 @@
  *
  *   motionstats [options] DIR      the figures, one "key value" per line
  *     --impulse NAME    which strength measure applies (poyo's impulse names)
- *     --at X,Y          kick point as fractions of frame 0's opaque bounding box (the frames
- *                       sit on a canvas, so the input's image fractions are not available);
+ *     --at X,Y          kick point: image fractions of --input as poyo takes them, or
+ *                       without --input fractions of frame 0's opaque bounding box;
  *                       default poyo's --at for poke (0.5,0.15) and pat (0.5,0)
- *     --input FILE.png  the input image, for size_ratio
+ *     --input FILE.png  the input image: size_ratio against it fitted into the canvas
+ *                       whole (its transparent margin included), as a still emoji shows
  *     --fps F           frame rate for duration (default 25; DIR/frames.json or DIR.json in
  *                       poyo's sprite-sheet format, with a "duration" per frame, overrides it)
  *     --periodic        seam_ratio against the two steps beside the seam
@@ -1299,6 +1300,8 @@ static int analyse(const opts *o, clip *c)
 
     /* 1. full size */
     double size_ratio = NAN;
+    double in_box[4] = { 0, 0, 0, 0 }; /* the input's opaque box and size, for --at */
+    int in_size[2] = { 0, 0 };
     if (o->input) {
         image in = { 0, 0, NULL };
         poyo_error err;
@@ -1315,12 +1318,17 @@ static int analyse(const opts *o, clip *c)
                     bx1 = x + 1 > bx1 ? x + 1 : bx1;
                     by1 = y + 1 > by1 ? y + 1 : by1;
                 }
+        int in_w = in.w, in_h = in.h;
+        in_box[0] = bx0, in_box[1] = by0, in_box[2] = bx1, in_box[3] = by1;
+        in_size[0] = in_w, in_size[1] = in_h;
         image_free(&in);
         if (bx1 <= bx0) {
             rc = fail(o->input, "has no opaque pixel (alpha >= 128)");
             goto done;
         }
-        double bw = bx1 - bx0, bh = by1 - by0, sc = fmin(w / bw, h / bh);
+        /* the reference is the input as a still emoji shows it: the whole image
+         * (its transparent margin included) fitted into the canvas */
+        double bw = bx1 - bx0, bh = by1 - by0, sc = fmin((double)w / in_w, (double)h / in_h);
         size_ratio = 0.5 * (w0 / (sc * bw) + h0 / (sc * bh));
     }
     FIG("size_ratio", size_ratio);
@@ -1345,6 +1353,13 @@ static int analyse(const opts *o, clip *c)
     int have_kick = o->have_at;
     if (!o->have_at && impulse_is(o, "poke", NULL))
         ay = s0->y0 + 0.15 * h0, have_kick = 1;
+    if (o->have_at && in_size[0] > 0) {
+        /* with the input known, --at is in its image fractions as poyo takes it:
+         * the point relative to the input's opaque box is the same in frame 0's */
+        double px = o->atx * in_size[0], py = o->aty * in_size[1];
+        ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
+        ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
+    }
     if (!o->have_at && impulse_is(o, "pat", NULL))
         ay = s0->y0, have_kick = 1;
     double strength = NAN;

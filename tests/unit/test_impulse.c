@@ -1,0 +1,197 @@
+/* test_impulse.c - the presses that start a one-shot clip: they take several
+ * frames, reach the strength asked at their peak (squash, stretch, twist),
+ * dent locally (poke: the poked part moves 3 times as far as the part across
+ * the centre), crouch before a jump, lift before a drop, and leave a
+ * free body where it was. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "animate.h"
+
+/* A w x h image holding an opaque disc. */
+static image make_disc(int w, int h)
+{
+    image im;
+    image_alloc(&im, w, h, NULL);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double dx = (x + 0.5) / w - 0.5, dy = (y + 0.5) / h - 0.5;
+            double d = (0.46 - sqrt(dx * dx + dy * dy)) * w;
+            uint8_t *p = im.rgba + 4 * ((size_t)y * w + x);
+            p[0] = 250, p[1] = 200, p[2] = 60;
+            p[3] = (uint8_t)(d > 1 ? 255 : d < 0 ? 0 : d * 255);
+        }
+    image_clear_invisible(&im);
+    return im;
+}
+
+/* The clip of impulse kind at strength s on a 64 px disc (NAN: the default). */
+static int clip_of(impulse_kind kind, double s, v2 at, anchor_kind anchor, motion *m)
+{
+    image im = make_disc(64, 64);
+    animate_def d = animate_default_def();
+    d.impulse.kind = kind;
+    d.impulse.strength = s;
+    if (!isnan(at.x))
+        d.impulse.at = at;
+    if (anchor != (anchor_kind)-1) {
+        d.anchor_auto = 0;
+        d.body.anchor = anchor;
+    }
+    int ok = animate_simulate(&im, &d, m, NULL) == POYO_OK;
+    image_free(&im);
+    return ok;
+}
+
+static const double *fx(const motion *m, int f) { return m->x + (size_t)f * m->n; }
+static const double *fy(const motion *m, int f) { return m->y + (size_t)f * m->n; }
+
+/* Height of the nodes' box in frame f. */
+static double height(const motion *m, int f)
+{
+    double lo = 1e300, hi = -1e300;
+    for (int k = 0; k < m->n; k++) {
+        lo = fmin(lo, fy(m, f)[k]);
+        hi = fmax(hi, fy(m, f)[k]);
+    }
+    return hi - lo;
+}
+
+static void squash_and_stretch_reach_their_strength(void)
+{
+    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_STRETCH };
+    const double strengths[] = { 0.08, 0.16, 0.3 };
+    for (int k = 0; k < 2; k++)
+        for (int s = 0; s < 3; s++) {
+            motion m;
+            ENSURE(clip_of(kinds[k], strengths[s], v2_make(NAN, NAN), (anchor_kind)-1, &m));
+            double h0 = height(&m, 0), lo = h0, hi = h0;
+            int peak = 0;
+            for (int f = 0; f < m.count; f++) {
+                double h = height(&m, f);
+                if (k == 0 ? h < lo : h > hi)
+                    peak = f;
+                lo = fmin(lo, h);
+                hi = fmax(hi, h);
+            }
+            double got = k == 0 ? 1.0 - lo / h0 : hi / h0 - 1.0;
+            ENSURE_MSG(fabs(got - strengths[s]) <= 0.15 * strengths[s], "%s %g: peak %g",
+                       k == 0 ? "squash" : "stretch", strengths[s], got);
+            /* the press takes several frames, it is not a kick that lands at once */
+            ENSURE_MSG(peak >= 3, "the peak comes at frame %d", peak);
+            ENSURE(fabs(height(&m, 1) - h0) < 0.5 * strengths[s] * h0);
+            motion_free(&m);
+        }
+}
+
+static void poke_dents_locally(void)
+{
+    motion m;
+    ENSURE(clip_of(IMPULSE_POKE, 0.2, v2_make(0.5, 0.15), (anchor_kind)-1, &m));
+    /* nodes near the poked point and near its mirror image across the centre */
+    double cx = 0, cy = 0;
+    for (int k = 0; k < m.n; k++)
+        cx += m.qx[k], cy += m.qy[k];
+    cx /= m.n, cy /= m.n;
+    double px = 0.5 * 64, py = 0.15 * 64, mx = 2 * cx - px, my = 2 * cy - py, r = 0.15 * 64;
+    double best = 0, far_at_best = 0;
+    for (int f = 0; f < m.count; f++) {
+        double near = 0, far = 0;
+        int nn = 0, nf = 0;
+        for (int k = 0; k < m.n; k++) {
+            double d = hypot(fx(&m, f)[k] - m.qx[k], fy(&m, f)[k] - m.qy[k]);
+            if (hypot(m.qx[k] - px, m.qy[k] - py) < r)
+                near += d, nn++;
+            if (hypot(m.qx[k] - mx, m.qy[k] - my) < r)
+                far += d, nf++;
+        }
+        ENSURE(nn > 0 && nf > 0);
+        if (near / nn > best) {
+            best = near / nn;
+            far_at_best = far / nf;
+        }
+    }
+    ENSURE_MSG(best >= 3.0 * far_at_best, "dent %g, far side %g", best, far_at_best);
+    motion_free(&m);
+}
+
+static void twist_turns_as_much_as_asked(void)
+{
+    motion m;
+    ENSURE(clip_of(IMPULSE_TWIST, 0.2, v2_make(NAN, NAN), (anchor_kind)-1, &m));
+    double most = 0;
+    for (int f = 0; f < m.count; f++) {
+        double qx = 0, qy = 0, px = 0, py = 0, dot = 0, cross = 0;
+        for (int k = 0; k < m.n; k++)
+            qx += m.qx[k], qy += m.qy[k], px += fx(&m, f)[k], py += fy(&m, f)[k];
+        qx /= m.n, qy /= m.n, px /= m.n, py /= m.n;
+        for (int k = 0; k < m.n; k++) {
+            double rx = m.qx[k] - qx, ry = m.qy[k] - qy, sx = fx(&m, f)[k] - px, sy = fy(&m, f)[k] - py;
+            dot += rx * sx + ry * sy;
+            cross += rx * sy - ry * sx;
+        }
+        most = fmax(most, fabs(atan2(cross, dot)));
+    }
+    ENSURE_MSG(fabs(most - 0.2) <= 0.03, "turned %g radians", most);
+    motion_free(&m);
+}
+
+static void jump_crouches_and_drop_rises_first(void)
+{
+    motion m;
+    ENSURE(clip_of(IMPULSE_JUMP, NAN, v2_make(NAN, NAN), (anchor_kind)-1, &m));
+    double bottom0 = -1e300, top0 = 1e300;
+    for (int k = 0; k < m.n; k++)
+        bottom0 = fmax(bottom0, m.qy[k]), top0 = fmin(top0, m.qy[k]);
+    /* the first frames: the top comes down while the bottom stays on the floor */
+    double top = 1e300, bottom = -1e300;
+    for (int k = 0; k < m.n; k++)
+        top = fmin(top, fy(&m, 3)[k]), bottom = fmax(bottom, fy(&m, 3)[k]);
+    ENSURE_MSG(top > top0 + 0.02 * (bottom0 - top0), "no crouch: top %g, at rest %g", top, top0);
+    ENSURE(fabs(bottom - bottom0) < 0.5);
+    motion_free(&m);
+    ENSURE(clip_of(IMPULSE_DROP, 0.35, v2_make(NAN, NAN), (anchor_kind)-1, &m));
+    double size = bottom0 - top0, lift = 0, first_lift = 0;
+    int first_up = -1;
+    for (int f = 0; f < m.count; f++) {
+        double b = -1e300;
+        for (int k = 0; k < m.n; k++)
+            b = fmax(b, fy(&m, f)[k]);
+        lift = fmax(lift, bottom0 - b);
+        if (first_up < 0 && bottom0 - b > 0.5) {
+            first_up = f;
+            first_lift = bottom0 - b;
+        }
+    }
+    /* it leaves the floor gradually (no jump to the top) and reaches the height asked */
+    ENSURE_MSG(fabs(lift - 0.35 * size) <= 0.05 * size, "lifted %g of %g", lift, size);
+    ENSURE_MSG(first_up >= 1 && first_lift < 0.25 * lift, "frame %d lifted %g of %g", first_up, first_lift, lift);
+    motion_free(&m);
+}
+
+static void free_body_stays_in_place(void)
+{
+    motion m;
+    ENSURE(clip_of(IMPULSE_SHAKE, 0.2, v2_make(NAN, NAN), ANCHOR_NONE, &m));
+    double drift = 0;
+    for (int f = 0; f < m.count; f++) {
+        double cx = 0, cy = 0;
+        for (int k = 0; k < m.n; k++)
+            cx += fx(&m, f)[k] - m.qx[k], cy += fy(&m, f)[k] - m.qy[k];
+        drift = fmax(drift, hypot(cx, cy) / m.n);
+    }
+    /* the shove moves the body, but it does not fly off: its centre stays within a fifth of its size */
+    ENSURE_MSG(drift < 0.2 * 64, "the centre drifted %g pixels", drift);
+    motion_free(&m);
+}
+
+const struct test_case test_cases[] = {
+    { "squash_and_stretch_reach_their_strength", squash_and_stretch_reach_their_strength },
+    { "poke_dents_locally", poke_dents_locally },
+    { "twist_turns_as_much_as_asked", twist_turns_as_much_as_asked },
+    { "jump_crouches_and_drop_rises_first", jump_crouches_and_drop_rises_first },
+    { "free_body_stays_in_place", free_body_stays_in_place },
+    { NULL, NULL },
+};
