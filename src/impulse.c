@@ -16,7 +16,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
     { "squash", "pressed from above and released: the classic jelly wobble",
       0.16, 0.6, "peak squash, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "stretch", "pulled up and released",
-      0.15, 0.6, "peak stretch, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.12, 0.6, "peak stretch, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "poke", "a finger pokes the body at a point: a dent that ripples outwards",
       0.20, 0.8, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "shake", "a sideways shove: the body sways",

@@ -17,6 +17,10 @@
  *                       poyo's sprite-sheet format, with a "duration" per frame, overrides it)
  *     --periodic        seam_ratio against the two steps beside the seam
  *     --landing         area_dev_landing for any impulse (always for jump and drop)
+ *     --exact "OPTS"    the poyo options the frames were made with (-s -i --strength --at
+ *                       --angle --anchor --fps --hz --damping --volume --grid), with --input:
+ *                       F is taken from the render grid of the same clip simulated again,
+ *                       and flow_error says how far the frame-only estimate is from it
  *     --json            one JSON object instead (nan and inf as null)
  *     --per-frame       also D, its two parts, area, height, bottom edge ... per frame
  *                       (on standard error with --json)
@@ -36,7 +40,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "animate.h"
 #include "image.h"
+#include "impulse.h"
+#include "render.h"
 
 #define PI 3.14159265358979323846
 #define MAXLEV 6
@@ -1037,6 +1044,7 @@ typedef struct opts {
     const char *dir, *impulse, *input;
     double atx, aty, fps;
     int have_at, periodic, landing, json, per_frame, selftest;
+    const char *exact;   /* poyo's options the frames were made with: F from the render grid */
 } opts;
 
 typedef struct clip {
@@ -1049,7 +1057,7 @@ typedef struct clip {
     double reg_ms;
 } clip;
 
-static void clip_free(clip *c)
+static void clipset_free(clip *c)
 {
     for (int i = 0; i < c->n; i++) {
         free(c->fr[i].rgba);
@@ -1070,7 +1078,7 @@ static int fail(const char *what, const char *why)
 }
 
 /* Reads DIR/frame_0000.png, frame_0001.png, ... until one is missing. */
-static int clip_load(clip *c, const char *dir)
+static int clipset_load(clip *c, const char *dir)
 {
     struct stat sb;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
@@ -1116,7 +1124,7 @@ static int clip_load(clip *c, const char *dir)
 
 /* Registers every frame onto frame 0, each warm-started from the one before, and
  * stores F at the opaque pixels of frame 0. */
-static int clip_register(clip *c)
+static int clipset_register(clip *c)
 {
     int w = c->w, h = c->h;
     reg r;
@@ -1205,6 +1213,119 @@ static double fps_from_sidecar(const char *dir, int n, double fps)
     return fps;
 }
 
+/* Sets def from the poyo options in args (-s, -i, --strength, --at, --angle,
+ * --anchor, --fps, --hz, --damping, --volume, --grid); 0 on an option it does not know. */
+static int exact_def(const char *args, animate_def *d)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", args);
+    char *tok[64];
+    int nt = 0;
+    for (char *t = strtok(buf, " "); t && nt < 64; t = strtok(NULL, " "))
+        tok[nt++] = t;
+    for (int i = 0; i + 1 < nt; i += 2) {
+        const char *k = tok[i], *v = tok[i + 1];
+        if (!strcmp(k, "-s") || !strcmp(k, "--size")) {
+            if (sscanf(v, "%dx%d", &d->width, &d->height) != 2)
+                d->width = d->height = atoi(v);
+        } else if (!strcmp(k, "-i") || !strcmp(k, "--impulse")) {
+            int kind = impulse_lookup(v);
+            if (kind < 0)
+                return 0;
+            d->impulse.kind = (impulse_kind)kind;
+        } else if (!strcmp(k, "--strength"))
+            d->impulse.strength = atof(v);
+        else if (!strcmp(k, "--at")) {
+            if (sscanf(v, "%lf,%lf", &d->impulse.at.x, &d->impulse.at.y) != 2)
+                return 0;
+        } else if (!strcmp(k, "--angle"))
+            d->impulse.angle = atof(v);
+        else if (!strcmp(k, "--anchor")) {
+            d->anchor_auto = !strcmp(v, "auto");
+            d->body.anchor = !strcmp(v, "top") ? ANCHOR_TOP : !strcmp(v, "none") ? ANCHOR_NONE : ANCHOR_BOTTOM;
+        } else if (!strcmp(k, "--fps"))
+            d->fps = atof(v);
+        else if (!strcmp(k, "--hz"))
+            d->body.hz = atof(v);
+        else if (!strcmp(k, "--damping"))
+            d->body.damping = atof(v);
+        else if (!strcmp(k, "--volume"))
+            d->body.volume = atof(v);
+        else if (!strcmp(k, "--grid"))
+            d->grid = atoi(v);
+        else
+            return 0;
+    }
+    return nt % 2 == 0;
+}
+
+/* F from the render grid itself: the clip simulated again with poyo's library
+ * from --input and the options it was made with, and each opaque pixel of
+ * frame 0 carried by the bilinear map of the render quad it rests in. Returns
+ * n * npix * 2 floats, or NULL (with a message) when it cannot. */
+static float *exact_flow(const opts *o, const clip *c)
+{
+    animate_def d = animate_default_def();
+    if (!o->input || !exact_def(o->exact, &d)) {
+        fail("--exact", "needs --input and poyo options it knows (-s -i --strength --at --angle --anchor --fps --hz --damping --volume --grid)");
+        return NULL;
+    }
+    image im = { 0, 0, NULL };
+    poyo_error err;
+    motion m;
+    memset(&m, 0, sizeof m);
+    renderer r;
+    memset(&r, 0, sizeof r);
+    float *F = NULL;
+    uint8_t *scratch = NULL;
+    if (image_load(o->input, IMAGE_DEFAULT_MAX_PIXELS, &im, &err) != POYO_OK || animate_check_def(&d, &err) != POYO_OK ||
+        animate_simulate(&im, &d, &m, &err) != POYO_OK ||
+        renderer_init(&r, &im, &m.lat, m.canvas_w, m.canvas_h, m.place, &err) != POYO_OK) {
+        fail(o->input, err.msg);
+        goto done;
+    }
+    if (m.count != c->n || m.canvas_w != c->w || m.canvas_h != c->h) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "these options make %d frames of %dx%d, the folder holds %d of %dx%d", m.count,
+                 m.canvas_w, m.canvas_h, c->n, c->w, c->h);
+        fail("--exact", msg);
+        goto done;
+    }
+    F = calloc((size_t)c->n * c->npix * 2, sizeof *F);
+    scratch = malloc((size_t)c->w * c->h * 4);
+    const lattice *lat = &m.lat;
+    double sx = m.place.sx, sy = m.place.sy, cell = lat->h / r.sub;
+    for (int f = 0; F && scratch && f < c->n; f++) {
+        renderer_draw(&r, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, scratch);
+        float *Ff = F + (size_t)f * c->npix * 2;
+        for (long k = 0; k < c->npix; k++) {
+            /* the pixel's place in the rest render grid */
+            double u = ((c->px[k] - m.place.ox) / sx - lat->ox) / cell, v = ((c->py[k] - m.place.oy) / sy - lat->oy) / cell;
+            int X = (int)floor(u), Y = (int)floor(v);
+            if (X < 0) X = 0;
+            if (Y < 0) Y = 0;
+            if (X > r.rx - 2) X = r.rx - 2;
+            if (Y > r.ry - 2) Y = r.ry - 2;
+            double a = u - X, b = v - Y, dx = 0, dy = 0;
+            const double wgt[4] = { (1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b };
+            for (int q = 0; q < 4; q++) {
+                int GX = X + (q & 1), GY = Y + (q >> 1);
+                size_t g = (size_t)GY * r.rx + GX;
+                dx += wgt[q] * sx * (r.gx[g] - (lat->ox + GX * cell));
+                dy += wgt[q] * sy * (r.gy[g] - (lat->oy + GY * cell));
+            }
+            Ff[2 * k] = (float)dx;
+            Ff[2 * k + 1] = (float)dy;
+        }
+    }
+done:
+    free(scratch);
+    renderer_free(&r);
+    motion_free(&m);
+    image_free(&im);
+    return F;
+}
+
 static int analyse(const opts *o, clip *c)
 {
     int w = c->w, h = c->h, n = c->n;
@@ -1234,9 +1355,26 @@ static int analyse(const opts *o, clip *c)
                 c->px[m] = x + 0.5;
                 c->py[m++] = y + 0.5;
             }
-    if (!clip_register(c)) {
+    if (!clipset_register(c)) {
         rc = fail(o->dir, "out of memory");
         goto done;
+    }
+    double flow_error = NAN;
+    if (o->exact) {
+        /* the frame-only estimate against the render grid, then the exact F for the figures */
+        float *E = exact_flow(o, c);
+        if (!E) {
+            rc = 1;
+            goto done;
+        }
+        double se = 0, sf = 0;
+        for (size_t k = 0; k < (size_t)c->n * c->npix * 2; k++) {
+            se += (double)(c->F[k] - E[k]) * (c->F[k] - E[k]);
+            sf += (double)E[k] * E[k];
+        }
+        flow_error = sf > 0 ? sqrt(se / sf) : 0.0;
+        free(c->F);
+        c->F = E;
     }
 
     /* D(i): Hausdorff distance of the quarter-pixel silhouettes, 95th percentile of |F| */
@@ -1294,6 +1432,8 @@ static int analyse(const opts *o, clip *c)
     fps = fps_from_sidecar(o->dir, n, fps);
     FIGI("frames", n);
     FIG("fps", fps);
+    if (o->exact)
+        FIG("flow_error", flow_error); /* RMS of (frame-only F - render-grid F) over RMS of the latter */
     FIG("duration", n / fps);
     FIGI("w0", w0);
     FIGI("h0", h0);
@@ -1740,14 +1880,14 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: motionstats [--impulse NAME] [--at X,Y] [--input FILE.png] [--fps F] [--periodic]\n"
-            "                   [--landing] [--json] [--per-frame] DIR\n"
+            "                   [--landing] [--exact \"POYO OPTIONS\"] [--json] [--per-frame] DIR\n"
             "       motionstats --selftest [--input FILE.png]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    opts o = { NULL, NULL, NULL, 0.5, 0.5, 25, 0, 0, 0, 0, 0, 0 };
+    opts o = { NULL, NULL, NULL, 0.5, 0.5, 25, 0, 0, 0, 0, 0, 0, NULL };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--impulse") && i + 1 < argc) {
@@ -1780,6 +1920,8 @@ int main(int argc, char **argv)
             o.per_frame = 1;
         else if (!strcmp(a, "--selftest"))
             o.selftest = 1;
+        else if (!strcmp(a, "--exact") && i + 1 < argc)
+            o.exact = argv[++i];
         else if (a[0] == '-' && a[1])
             return usage();
         else if (!o.dir)
@@ -1793,7 +1935,7 @@ int main(int argc, char **argv)
         return usage();
     clip c;
     memset(&c, 0, sizeof c);
-    int rc = clip_load(&c, o.dir) ? analyse(&o, &c) : 1;
-    clip_free(&c);
+    int rc = clipset_load(&c, o.dir) ? analyse(&o, &c) : 1;
+    clipset_free(&c);
     return rc;
 }
