@@ -146,24 +146,23 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
     (void)x;
     (void)y;
     if (run->def.kind == IMPULSE_WAVE) {
-        double s = sin(run->omega * t);
+        double s = run->gain * sin(run->omega * t);
         for (int k = 0; k < n; k++) {
             ax[k] += run->drive_x[k] * s;
             ay[k] += run->drive_y[k] * s;
         }
     } else if (run->def.kind == IMPULSE_PAT) {
-        /* one kick at the start of every period, spread over one step */
-        double period = 2.0 * PI / run->omega;
-        double start = floor(t / period + 1e-9) * period;
-        if (start > run->last_period + 0.5 * period || run->last_period < 0.0) {
-            run->last_period = start;
-            run->kick_until = start + run->step_dt * 0.5;
+        /* a finger presses in and lets go at the start of every period: a smooth
+         * push on the nodes under it, sin^2 over the press */
+        double period = 2.0 * PI / run->omega, phase = t - floor(t / period + 1e-9) * period;
+        if (phase >= run->t_press)
+            return;
+        double a = sin(PI * phase / run->t_press);
+        a *= a * run->gain;
+        for (int h = 0; h < run->nh; h++) {
+            ax[run->hk[h]] += a * run->hdx[h];
+            ay[run->hk[h]] += a * run->hdy[h];
         }
-        if (t < run->kick_until)
-            for (int k = 0; k < n; k++) {
-                ax[k] += run->drive_x[k] / run->step_dt;
-                ay[k] += run->drive_y[k] / run->step_dt;
-            }
     }
 }
 
@@ -226,6 +225,22 @@ static void add_handle(impulse_run *run, int k, double dx, double dy)
     run->nh++;
 }
 
+/* Handles under a fingertip at the kick point, moved by depth along dir at the
+ * peak (less the farther they are from the tip). */
+static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
+                       double depth)
+{
+    double reach = fmax(1.2 * lat->h, 0.1 * size), sigma = fmax(0.6 * lat->h, 0.06 * size);
+    for (int k = 0; k < nd->n; k++) {
+        double d2 = (nd->qx[k] - run->at_px.x) * (nd->qx[k] - run->at_px.x) +
+                    (nd->qy[k] - run->at_px.y) * (nd->qy[k] - run->at_px.y);
+        if (nd->pinned[k] || d2 > reach * reach)
+            continue;
+        double w = depth * exp(-d2 / (2.0 * sigma * sigma));
+        add_handle(run, k, dir.x * w, dir.y * w);
+    }
+}
+
 /* The handles of a one-shot impulse and how they move. */
 static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
                         double size, double cx, double width, v2 dir)
@@ -276,18 +291,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->t_press = 0.4;
         run->t_hold = 0.06;
         break;
-    case IMPULSE_POKE: {
-        double reach = fmax(1.2 * lat->h, 0.1 * size), sigma = fmax(0.6 * lat->h, 0.06 * size);
-        for (int k = 0; k < n; k++) {
-            double d2 = (nd->qx[k] - run->at_px.x) * (nd->qx[k] - run->at_px.x) +
-                        (nd->qy[k] - run->at_px.y) * (nd->qy[k] - run->at_px.y);
-            if (nd->pinned[k] || d2 > reach * reach)
-                continue;
-            double w = s * size * exp(-d2 / (2.0 * sigma * sigma));
-            add_handle(run, k, dir.x * w, dir.y * w);
-        }
+    case IMPULSE_POKE:
+        add_finger(run, nd, lat, size, dir, s * size);
         break;
-    }
     case IMPULSE_SHAKE:
         for (int k = 0; k < n; k++)
             if (!nd->pinned[k] && (bottom - nd->qy[k]) >= 0.75 * size)
@@ -309,8 +315,10 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     }
 }
 
-/* Displacement of the body at point (px, py), pixels, from the nodes of its lattice cell; 0 when the cell is not whole. */
-static int displacement_at(const impulse_run *run, const softbody_nodes *nd, double px, double py, double *dx, double *dy)
+/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
+ * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
+static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
+                           double px, double py, double *dx, double *dy)
 {
     const lattice *l = run->lat;
     double u = (px - l->ox) / l->h, v = (py - l->oy) / l->h;
@@ -323,18 +331,35 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, dou
         return 0;
     double fu = u - i, fv = v - j;
     double w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv;
-    *dx = w00 * (nd->x[k00] - nd->qx[k00]) + w10 * (nd->x[k10] - nd->qx[k10]) + w01 * (nd->x[k01] - nd->qx[k01]) +
-          w11 * (nd->x[k11] - nd->qx[k11]);
-    *dy = w00 * (nd->y[k00] - nd->qy[k00]) + w10 * (nd->y[k10] - nd->qy[k10]) + w01 * (nd->y[k01] - nd->qy[k01]) +
-          w11 * (nd->y[k11] - nd->qy[k11]);
+    *dx = w00 * (nd->x[k00] - rx[k00]) + w10 * (nd->x[k10] - rx[k10]) + w01 * (nd->x[k01] - rx[k01]) +
+          w11 * (nd->x[k11] - rx[k11]);
+    *dy = w00 * (nd->y[k00] - ry[k00]) + w10 * (nd->y[k10] - ry[k10]) + w01 * (nd->y[k01] - ry[k01]) +
+          w11 * (nd->y[k11] - ry[k11]);
     return 1;
 }
 
 /* The deformation now in the strength's own units (poke: the mean displacement
  * within 0.1 of the height around the kick point over the height; twist: the
  * least-squares turn of the body, radians). */
-static double press_measure(const impulse_run *run, const softbody_nodes *nd)
+static double press_measure(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
+    if (!rx) {
+        rx = nd->qx;
+        ry = nd->qy;
+    }
+    if (run->def.kind == IMPULSE_WAVE) {
+        /* the mean sideways move of the top quarter */
+        double top = 1e300, bottom = -1e300, sum = 0.0;
+        int count = 0;
+        for (int k = 0; k < nd->n; k++)
+            top = fmin(top, nd->qy[k]), bottom = fmax(bottom, nd->qy[k]);
+        for (int k = 0; k < nd->n; k++)
+            if (nd->qy[k] <= top + 0.25 * (bottom - top)) {
+                sum += nd->x[k] - rx[k];
+                count++;
+            }
+        return count ? fabs(sum / count) / run->size : 0.0;
+    }
     if (run->def.kind == IMPULSE_TWIST) {
         double cx = 0, cy = 0, px = 0, py = 0, dot = 0, cross = 0;
         for (int k = 0; k < nd->n; k++) {
@@ -345,9 +370,9 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd)
         }
         cx /= nd->n, cy /= nd->n, px /= nd->n, py /= nd->n;
         for (int k = 0; k < nd->n; k++) {
-            double rx = nd->qx[k] - cx, ry = nd->qy[k] - cy, sx = nd->x[k] - px, sy = nd->y[k] - py;
-            dot += rx * sx + ry * sy;
-            cross += rx * sy - ry * sx;
+            double qx = nd->qx[k] - cx, qy = nd->qy[k] - cy, sx = nd->x[k] - px, sy = nd->y[k] - py;
+            dot += qx * sx + qy * sy;
+            cross += qx * sy - qy * sx;
         }
         return fabs(atan2(cross, dot));
     }
@@ -357,7 +382,7 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd)
         for (int b = -4; b <= 4; b++) {
             double ox = r * a / 4.0, oy = r * b / 4.0, dx, dy;
             if (ox * ox + oy * oy > r * r ||
-                !displacement_at(run, nd, run->at_px.x + ox, run->at_px.y + oy, &dx, &dy))
+                !displacement_at(run, nd, rx, ry, run->at_px.x + ox, run->at_px.y + oy, &dx, &dy))
                 continue;
             sum += sqrt(dx * dx + dy * dy);
             count++;
@@ -499,6 +524,8 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         run->omega = 2.0 * PI * run->def.rate;
         run->last_period = -1.0;
         softbody_set_force(sb, drive_force, run);
+        if (run->def.kind == IMPULSE_PAT) /* the finger's push per unit of gain: the dent at rest */
+            add_finger(run, &nd, lat, size, dir, 1.0);
     } else {
         setup_press(run, &nd, lat, top, bottom, size, cx, right - left, dir);
     }
@@ -519,18 +546,38 @@ void impulse_kick(impulse_run *run, softbody *sb)
     run->step_dt = softbody_dt(sb);
     switch (run->def.kind) {
     case IMPULSE_WAVE:
-        /* a sway force whose quasi-static deflection is strength * height */
-        for (int k = 0; k < n; k++) {
-            run->drive_x[k] = s * wn * wn * run->px[k];
-            run->drive_y[k] = s * wn * wn * run->py[k];
+    case IMPULSE_PAT: {
+        /* wave: a sway force whose quasi-static deflection is strength * height;
+         * pat: a finger's push over a third of a period (at most 0.2 s). Either
+         * is scaled on a trial run so that, in the steady state, the motion
+         * within one period (from its first frame) is the strength asked */
+        double period = 2.0 * PI / run->omega;
+        if (run->def.kind == IMPULSE_WAVE)
+            for (int k = 0; k < n; k++) {
+                run->drive_x[k] = wn * wn * run->px[k];
+                run->drive_y[k] = wn * wn * run->py[k];
+            }
+        run->t_press = fmin(0.2, period / 3.0);
+        run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn * s * run->size;
+        double *rx = malloc(2 * (size_t)n * sizeof *rx), peak = 0.0;
+        int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
+        for (int p = 0; rx && p < periods; p++) {
+            if (p == periods - 1) {
+                memcpy(rx, nd.x, (size_t)n * sizeof *rx);
+                memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
+            }
+            while (softbody_time(sb) < (p + 1) * period - 0.5 * run->step_dt) {
+                softbody_step(sb);
+                if (p == periods - 1)
+                    peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
+            }
         }
+        free(rx);
+        softbody_reset(sb);
+        if (peak > 1e-9)
+            run->gain *= fmin(64.0, fmax(1.0 / 64.0, s / peak));
         break;
-    case IMPULSE_PAT:
-        for (int k = 0; k < n; k++) {
-            run->drive_x[k] = s * wn * run->px[k];
-            run->drive_y[k] = s * wn * run->py[k];
-        }
-        break;
+    }
     default: {
         if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) {
             /* a trial press: its peak, measured as the strength is, scales the real one */
@@ -540,7 +587,7 @@ void impulse_kick(impulse_run *run, softbody *sb)
             double peak = 0.0;
             while (run->held) {
                 softbody_step(sb);
-                peak = fmax(peak, press_measure(run, &nd));
+                peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
             }
             softbody_reset(sb);
             run->cap_energy = cap;

@@ -180,6 +180,6 @@ END {
     print "dent, sprd: dent_ratio, dent_spread (poke, pat)   area: area_dev (no goal for jump, drop)   land: area_dev_landing"
     print "parts, holes: frames that change them   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px)"
     print "axis: axis_dev_max (degrees, shapes with a 2:1 second-moment ratio)   incnv: in_canvas   sharp: sharp_min"
-    print "twink: twinkle   flow: flow_error, the frame-only F against the render grid's (the figures use the latter)"
+    print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"
     if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
 }'

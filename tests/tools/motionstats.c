@@ -1261,7 +1261,8 @@ static int exact_def(const char *args, animate_def *d)
 
 /* F from the render grid itself: the clip simulated again with poyo's library
  * from --input and the options it was made with, and each opaque pixel of
- * frame 0 carried by the bilinear map of the render quad it rests in. Returns
+ * frame 0 carried from where frame 0 has it to where frame i has the same
+ * point of the body (the bilinear maps of the render quads). Returns
  * n * npix * 2 floats, or NULL (with a message) when it cannot. */
 static float *exact_flow(const opts *o, const clip *c)
 {
@@ -1295,12 +1296,56 @@ static float *exact_flow(const opts *o, const clip *c)
     scratch = malloc((size_t)c->w * c->h * 4);
     const lattice *lat = &m.lat;
     double sx = m.place.sx, sy = m.place.sy, cell = lat->h / r.sub;
-    for (int f = 0; F && scratch && f < c->n; f++) {
+    /* where each opaque pixel of frame 0 rests in the render grid (u, v in
+     * grid cells): frame 0's quads inverted (it is the rest pose unless the
+     * clip is one period of a drive) */
+    double *ru = malloc((size_t)c->npix * sizeof *ru), *rv = malloc((size_t)c->npix * sizeof *rv);
+    double *f0x = malloc((size_t)r.rx * r.ry * sizeof *f0x), *f0y = malloc((size_t)r.rx * r.ry * sizeof *f0y);
+    long *at = malloc((size_t)c->w * c->h * sizeof *at);
+    if (!ru || !rv || !f0x || !f0y || !at || !F || !scratch) {
+        free(F);
+        F = NULL;
+        fail("--exact", "out of memory");
+        goto flow_done;
+    }
+    renderer_draw(&r, m.x, m.y, scratch);
+    memcpy(f0x, r.gx, (size_t)r.rx * r.ry * sizeof *f0x);
+    memcpy(f0y, r.gy, (size_t)r.rx * r.ry * sizeof *f0y);
+    for (long i = 0; i < (long)c->w * c->h; i++)
+        at[i] = -1;
+    for (long k = 0; k < c->npix; k++) {
+        at[(long)c->py[k] * c->w + (long)c->px[k]] = k;
+        ru[k] = ((c->px[k] - m.place.ox) / sx - lat->ox) / cell; /* the rest pose's answer */
+        rv[k] = ((c->py[k] - m.place.oy) / sy - lat->oy) / cell;
+    }
+    for (int Y = 0; Y + 1 < r.ry; Y++)
+        for (int X = 0; X + 1 < r.rx; X++) {
+            size_t g = (size_t)Y * r.rx + X;
+            double q[8] = { sx * f0x[g] + m.place.ox, sy * f0y[g] + m.place.oy,
+                            sx * f0x[g + 1] + m.place.ox, sy * f0y[g + 1] + m.place.oy,
+                            sx * f0x[g + r.rx + 1] + m.place.ox, sy * f0y[g + r.rx + 1] + m.place.oy,
+                            sx * f0x[g + r.rx] + m.place.ox, sy * f0y[g + r.rx] + m.place.oy };
+            double x0 = q[0], x1 = q[0], y0 = q[1], y1 = q[1];
+            for (int i = 2; i < 8; i += 2) {
+                x0 = fmin(x0, q[i]), x1 = fmax(x1, q[i]);
+                y0 = fmin(y0, q[i + 1]), y1 = fmax(y1, q[i + 1]);
+            }
+            for (int py = (int)fmax(0, floor(y0)); py <= (int)fmin(c->h - 1, ceil(y1)); py++)
+                for (int px = (int)fmax(0, floor(x0)); px <= (int)fmin(c->w - 1, ceil(x1)); px++) {
+                    long k = at[(long)py * c->w + px];
+                    double u, v;
+                    if (k >= 0 && render_inverse_bilinear(px + 0.5, py + 0.5, q, 1e-6, &u, &v)) {
+                        ru[k] = X + u;
+                        rv[k] = Y + v;
+                    }
+                }
+        }
+    for (int f = 0; f < c->n; f++) {
         renderer_draw(&r, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, scratch);
         float *Ff = F + (size_t)f * c->npix * 2;
         for (long k = 0; k < c->npix; k++) {
-            /* the pixel's place in the rest render grid */
-            double u = ((c->px[k] - m.place.ox) / sx - lat->ox) / cell, v = ((c->py[k] - m.place.oy) / sy - lat->oy) / cell;
+            /* the pixel's rest point carried by frame f, less where frame 0 had it */
+            double u = ru[k], v = rv[k];
             int X = (int)floor(u), Y = (int)floor(v);
             if (X < 0) X = 0;
             if (Y < 0) Y = 0;
@@ -1311,13 +1356,19 @@ static float *exact_flow(const opts *o, const clip *c)
             for (int q = 0; q < 4; q++) {
                 int GX = X + (q & 1), GY = Y + (q >> 1);
                 size_t g = (size_t)GY * r.rx + GX;
-                dx += wgt[q] * sx * (r.gx[g] - (lat->ox + GX * cell));
-                dy += wgt[q] * sy * (r.gy[g] - (lat->oy + GY * cell));
+                dx += wgt[q] * sx * (r.gx[g] - f0x[g]);
+                dy += wgt[q] * sy * (r.gy[g] - f0y[g]);
             }
             Ff[2 * k] = (float)dx;
             Ff[2 * k + 1] = (float)dy;
         }
     }
+flow_done:
+    free(ru);
+    free(rv);
+    free(f0x);
+    free(f0y);
+    free(at);
 done:
     free(scratch);
     renderer_free(&r);
