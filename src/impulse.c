@@ -231,6 +231,18 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
                        double depth)
 {
     double reach = fmax(1.2 * lat->h, 0.1 * size), sigma = fmax(0.6 * lat->h, 0.06 * size);
+    /* a point off the body is moved to the nearest free node: the finger lands on the body */
+    int nearest = -1;
+    double best = INFINITY;
+    for (int k = 0; k < nd->n; k++) {
+        double d = hypot(nd->qx[k] - run->at_px.x, nd->qy[k] - run->at_px.y);
+        if (!nd->pinned[k] && d < best)
+            best = d, nearest = k;
+    }
+    if (nearest < 0)
+        return;
+    if (best > reach)
+        run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
     for (int k = 0; k < nd->n; k++) {
         double d2 = (nd->qx[k] - run->at_px.x) * (nd->qx[k] - run->at_px.x) +
                     (nd->qy[k] - run->at_px.y) * (nd->qy[k] - run->at_px.y);

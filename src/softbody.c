@@ -69,7 +69,7 @@ softbody_def softbody_default_def(void)
     d.volume = 0.3;
     d.drag = 0.0;
     d.outline = 0.0;
-    d.pressure = 0.5;
+    d.pressure = 1.0;
     d.substeps = 4;
     d.anchor = ANCHOR_BOTTOM;
     return d;
@@ -684,7 +684,7 @@ static double body_area(const softbody *sb, const double *x, const double *y, do
     return area;
 }
 
-/* Gives back a share of the area the body has lost or gained, by moving the
+/* Gives back a share of the area the body has lost or gained, by pushing the
  * free nodes along the area's gradient (a pressure on the outline); the share
  * per step is pressure times the goals' stiffness. */
 static void keep_area(softbody *sb)
@@ -698,24 +698,13 @@ static void keep_area(softbody *sb)
             g2 += sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
     if (!(g2 > 1e-12))
         return;
-    /* scaled like the goals' pull (alpha), so calibration sees it as stiffness */
-    double lam = sb->def.pressure * sb->alpha * (sb->area0 - area) / g2, inv_dt = 1.0 / sb->dt;
-    /* the moves are kept in ax, ay (free after the velocity update) to take them back */
-    for (int k = 0; k < sb->n; k++) {
-        double dx = sb->pinned[k] ? 0.0 : lam * sb->agx[k], dy = sb->pinned[k] ? 0.0 : lam * sb->agy[k];
-        sb->ax[k] = dx;
-        sb->ay[k] = dy;
-        sb->x[k] += dx;
-        sb->y[k] += dy;
-        sb->vx[k] += dx * inv_dt;
-        sb->vy[k] += dy * inv_dt;
-    }
-    if (sb->energy_cap > 0.0 && softbody_energy(sb) > sb->energy_cap)
-        for (int k = 0; k < sb->n; k++) { /* an undamped body gains nothing from it */
-            sb->x[k] -= sb->ax[k];
-            sb->y[k] -= sb->ay[k];
-            sb->vx[k] -= sb->ax[k] * inv_dt;
-            sb->vy[k] -= sb->ay[k] * inv_dt;
+    /* a pull like the goals' (alpha / dt of the distance, before damping), so
+     * calibration and damping treat it as part of the stiffness */
+    double lam = sb->def.pressure * sb->alpha * (sb->area0 - area) / g2 / sb->dt;
+    for (int k = 0; k < sb->n; k++)
+        if (!sb->pinned[k]) {
+            sb->vx[k] += lam * sb->agx[k];
+            sb->vy[k] += lam * sb->agy[k];
         }
 }
 
@@ -748,6 +737,7 @@ void softbody_step(softbody *sb)
         sb->vx[k] += ks * (sb->gx[k] - sb->x[k]) + sb->ax[k] * dt;
         sb->vy[k] += ks * (sb->gy[k] - sb->y[k]) + sb->ay[k] * dt;
     }
+    keep_area(sb);
     if (sb->pinned_count == 0 && !sb->contact) {
         /* in free flight only the wobble is damped, not the flight itself */
         softbody_damp_nonrigid(sb->x, sb->y, sb->vx, sb->vy, n, sb->cdamp);
@@ -776,7 +766,6 @@ void softbody_step(softbody *sb)
             sb->y[k] += sb->vy[k] * dt;
         }
     }
-    keep_area(sb);
     project_outline(sb);
     sb->contact = 0;
     if (sb->collide) {
