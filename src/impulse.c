@@ -26,7 +26,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
     { "jump", "jumps off the floor, lands and squashes",
       0.22, 2.0, "jump height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
     { "drop", "falls onto the floor from above and splats",
-      0.30, 2.0, "drop height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
+      0.25, 2.0, "drop height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
     { "wave", "a steady side-to-side sway (periodic, loops exactly)",
       0.08, 0.5, "sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 1, 1.2, ANCHOR_BOTTOM, 0 },
     { "pat", "patted on the head again and again (periodic, loops exactly)",
@@ -255,7 +255,7 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
 
 /* The handles of a one-shot impulse and how they move. */
 static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
-                        double size, double cx, double width, v2 dir)
+                        double size, v2 dir)
 {
     double s = run->def.strength;
     int n = nd->n;
@@ -276,11 +276,8 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         int k = coltop[i];
         if (k < 0 || nd->pinned[k])
             continue;
-        if (kinds == IMPULSE_STRETCH) {
-            double reach = 0.35 * width, d = fabs(nd->qx[k] - cx);
-            if (d <= reach)
-                add_handle(run, k, 0.0, -s * size * 0.5 * (1.0 + cos(PI * d / reach)));
-        }
+        if (kinds == IMPULSE_STRETCH) /* the whole top edge is lifted, ears and horns too */
+            add_handle(run, k, 0.0, -s * size);
     }
     switch (run->def.kind) {
     case IMPULSE_SQUASH:
@@ -446,9 +443,10 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         if (nd.qx[k] < left) left = nd.qx[k];
         if (nd.qx[k] > right) right = nd.qx[k];
     }
-    double size = bottom - top;
+    /* strengths are fractions of the visible height (the nodes reach a little past it) */
+    double size = lat->by1 - lat->by0;
     if (size < lat->h)
-        size = lat->h;
+        size = fmax(bottom - top, lat->h);
     run->size = size;
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
     anchor_kind anchor = softbody_get_def(sb)->anchor;
@@ -539,7 +537,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         if (run->def.kind == IMPULSE_PAT) /* the finger's push per unit of gain: the dent at rest */
             add_finger(run, &nd, lat, size, dir, 1.0);
     } else {
-        setup_press(run, &nd, lat, top, bottom, size, cx, right - left, dir);
+        setup_press(run, &nd, lat, top, bottom, size, dir);
     }
     return POYO_OK;
 }
