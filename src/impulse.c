@@ -225,6 +225,29 @@ static void add_handle(impulse_run *run, int k, double dx, double dy)
     run->nh++;
 }
 
+/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
+ * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
+static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
+                           double px, double py, double *dx, double *dy)
+{
+    const lattice *l = run->lat;
+    double u = (px - l->ox) / l->h, v = (py - l->oy) / l->h;
+    int i = (int)floor(u), j = (int)floor(v);
+    if (i < 0 || j < 0 || i >= l->nx - 1 || j >= l->ny - 1)
+        return 0;
+    int k00 = l->index[j * l->nx + i], k10 = l->index[j * l->nx + i + 1];
+    int k01 = l->index[(j + 1) * l->nx + i], k11 = l->index[(j + 1) * l->nx + i + 1];
+    if (k00 < 0 || k10 < 0 || k01 < 0 || k11 < 0)
+        return 0;
+    double fu = u - i, fv = v - j;
+    double w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv;
+    *dx = w00 * (nd->x[k00] - rx[k00]) + w10 * (nd->x[k10] - rx[k10]) + w01 * (nd->x[k01] - rx[k01]) +
+          w11 * (nd->x[k11] - rx[k11]);
+    *dy = w00 * (nd->y[k00] - ry[k00]) + w10 * (nd->y[k10] - ry[k10]) + w01 * (nd->y[k01] - ry[k01]) +
+          w11 * (nd->y[k11] - ry[k11]);
+    return 1;
+}
+
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip). */
 static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
@@ -239,9 +262,10 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
         if (!nd->pinned[k] && d < best)
             best = d, nearest = k;
     }
+    double dx, dy;
     if (nearest < 0)
         return;
-    if (best > reach)
+    if (!displacement_at(run, nd, nd->qx, nd->qy, run->at_px.x, run->at_px.y, &dx, &dy))
         run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
     for (int k = 0; k < nd->n; k++) {
         double d2 = (nd->qx[k] - run->at_px.x) * (nd->qx[k] - run->at_px.x) +
@@ -324,28 +348,6 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     }
 }
 
-/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
- * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
-static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
-                           double px, double py, double *dx, double *dy)
-{
-    const lattice *l = run->lat;
-    double u = (px - l->ox) / l->h, v = (py - l->oy) / l->h;
-    int i = (int)floor(u), j = (int)floor(v);
-    if (i < 0 || j < 0 || i >= l->nx - 1 || j >= l->ny - 1)
-        return 0;
-    int k00 = l->index[j * l->nx + i], k10 = l->index[j * l->nx + i + 1];
-    int k01 = l->index[(j + 1) * l->nx + i], k11 = l->index[(j + 1) * l->nx + i + 1];
-    if (k00 < 0 || k10 < 0 || k01 < 0 || k11 < 0)
-        return 0;
-    double fu = u - i, fv = v - j;
-    double w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv;
-    *dx = w00 * (nd->x[k00] - rx[k00]) + w10 * (nd->x[k10] - rx[k10]) + w01 * (nd->x[k01] - rx[k01]) +
-          w11 * (nd->x[k11] - rx[k11]);
-    *dy = w00 * (nd->y[k00] - ry[k00]) + w10 * (nd->y[k10] - ry[k10]) + w01 * (nd->y[k01] - ry[k01]) +
-          w11 * (nd->y[k11] - ry[k11]);
-    return 1;
-}
 
 /* The deformation now in the strength's own units (poke: the mean displacement
  * within 0.1 of the height around the kick point over the height; twist: the

@@ -1,0 +1,81 @@
+#!/bin/sh
+# t_motion.sh - the look at chat size, measured from the frames a user gets
+# (tests/tools/motionstats, with F from the render grid of the same clip): on
+# two round faces at 128 px every impulse at its defaults shows the stamp at
+# full size and off the canvas's edge, moves in most frames, reaches a visible
+# peak and the strength asked, keeps its area, loops without a jump, does not
+# shimmer when still; a poke is a dent and a twist is not a tilt.
+. "$(dirname "$0")/lib.sh"
+
+# measure IMAGE IMPULSE [POYO OPTIONS]: poyo's frames at 128 px and their figures in fig.txt
+measure() {
+    img=$1 imp=$2
+    shift 2
+    "$POYO" "$DATA/$img" -s 128 -i "$imp" "$@" --frames fr -f -q -o clip.gif &&
+    case $imp in
+    wave | pat) extra=--periodic ;;
+    jump | drop) extra=--landing ;;
+    *) extra= ;;
+    esac &&
+    # shellcheck disable=SC2086
+    "$TOOLS/motionstats" --impulse "$imp" --input "$DATA/$img" $extra $* --exact "-s 128 -i $imp $*" fr >fig.txt
+}
+
+# holds NAME EXPR: EXPR, an awk condition over the figures of fig.txt (as
+# variables), is true; otherwise it says so with the figures' values
+holds() {
+    args=$(awk '{ printf "-v %s=%s ", $1, $2 }' fig.txt)
+    # shellcheck disable=SC2086
+    if ! awk $args "BEGIN { exit !($2) }"; then
+        echo "$1: $2 is false; the figures were:" >&2
+        cat fig.txt >&2
+        return 1
+    fi
+}
+
+strength_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $2 }'; }
+
+for img in 1f600.png 1f431.png; do
+    for imp in squash stretch poke shake twist jump drop wave pat; do
+        # the cat has no head between its ears, where pat lands by default
+        at=
+        [ "$imp $img" = "pat 1f431.png" ] && at="--at 0.5,0.2"
+        test_expect_success "$imp on $img: full size, lively, visible, honest, area kept, seamless, no shimmer" '
+            measure '"$img"' '"$imp"' '"$at"' &&
+            s=$(strength_of '"$imp"') &&
+            case '"$imp"' in
+            jump | drop) holds size "size_ratio >= 0.75" && holds landing "area_dev_landing <= 0.08" &&
+                         holds peak "peak_d_rel >= 0.10" ;;
+            squash | stretch) holds size "size_ratio >= 0.85" && holds area "area_dev <= 0.05" &&
+                         holds peak "peak_d_rel >= 0.10" ;;
+            *) holds size "size_ratio >= 0.85" && holds area "area_dev <= 0.05" && holds peak "peak_d_rel >= 0.06" ;;
+            esac &&
+            holds edge "edge_touch == 0" &&
+            holds lively "moving_fraction >= 0.75" &&
+            holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+            holds shimmer "twinkle == 0" &&
+            case '"$imp"' in
+            wave | pat) holds seam "seam_ratio <= 1.25" ;;
+            *) holds seam "seam <= (step_median > 1 ? step_median : 1)" ;;
+            esac
+        '
+    done
+done
+
+test_expect_success 'a poke is a dent that spreads, not a lean of the whole face' '
+    for img in 1f600.png 1f431.png; do
+        measure $img poke && holds dent "dent_ratio >= 3" && holds jelly "jelly >= 0.50" || exit 1
+    done
+'
+
+test_expect_success 'a twist bends the face, it does not tilt it' '
+    for img in 1f600.png 1f431.png; do
+        measure $img twist && holds jelly "jelly >= 0.32" || exit 1
+    done
+'
+
+test_expect_success 'the frame-only estimate of the motion follows the render grid' '
+    measure 1f600.png squash && holds flow "flow_error <= 0.2"
+'
+
+test_done
