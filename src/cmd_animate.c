@@ -237,6 +237,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     const char *name = input;
     (void)slot;
     output_def od = o->out;
+    od.input = input;
     od.tmp = tmp;
     od.tmp_cap = BATCH_TMP_MAX;
     poyo_error err;

@@ -525,6 +525,7 @@ int cmd_path(int argc, char **argv)
     }
     int closed = is_closed(&wl);
     if (stamp) {
+        o.out.input = stamp;
         o.follow.mode = bounce ? FOLLOW_BOUNCE : closed ? FOLLOW_LOOP : FOLLOW_ONCE;
         if (speed > 0.0) {
             double widths = path_length(pth) / W;

@@ -373,6 +373,7 @@ int cmd_rope(int argc, char **argv)
     if (!ok)
         return 2;
 
+    o.out.input = o.input;
     image stamp = { 0, 0, NULL };
     int rc = 0;
     if (o.input && !load_stamp(o.input, o.max_pixels, &stamp))

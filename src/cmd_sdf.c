@@ -435,6 +435,7 @@ int cmd_sdf(int argc, char **argv)
     }
     if (!ok)
         goto done;
+    j.out.input = j.stamp;
     if (scene_file) {
         file_text = read_scene_file(scene_file);
         if (!file_text) {

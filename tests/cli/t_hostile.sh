@@ -193,4 +193,33 @@ test_expect_success '--json with the image on standard output is a usage error' 
     expect_exit 2 $T $POYO --json - <a.png >out 2>err && [ ! -s out ]
 '
 
+test_expect_success '--sheet and --frames never overwrite the input, even with -f' '
+    $MKPNG rgba s.png 32 && cp s.png keep.png &&
+    expect_exit 1 $T $POYO -f s.png --sheet s.png 2>err &&
+    expect_line err "poyo: s.png: is the input file; refusing to overwrite it" &&
+    cmp s.png keep.png && expect_no_file s.json s.gif &&
+    cp s.png j.json &&
+    expect_exit 1 $T $POYO -f j.json --sheet j.png 2>err &&
+    expect_line err "poyo: j.png: j.json: is the input file; refusing to overwrite it" &&
+    cmp j.json keep.png && expect_no_file j.png j.gif &&
+    mkdir fr && cp s.png fr/frame_0000.png &&
+    expect_exit 1 $T $POYO -f fr/frame_0000.png --frames fr 2>err &&
+    expect_line err "poyo: fr: frame_0000.png: is the input file; refusing to overwrite it" &&
+    cmp fr/frame_0000.png keep.png && [ "$(ls fr)" = frame_0000.png ] &&
+    no_temp_files . && no_temp_files fr
+'
+
+test_expect_success 'rope, path and sdf: --sheet and --frames never overwrite the stamp' '
+    $MKPNG rgba s.png 32 && cp s.png keep.png && mkdir fr && cp s.png fr/frame_0000.png &&
+    for cmd in rope "path --through 0.2,0.5,0 --through 0.8,0.5,0" sdf; do
+        expect_exit 1 $T $POYO $cmd -f s.png --sheet s.png 2>err &&
+        expect_line err "poyo: s.png: is the input file; refusing to overwrite it" &&
+        cmp s.png keep.png && expect_no_file s.json s.gif &&
+        expect_exit 1 $T $POYO $cmd -f fr/frame_0000.png --frames fr 2>err &&
+        expect_line err "poyo: fr: frame_0000.png: is the input file; refusing to overwrite it" &&
+        cmp fr/frame_0000.png keep.png && [ "$(ls fr)" = frame_0000.png ] || exit 1
+    done &&
+    no_temp_files . && no_temp_files fr
+'
+
 test_done
