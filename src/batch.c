@@ -315,14 +315,6 @@ static void settle_clashes(batch_job *jobs, int n)
 
 int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui)
 {
-    if (ui->json)
-        for (int i = 0; i < n; i++)
-            if (jobs[i].output && strcmp(jobs[i].output, "-") == 0 && !jobs[i].failed) {
-                /* the image and the JSON lines would share standard output */
-                cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); "
-                                    "use -o FILE");
-                exit(2);
-            }
     settle_clashes(jobs, n);
     if (workers < 1)
         workers = 1;

@@ -643,6 +643,14 @@ static int animate_main(int argc, char **argv, int parse_only)
         cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
+    /* the image and the JSON lines would share standard output */
+    int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
+    for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet; i++)
+        image_to_stdout |= strcmp(inputs[i], "-") == 0;
+    if (ok && o.json && image_to_stdout) {
+        cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
+        ok = 0;
+    }
     if (!ok || parse_only) {
         free(inputs);
         return ok ? 0 : 2;

@@ -185,13 +185,28 @@ test_expect_success 'control characters in names are escaped on the terminal and
     ! grep -q "$(printf "\377")" json
 '
 
+msg_json_stdout="poyo: --json: cannot be used when the image goes to standard output (-o - or input -); use -o FILE"
 test_expect_success '--json with the image on standard output is a usage error' '
     $MKPNG rgba a.png 32 &&
     expect_exit 2 $T $POYO --json a.png -o - >out 2>err &&
-    expect_line err "poyo: --json: cannot be used when the image goes to standard output (-o - or input -); use -o FILE" &&
-    [ ! -s out ] &&
-    expect_exit 2 $T $POYO --json - <a.png >out 2>err && [ ! -s out ]
+    expect_line err "$msg_json_stdout" && [ ! -s out ] &&
+    expect_exit 2 $T $POYO --json - <a.png >out 2>err &&
+    expect_line err "$msg_json_stdout" && [ ! -s out ] &&
+    expect_exit 2 $T $POYO --json - a.png <a.png >out 2>err &&
+    expect_line err "$msg_json_stdout" && [ ! -s out ] && expect_no_file a.gif &&
+    $T $POYO --json - --frames fr <a.png >out && [ -s fr/frame_0000.png ] &&
+    grep -q "\"input\": \"-\", \"output\": null, \"status\": \"ok\"" out
 '
+
+if command -v script >/dev/null 2>&1; then
+test_expect_success '--json with the image on standard output is refused before the terminal is looked at' '
+    $MKPNG rgba a.png 32 &&
+    expect_exit 2 $T script -qec "$POYO --json a.png -o -" /dev/null >raw &&
+    tr -d "\r" <raw >out && expect_line out "$msg_json_stdout"
+'
+else
+    test_skip '--json with the image on a terminal' 'no script(1)'
+fi
 
 test_expect_success '--sheet and --frames never overwrite the input, even with -f' '
     $MKPNG rgba s.png 32 && cp s.png keep.png &&
