@@ -441,26 +441,6 @@ static int add_dir(job_list *l, const char *dir, int recursive)
     return rc;
 }
 
-/* Two inputs that would write the same output: the later ones fail. */
-static void mark_clashes(job_list *l)
-{
-    for (int i = 0; i < l->n; i++) {
-        batch_job *j = &l->jobs[i];
-        if (!j->output || j->failed || strcmp(j->output, "-") == 0)
-            continue;
-        for (int k = 0; k < i; k++) {
-            const batch_job *e = &l->jobs[k];
-            if (e->output && !e->failed && strcmp(e->output, j->output) == 0) {
-                char msg[sizeof j->error];
-                snprintf(msg, sizeof msg, "%.150s would also be written for %.150s; skipped (name clash)", j->output,
-                         e->input);
-                job_fail(j, j->input, msg);
-                break;
-            }
-        }
-    }
-}
-
 /* The whole command; with parse_only it stops once the options are checked,
  * touching no file (for the option-parser fuzzer). */
 static int animate_main(int argc, char **argv, int parse_only)
@@ -708,7 +688,6 @@ static int animate_main(int argc, char **argv, int parse_only)
         if (strcmp(j->output, "-") == 0 && isatty(STDOUT_FILENO))
             job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
     }
-    mark_clashes(&jl);
     /* one file: its frames are drawn on every core; many: one file per core */
     o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1 };
