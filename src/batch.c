@@ -98,21 +98,6 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Copies s into out with control characters written as \ooo, so that a file
- * name cannot move the cursor or rewrite the terminal. */
-static const char *term_safe(const char *s, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 5 < cap; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            k += (size_t)snprintf(out + k, cap - k, "\\%03o", *p);
-        else
-            out[k++] = (char)*p;
-    }
-    out[k] = '\0';
-    return out;
-}
-
 void batch_print_json(const batch_job *j)
 {
     printf("{\"input\": ");
@@ -185,16 +170,12 @@ static void *worker(void *arg)
             s->failed++;
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            char what[4 * BATCH_TMP_MAX], msg[4 * sizeof j->error];
-            cli_error(term_safe(j->error_what ? j->error_what : j->input, what, sizeof what), "%s",
-                      term_safe(j->error, msg, sizeof msg));
+            cli_error(j->error_what ? j->error_what : j->input, "%s", j->error);
         } else if (s->ui->verbose) {
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            char in[4 * BATCH_TMP_MAX], out[4 * BATCH_TMP_MAX];
-            fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", term_safe(j->input, in, sizeof in),
-                    term_safe(j->output ? j->output : "frames", out, sizeof out), j->width, j->height, j->frames,
-                    j->duration, j->bytes);
+            cli_note(j->input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)", j->output ? j->output : "frames",
+                     j->width, j->height, j->frames, j->duration, j->bytes);
         }
         if (s->ui->json)
             batch_print_json(j);
@@ -360,7 +341,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     if (s.bar)
         draw_bar(&s, 1);
     if (ui->summary && !ui->quiet)
-        fprintf(stderr, "poyo: %d written, %d failed (%.1f s)\n", n - s.failed, s.failed, now_s() - s.start);
+        cli_note(NULL, "%d written, %d failed (%.1f s)", n - s.failed, s.failed, now_s() - s.start);
     pthread_mutex_destroy(&s.lock);
     return s.failed;
 }

@@ -298,8 +298,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
                 snprintf(what, sizeof what, "%d colours, ", rep.colors);
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
-            fprintf(stderr, "poyo: %s: %zu bytes (budget %lld): %s%g fps, %d frames, %dx%d\n", output, bytes,
-                    bd.max_bytes, what, a.fps / rep.stride, rep.frames, rep.width, rep.height);
+            cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
+                     a.fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);

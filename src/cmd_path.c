@@ -359,8 +359,8 @@ static int run_stamp(const char *input, const char *output, const path *p, const
         }
     }
     if (o->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", input,
-                output ? output : "frames", a.width, a.height, a.count, anim_duration(&a), bytes);
+        cli_note(input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)", output ? output : "frames", a.width,
+                 a.height, a.count, anim_duration(&a), bytes);
     rc = 0;
 done:
     image_free(&im);
@@ -575,7 +575,7 @@ int cmd_path(int argc, char **argv)
             goto done;
         }
         if (o.verbose)
-            fprintf(stderr, "poyo: path: wrote %s (%d waypoints, %d arcs)\n", svg, wl.n, path_segment_count(pth));
+            cli_note("path", "wrote %s (%d waypoints, %d arcs)", svg, wl.n, path_segment_count(pth));
     }
     if (nsample) {
         double L = path_length(pth);

@@ -263,9 +263,9 @@ static int film(const rope_opts *o, const image *stamp, const char *output)
         }
     }
     if (o->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %s%zu bytes)\n", name,
-                output ? output : o->sheet ? o->sheet : o->frames_dir, a.width, a.height, a.count, anim_duration(&a),
-                clip.periodic ? "one loop of the swing, " : clip.settled ? "settled, " : "", bytes);
+        cli_note(name, "wrote %s (%dx%d, %d frames, %.2f s, %s%zu bytes)",
+                 output ? output : o->sheet ? o->sheet : o->frames_dir, a.width, a.height, a.count, anim_duration(&a),
+                 clip.periodic ? "one loop of the swing, " : clip.settled ? "settled, " : "", bytes);
     rc = 0;
 done:
     charm_clip_free(&clip);

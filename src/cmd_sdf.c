@@ -263,9 +263,9 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
         }
     }
     if (j->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %s, %zu bytes)\n", name,
-                j->output ? j->output : "frames", a.width, a.height, a.count, anim_duration(&a),
-                m.settled ? "comes to rest" : m.left ? "leaves the canvas" : "still moving at the end", bytes);
+        cli_note(name, "wrote %s (%dx%d, %d frames, %.2f s, %s, %zu bytes)",
+                 j->output ? j->output : "frames", a.width, a.height, a.count, anim_duration(&a),
+                 m.settled ? "comes to rest" : m.left ? "leaves the canvas" : "still moving at the end", bytes);
     rc = 0;
 done:
     image_free(&im);

@@ -237,4 +237,20 @@ test_expect_success 'rope, path and sdf: --sheet and --frames never overwrite th
     no_temp_files . && no_temp_files fr
 '
 
+test_expect_success 'control characters in names are escaped in the messages of every subcommand' '
+    bad=$(printf "x\033[2J") && mkdir "$bad.d" &&
+    expect_exit 1 $T $POYO "$bad.d" 2>err &&
+    expect_line err "poyo: x\\033[2J.d: is a directory with no PNG files" &&
+    for cmd in animate rope sdf "path --through 0.2,0.5,0 --through 0.8,0.5,0" "check -p slack"; do
+        expect_exit 1 $T $POYO $cmd "$bad.png" 2>err &&
+        expect_line err "poyo: x\\033[2J.png: cannot open: No such file or directory" || exit 1
+    done &&
+    $MKPNG rgba "$bad.png" 32 &&
+    $T $POYO rope -v "$bad.png" -o out.gif 2>err &&
+    grep -q "^poyo: x\\\\033\[2J.png: wrote out.gif (" err &&
+    $T $POYO -v --max-bytes 100K "$bad.png" -o "$bad.gif" 2>err &&
+    grep -q "^poyo: x\\\\033\[2J.gif: [0-9]* bytes (budget 100000): " err &&
+    ! grep -q "$(printf "\033")" err
+'
+
 test_done
