@@ -253,4 +253,40 @@ test_expect_success 'control characters in names are escaped in the messages of 
     ! grep -q "$(printf "\033")" err
 '
 
+test_expect_success '-r reads a directory once: links back to a parent or to itself are not followed again' '
+    $MKPNG rgba a.png 32 && mkdir -p d/sub && cp a.png d/ && cp a.png d/sub/b.png &&
+    ln -s .. d/sub/up && ln -s . d/self && ln -s sub d/twin &&
+    $T $POYO -r -o out/ d 2>err &&
+    sed "s/ ([0-9.]* s)\$//" err >msgs &&
+    printf "%s\n" "poyo: d/self: leads back to d (a file system loop); not read again" \
+        "poyo: d/sub/up: leads back to d (a file system loop); not read again" \
+        "poyo: d/twin: is the directory d/sub again; not read twice" \
+        "poyo: 2 written, 0 failed" >want &&
+    cmp want msgs && [ "$(ls out)" = "$(printf "a.gif\nb.gif")" ] &&
+    rm -r out && $T $POYO -q -r -o out/ d 2>err && [ ! -s err ] && [ -s out/b.gif ]
+'
+
+# Root reads any directory; without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH it cannot.
+NOCAP=
+[ "$(id -u)" = 0 ] && NOCAP="setpriv --bounding-set=-dac_override,-dac_read_search"
+mkdir "$TRASH/probe" && chmod 000 "$TRASH/probe"
+if ! $NOCAP ls "$TRASH/probe" >/dev/null 2>&1; then
+test_expect_success 'an unreadable directory under -r is one failure; everything else is converted' '
+    $MKPNG rgba a.png 32 && mkdir -p d/locked d/ok && cp a.png d/ && cp a.png d/ok/c.png &&
+    cp a.png d/locked/x.png && chmod 000 d/locked &&
+    $NOCAP $T $POYO -j 1 -r -o out/ d 2>err; rc=$? &&
+    sed "s/ ([0-9.]* s)\$//" err >msgs &&
+    printf "%s\n" "poyo: d/locked: cannot read the directory: Permission denied" \
+        "poyo: 2 written, 1 failed" >want &&
+    chmod 755 d/locked && [ $rc = 1 ] && cmp want msgs && [ "$(ls out)" = "$(printf "a.gif\nc.gif")" ] &&
+    mkdir top && chmod 000 top &&
+    $NOCAP $T $POYO -o out2/ top a.png 2>err; rc=$? &&
+    chmod 755 top && [ $rc = 1 ] &&
+    grep -qx "poyo: top: cannot read the directory: Permission denied" err && [ -s out2/a.gif ]
+'
+else
+    test_skip 'an unreadable directory under -r' 'directories cannot be made unreadable here'
+fi
+chmod 755 "$TRASH/probe"
+
 test_done
