@@ -24,6 +24,9 @@
 static char g_tmp[MAX_WORKERS][BATCH_TMP_MAX];
 static int g_workers;
 
+static struct sigaction g_old_int, g_old_term;
+static int g_trapped;
+
 static void on_signal(int sig)
 {
     for (int i = 0; i < g_workers; i++)
@@ -31,6 +34,43 @@ static void on_signal(int sig)
             unlink(g_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* From now on SIGINT and SIGTERM remove the temporary files named in the
+ * first `workers` registers, then end the process as the signal would. */
+static void trap_signals(int workers)
+{
+    memset(g_tmp, 0, sizeof g_tmp[0] * (size_t)workers);
+    g_workers = workers;
+    if (g_trapped)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &g_old_int);
+    sigaction(SIGTERM, &sa, &g_old_term);
+    g_trapped = 1;
+}
+
+static void untrap_signals(void)
+{
+    if (!g_trapped)
+        return;
+    sigaction(SIGINT, &g_old_int, NULL);
+    sigaction(SIGTERM, &g_old_term, NULL);
+    g_trapped = 0;
+}
+
+char *batch_trap(void)
+{
+    trap_signals(1);
+    return g_tmp[0];
+}
+
+void batch_untrap(void)
+{
+    untrap_signals();
 }
 
 int batch_cores(void)
@@ -313,14 +353,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     s.bar = !ui->quiet && n > 1 && isatty(STDERR_FILENO);
     s.start = now_s();
     pthread_mutex_init(&s.lock, NULL);
-    g_workers = workers;
-    memset(g_tmp, 0, sizeof g_tmp[0] * (size_t)workers);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    trap_signals(workers);
     void *args[MAX_WORKERS][2];
     pthread_t th[MAX_WORKERS];
     int started = 0;
@@ -336,8 +369,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     worker(args[0]);
     for (int w = 1; w <= started; w++)
         pthread_join(th[w], NULL);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    untrap_signals();
     if (s.bar)
         draw_bar(&s, 1);
     if (ui->summary && !ui->quiet)

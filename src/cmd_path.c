@@ -567,10 +567,13 @@ int cmd_path(int argc, char **argv)
         }
     }
     rc = 1;
+    /* from here on an interrupt removes the temporary file being written */
+    o.out.tmp = batch_trap();
+    o.out.tmp_cap = BATCH_TMP_MAX;
     if (svg) {
         write_opts wo = { o.out.force, stamp, o.out.mode };
         if (svg_build(pth, pts, wl.n, closed, W, H, &svgbuf, &err) != POYO_OK ||
-            file_write_atomic(svg, svgbuf.data, svgbuf.len, &wo, NULL, 0, &err) != POYO_OK) {
+            file_write_atomic(svg, svgbuf.data, svgbuf.len, &wo, o.out.tmp, o.out.tmp_cap, &err) != POYO_OK) {
             cli_error(svg, "%s", err.msg);
             goto done;
         }
@@ -597,6 +600,7 @@ int cmd_path(int argc, char **argv)
     }
     rc = 0;
 done:
+    batch_untrap();
     free(near);
     free(wl.w);
     free(pts);

@@ -407,7 +407,10 @@ int cmd_rope(int argc, char **argv)
         cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
         rc = 1;
     } else {
+        o.out.tmp = batch_trap();
+        o.out.tmp_cap = BATCH_TMP_MAX;
         rc = film(&o, sp, output);
+        batch_untrap();
     }
     free(output);
     image_free(&stamp);

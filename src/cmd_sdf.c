@@ -195,8 +195,9 @@ static void answer(const sdf_scene *scene, const ask *asks, int n, int W, int H,
     }
 }
 
-/* Draws the field picture to path. */
-static int render_field(const sdf_scene *scene, const char *path, int W, int H, double iso, const write_opts *wo)
+/* Draws the field picture to path; tmp is the register of its temporary name (BATCH_TMP_MAX bytes). */
+static int render_field(const sdf_scene *scene, const char *path, int W, int H, double iso, const write_opts *wo,
+                        char *tmp)
 {
     poyo_error err;
     uint8_t *rgba = malloc((size_t)W * H * 4), *png = NULL;
@@ -208,7 +209,7 @@ static int render_field(const sdf_scene *scene, const char *path, int W, int H, 
     }
     sdf_render_field(scene, rgba, W, H, iso);
     if (image_encode_png(rgba, W, H, &png, &len, &err) != POYO_OK ||
-        file_write_atomic(path, png, len, wo, NULL, 0, &err) != POYO_OK) {
+        file_write_atomic(path, png, len, wo, tmp, BATCH_TMP_MAX, &err) != POYO_OK) {
         cli_error(path, "%s", err.msg);
         goto done;
     }
@@ -450,6 +451,9 @@ int cmd_sdf(int argc, char **argv)
     }
     rc = 1;
     int failed = 0;
+    /* from here on an interrupt removes the temporary file being written */
+    j.out.tmp = batch_trap();
+    j.out.tmp_cap = BATCH_TMP_MAX;
     answer(scene, asks, nasks, j.def.width, j.def.height, stdout);
     if (fflush(stdout) != 0) {
         cli_error("standard output", "%s", strerror(errno));
@@ -457,7 +461,7 @@ int cmd_sdf(int argc, char **argv)
     }
     if (render) {
         write_opts wo = { j.out.force, j.stamp, j.out.mode };
-        failed |= render_field(scene, render, j.def.width, j.def.height, iso, &wo);
+        failed |= render_field(scene, render, j.def.width, j.def.height, iso, &wo, j.out.tmp);
     }
     if (j.stamp) {
         char *out = NULL;
@@ -486,6 +490,7 @@ int cmd_sdf(int argc, char **argv)
 finish:
     rc = failed ? 1 : 0;
 done:
+    batch_untrap();
     sdf_scene_destroy(scene);
     free(file_text);
     free(asks);

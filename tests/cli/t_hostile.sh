@@ -289,4 +289,30 @@ else
 fi
 chmod 755 "$TRASH/probe"
 
+# strace delivers SIGTERM the moment poyo sets the mode of a temporary file it
+# has just written, so the interrupt lands while that file exists.
+if strace -o /dev/null -e trace=fchmod -e inject=fchmod:signal=TERM true 2>/dev/null; then
+interrupt() {
+    when=$1
+    shift
+    $T strace -f -o /dev/null -e trace=fchmod -e inject=fchmod:signal=TERM:when=$when "$@"
+}
+test_expect_success 'an interrupt of rope, path or sdf leaves no temporary file; finished files stay' '
+    $MKPNG rgba s.png 32 &&
+    for cmd in rope "path --through 0.2,0.5,0 --through 0.8,0.5,0" sdf; do
+        expect_exit 143 interrupt 1 $POYO $cmd s.png -o out.gif &&
+        expect_no_file out.gif && no_temp_files . &&
+        expect_exit 143 interrupt 3 $POYO $cmd s.png --frames fr &&
+        [ "$(ls fr)" = "$(printf "frame_0000.png\nframe_0001.png")" ] && no_temp_files fr &&
+        rm -r fr || exit 1
+    done &&
+    expect_exit 143 interrupt 1 $POYO path --through "0.2,0.5,0 0.8,0.5,0" --svg p.svg &&
+    expect_exit 143 interrupt 1 $POYO sdf --render r.png &&
+    expect_no_file p.svg r.png && no_temp_files . &&
+    expect_exit 143 interrupt 1 $POYO s.png -o out.gif && expect_no_file out.gif && no_temp_files .
+'
+else
+    test_skip 'an interrupt of rope, path or sdf leaves no temporary file' 'no strace with fault injection'
+fi
+
 test_done
