@@ -53,7 +53,7 @@ static void trap_signals(int workers)
     g_trapped = 1;
 }
 
-static void untrap_signals(void)
+void batch_untrap(void)
 {
     if (!g_trapped)
         return;
@@ -66,11 +66,6 @@ char *batch_trap(void)
 {
     trap_signals(1);
     return g_tmp[0];
-}
-
-void batch_untrap(void)
-{
-    untrap_signals();
 }
 
 int batch_cores(void)
@@ -369,7 +364,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     worker(args[0]);
     for (int w = 1; w <= started; w++)
         pthread_join(th[w], NULL);
-    untrap_signals();
+    batch_untrap();
     if (s.bar)
         draw_bar(&s, 1);
     if (ui->summary && !ui->quiet)
