@@ -24,6 +24,9 @@
 static char g_tmp[MAX_WORKERS][BATCH_TMP_MAX];
 static int g_workers;
 
+static struct sigaction g_old_int, g_old_term;
+static int g_trapped;
+
 static void on_signal(int sig)
 {
     for (int i = 0; i < g_workers; i++)
@@ -31,6 +34,38 @@ static void on_signal(int sig)
             unlink(g_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* From now on SIGINT and SIGTERM remove the temporary files named in the
+ * first `workers` registers, then end the process as the signal would. */
+static void trap_signals(int workers)
+{
+    memset(g_tmp, 0, sizeof g_tmp[0] * (size_t)workers);
+    g_workers = workers;
+    if (g_trapped)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &g_old_int);
+    sigaction(SIGTERM, &sa, &g_old_term);
+    g_trapped = 1;
+}
+
+void batch_untrap(void)
+{
+    if (!g_trapped)
+        return;
+    sigaction(SIGINT, &g_old_int, NULL);
+    sigaction(SIGTERM, &g_old_term, NULL);
+    g_trapped = 0;
+}
+
+char *batch_trap(void)
+{
+    trap_signals(1);
+    return g_tmp[0];
 }
 
 int batch_cores(void)
@@ -96,21 +131,6 @@ static void json_string(FILE *f, const char *s)
         }
     }
     fputc('"', f);
-}
-
-/* Copies s into out with control characters written as \ooo, so that a file
- * name cannot move the cursor or rewrite the terminal. */
-static const char *term_safe(const char *s, char *out, size_t cap)
-{
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 5 < cap; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            k += (size_t)snprintf(out + k, cap - k, "\\%03o", *p);
-        else
-            out[k++] = (char)*p;
-    }
-    out[k] = '\0';
-    return out;
 }
 
 void batch_print_json(const batch_job *j)
@@ -185,16 +205,12 @@ static void *worker(void *arg)
             s->failed++;
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            char what[4 * BATCH_TMP_MAX], msg[4 * sizeof j->error];
-            cli_error(term_safe(j->error_what ? j->error_what : j->input, what, sizeof what), "%s",
-                      term_safe(j->error, msg, sizeof msg));
+            cli_error(j->error_what ? j->error_what : j->input, "%s", j->error);
         } else if (s->ui->verbose) {
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            char in[4 * BATCH_TMP_MAX], out[4 * BATCH_TMP_MAX];
-            fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", term_safe(j->input, in, sizeof in),
-                    term_safe(j->output ? j->output : "frames", out, sizeof out), j->width, j->height, j->frames,
-                    j->duration, j->bytes);
+            cli_note(j->input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)", j->output ? j->output : "frames",
+                     j->width, j->height, j->frames, j->duration, j->bytes);
         }
         if (s->ui->json)
             batch_print_json(j);
@@ -315,14 +331,6 @@ static void settle_clashes(batch_job *jobs, int n)
 
 int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui)
 {
-    if (ui->json)
-        for (int i = 0; i < n; i++)
-            if (jobs[i].output && strcmp(jobs[i].output, "-") == 0 && !jobs[i].failed) {
-                /* the image and the JSON lines would share standard output */
-                cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); "
-                                    "use -o FILE");
-                exit(2);
-            }
     settle_clashes(jobs, n);
     if (workers < 1)
         workers = 1;
@@ -340,14 +348,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     s.bar = !ui->quiet && n > 1 && isatty(STDERR_FILENO);
     s.start = now_s();
     pthread_mutex_init(&s.lock, NULL);
-    g_workers = workers;
-    memset(g_tmp, 0, sizeof g_tmp[0] * (size_t)workers);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    trap_signals(workers);
     void *args[MAX_WORKERS][2];
     pthread_t th[MAX_WORKERS];
     int started = 0;
@@ -363,12 +364,11 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     worker(args[0]);
     for (int w = 1; w <= started; w++)
         pthread_join(th[w], NULL);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    batch_untrap();
     if (s.bar)
         draw_bar(&s, 1);
     if (ui->summary && !ui->quiet)
-        fprintf(stderr, "poyo: %d written, %d failed (%.1f s)\n", n - s.failed, s.failed, now_s() - s.start);
+        cli_note(NULL, "%d written, %d failed (%.1f s)", n - s.failed, s.failed, now_s() - s.start);
     pthread_mutex_destroy(&s.lock);
     return s.failed;
 }

@@ -38,6 +38,13 @@ typedef struct batch_ui {
  * failure as it happens, the progress bar when standard error is a terminal,
  * and the summary. Returns the number of failed jobs. */
 int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui);
+/* For a command that writes its outputs one at a time without batch_run: until
+ * batch_untrap, SIGINT and SIGTERM remove the temporary file named in the
+ * returned register (BATCH_TMP_MAX bytes, to hand to file_write_atomic or an
+ * output_def) and then end the process as the signal would. */
+char *batch_trap(void);
+/* Restores the handlers batch_trap replaced (a no-op without batch_trap). */
+void batch_untrap(void);
 /* Number of online processors, at least 1. */
 int batch_cores(void);
 /* Prints the JSON object for a job on standard output (one line). */

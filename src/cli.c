@@ -10,17 +10,49 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+/* Appends s to line (of cap bytes, holding *k) with control characters written
+ * as \ooo, so that a file name cannot move the cursor or rewrite the terminal. */
+static void put_safe(char *line, size_t cap, size_t *k, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p && *k + 5 < cap; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            *k += (size_t)snprintf(line + *k, cap - *k, "\\%03o", *p);
+        else
+            line[(*k)++] = (char)*p;
+    }
+    line[*k] = '\0';
+}
+
+/* Prints "poyo: what: message" as one write, every part made safe for a terminal. */
+static void say(const char *what, const char *fmt, va_list ap)
+{
+    char msg[1024], line[4 * (4096 + sizeof msg) + 16];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t k = 0;
+    put_safe(line, sizeof line, &k, "poyo: ");
+    if (what && *what) {
+        put_safe(line, sizeof line, &k, what);
+        put_safe(line, sizeof line, &k, ": ");
+    }
+    put_safe(line, sizeof line, &k, msg);
+    line[k++] = '\n';
+    fwrite(line, 1, k, stderr);
+}
+
 void cli_error(const char *what, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    say(what, fmt, ap);
     va_end(ap);
-    if (what && *what)
-        fprintf(stderr, "poyo: %s: %s\n", what, msg);
-    else
-        fprintf(stderr, "poyo: %s\n", msg);
+}
+
+void cli_note(const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(what, fmt, ap);
+    va_end(ap);
 }
 
 void cli_init(cli_parser *p, int argc, char **argv, const cli_option *opts)

@@ -37,8 +37,15 @@ void cli_init(cli_parser *p, int argc, char **argv, const cli_option *opts);
  * -1 at the end, -2 after printing a usage error. */
 int cli_next(cli_parser *p, const char **operand);
 
-/* Prints "poyo: what: message" on stderr as one line. */
+/* Prints "poyo: what: message" on stderr as one line; control characters
+ * (in file names, say) are shown as \ooo. */
 void cli_error(const char *what, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The same for a line that reports success (-v, budgets, skipped directories). */
+void cli_note(const char *what, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -237,6 +237,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     const char *name = input;
     (void)slot;
     output_def od = o->out;
+    od.input = input;
     od.tmp = tmp;
     od.tmp_cap = BATCH_TMP_MAX;
     poyo_error err;
@@ -297,8 +298,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
                 snprintf(what, sizeof what, "%d colours, ", rep.colors);
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
-            fprintf(stderr, "poyo: %s: %zu bytes (budget %lld): %s%g fps, %d frames, %dx%d\n", output, bytes,
-                    bd.max_bytes, what, a.fps / rep.stride, rep.frames, rep.width, rep.height);
+            cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
+                     a.fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
@@ -385,17 +386,92 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Adds the PNGs in dir (sorted by name), and those below it when recursive. */
-static int add_dir(job_list *l, const char *dir, int recursive)
+/* A directory met while expanding the inputs, by identity. */
+typedef struct dir_seen {
+    dev_t dev;
+    ino_t ino;
+    char *path;   /* as first met */
+    int open;     /* 1 while the walk is inside it (an ancestor of what is read now) */
+} dir_seen;
+
+/* The state of expanding directory inputs into jobs. */
+typedef struct dir_walk {
+    job_list *jobs;
+    int recursive, quiet;
+    dir_seen *seen;
+    size_t n, cap;
+} dir_walk;
+
+static void walk_free(dir_walk *w)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    for (size_t i = 0; i < w->n; i++)
+        free(w->seen[i].path);
+    free(w->seen);
+}
+
+/* Adds a job that has already failed: dir could not be read. */
+static int add_dir_failure(dir_walk *w, const char *dir, int e)
+{
+    char *name = strdup(dir);
+    if (!name || jobs_add(w->jobs, name, 1) != 0) {
+        free(name);
         return -1;
+    }
+    char msg[128];
+    snprintf(msg, sizeof msg, "cannot read the directory: %s", strerror(e));
+    job_fail(&w->jobs->jobs[w->jobs->n - 1], NULL, msg);
+    return 0;
+}
+
+/* Adds the PNGs in dir (sorted by name), and those below it when recursive.
+ * A directory already met (a link back to an ancestor, or a second name for
+ * one) is not read again; one that cannot be read becomes a failed job.
+ * Returns -1 only when out of memory. */
+static int add_dir(dir_walk *w, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return add_dir_failure(w, dir, errno);
+    for (size_t i = 0; i < w->n; i++) {
+        const dir_seen *s = &w->seen[i];
+        if (s->dev != st.st_dev || s->ino != st.st_ino)
+            continue;
+        if (!w->quiet) {
+            if (s->open)
+                cli_note(dir, "leads back to %s (a file system loop); not read again", s->path);
+            else
+                cli_note(dir, "is the directory %s again; not read twice", s->path);
+        }
+        return 0;
+    }
+    if (w->n == w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 16;
+        dir_seen *p = realloc(w->seen, nc * sizeof *p);
+        if (!p)
+            return -1;
+        w->seen = p;
+        w->cap = nc;
+    }
+    size_t me = w->n;
+    w->seen[me] = (dir_seen){ st.st_dev, st.st_ino, strdup(dir), 1 };
+    if (!w->seen[me].path)
+        return -1;
+    w->n++;
+    DIR *d = opendir(dir);
+    if (!d) {
+        w->seen[me].open = 0;
+        return add_dir_failure(w, dir, errno);
+    }
     char **names = NULL;
     size_t n = 0, cap = 0;
-    int rc = 0;
+    int rc = 0, read_errno = 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    for (;;) {
+        errno = 0;
+        if ((e = readdir(d)) == NULL) {
+            read_errno = errno;
+            break;
+        }
         if (e->d_name[0] == '.')
             continue;
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
@@ -406,7 +482,7 @@ static int add_dir(job_list *l, const char *dir, int recursive)
         }
         snprintf(path, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
         int is_dir = file_is_dir(path);
-        if ((is_dir && !recursive) || (!is_dir && !has_png_suffix(e->d_name))) {
+        if ((is_dir && !w->recursive) || (!is_dir && !has_png_suffix(e->d_name))) {
             free(path);
             continue;
         }
@@ -423,13 +499,15 @@ static int add_dir(job_list *l, const char *dir, int recursive)
         names[n++] = path;
     }
     closedir(d);
+    if (rc == 0 && read_errno)
+        rc = add_dir_failure(w, dir, read_errno);
     if (n)
         qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         if (rc == 0 && file_is_dir(names[i])) {
-            rc = add_dir(l, names[i], recursive);
+            rc = add_dir(w, names[i]);
             free(names[i]);
-        } else if (rc == 0 && jobs_add(l, names[i], 1) == 0) {
+        } else if (rc == 0 && jobs_add(w->jobs, names[i], 1) == 0) {
             /* owned by the job list now */
         } else {
             free(names[i]);
@@ -437,27 +515,8 @@ static int add_dir(job_list *l, const char *dir, int recursive)
         }
     }
     free(names);
+    w->seen[me].open = 0;
     return rc;
-}
-
-/* Two inputs that would write the same output: the later ones fail. */
-static void mark_clashes(job_list *l)
-{
-    for (int i = 0; i < l->n; i++) {
-        batch_job *j = &l->jobs[i];
-        if (!j->output || j->failed || strcmp(j->output, "-") == 0)
-            continue;
-        for (int k = 0; k < i; k++) {
-            const batch_job *e = &l->jobs[k];
-            if (e->output && !e->failed && strcmp(e->output, j->output) == 0) {
-                char msg[sizeof j->error];
-                snprintf(msg, sizeof msg, "%.150s would also be written for %.150s; skipped (name clash)", j->output,
-                         e->input);
-                job_fail(j, j->input, msg);
-                break;
-            }
-        }
-    }
 }
 
 /* The whole command; with parse_only it stops once the options are checked,
@@ -642,6 +701,14 @@ static int animate_main(int argc, char **argv, int parse_only)
         cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
+    /* the image and the JSON lines would share standard output */
+    int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
+    for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet; i++)
+        image_to_stdout |= strcmp(inputs[i], "-") == 0;
+    if (ok && o.json && image_to_stdout) {
+        cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
+        ok = 0;
+    }
     if (!ok || parse_only) {
         free(inputs);
         return ok ? 0 : 2;
@@ -662,21 +729,18 @@ static int animate_main(int argc, char **argv, int parse_only)
     int frames_only = !o.output && (o.frames_dir || o.sheet);
     /* the jobs: files as given, directories expanded to their PNGs */
     job_list jl = { NULL, 0, 0 };
+    dir_walk walk = { &jl, o.recursive, o.quiet, NULL, 0, 0 };
     for (int i = 0; i < ninputs; i++) {
-        if (strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i])) {
-            if (add_dir(&jl, inputs[i], o.recursive) != 0) {
-                cli_error(inputs[i], "cannot read the directory: %s", strerror(errno));
-                jobs_free(&jl);
-                free(inputs);
-                return 1;
-            }
-        } else if (jobs_add(&jl, inputs[i], 0) != 0) {
+        int is_dir = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
+        if ((is_dir ? add_dir(&walk, inputs[i]) : jobs_add(&jl, inputs[i], 0)) != 0) {
             cli_error(NULL, "out of memory");
+            walk_free(&walk);
             jobs_free(&jl);
             free(inputs);
             return 1;
         }
     }
+    walk_free(&walk);
     if (jl.n == 0) {
         cli_error(inputs[0], "is a directory with no PNG files");
         jobs_free(&jl);
@@ -685,7 +749,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     }
     for (int i = 0; i < jl.n; i++) {
         batch_job *j = &jl.jobs[i];
-        if (frames_only)
+        if (frames_only || j->failed)
             continue;
         if (strcmp(j->input, "-") == 0 && !o.output) {
             j->output = strdup("-");
@@ -699,7 +763,6 @@ static int animate_main(int argc, char **argv, int parse_only)
         if (strcmp(j->output, "-") == 0 && isatty(STDOUT_FILENO))
             job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
     }
-    mark_clashes(&jl);
     /* one file: its frames are drawn on every core; many: one file per core */
     o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1 };

@@ -359,8 +359,8 @@ static int run_stamp(const char *input, const char *output, const path *p, const
         }
     }
     if (o->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)\n", input,
-                output ? output : "frames", a.width, a.height, a.count, anim_duration(&a), bytes);
+        cli_note(input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)", output ? output : "frames", a.width,
+                 a.height, a.count, anim_duration(&a), bytes);
     rc = 0;
 done:
     image_free(&im);
@@ -525,6 +525,7 @@ int cmd_path(int argc, char **argv)
     }
     int closed = is_closed(&wl);
     if (stamp) {
+        o.out.input = stamp;
         o.follow.mode = bounce ? FOLLOW_BOUNCE : closed ? FOLLOW_LOOP : FOLLOW_ONCE;
         if (speed > 0.0) {
             double widths = path_length(pth) / W;
@@ -566,15 +567,18 @@ int cmd_path(int argc, char **argv)
         }
     }
     rc = 1;
+    /* from here on an interrupt removes the temporary file being written */
+    o.out.tmp = batch_trap();
+    o.out.tmp_cap = BATCH_TMP_MAX;
     if (svg) {
         write_opts wo = { o.out.force, stamp, o.out.mode };
         if (svg_build(pth, pts, wl.n, closed, W, H, &svgbuf, &err) != POYO_OK ||
-            file_write_atomic(svg, svgbuf.data, svgbuf.len, &wo, NULL, 0, &err) != POYO_OK) {
+            file_write_atomic(svg, svgbuf.data, svgbuf.len, &wo, o.out.tmp, o.out.tmp_cap, &err) != POYO_OK) {
             cli_error(svg, "%s", err.msg);
             goto done;
         }
         if (o.verbose)
-            fprintf(stderr, "poyo: path: wrote %s (%d waypoints, %d arcs)\n", svg, wl.n, path_segment_count(pth));
+            cli_note("path", "wrote %s (%d waypoints, %d arcs)", svg, wl.n, path_segment_count(pth));
     }
     if (nsample) {
         double L = path_length(pth);
@@ -596,6 +600,7 @@ int cmd_path(int argc, char **argv)
     }
     rc = 0;
 done:
+    batch_untrap();
     free(near);
     free(wl.w);
     free(pts);

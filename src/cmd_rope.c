@@ -263,9 +263,9 @@ static int film(const rope_opts *o, const image *stamp, const char *output)
         }
     }
     if (o->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %s%zu bytes)\n", name,
-                output ? output : o->sheet ? o->sheet : o->frames_dir, a.width, a.height, a.count, anim_duration(&a),
-                clip.periodic ? "one loop of the swing, " : clip.settled ? "settled, " : "", bytes);
+        cli_note(name, "wrote %s (%dx%d, %d frames, %.2f s, %s%zu bytes)",
+                 output ? output : o->sheet ? o->sheet : o->frames_dir, a.width, a.height, a.count, anim_duration(&a),
+                 clip.periodic ? "one loop of the swing, " : clip.settled ? "settled, " : "", bytes);
     rc = 0;
 done:
     charm_clip_free(&clip);
@@ -373,6 +373,7 @@ int cmd_rope(int argc, char **argv)
     if (!ok)
         return 2;
 
+    o.out.input = o.input;
     image stamp = { 0, 0, NULL };
     int rc = 0;
     if (o.input && !load_stamp(o.input, o.max_pixels, &stamp))
@@ -406,7 +407,10 @@ int cmd_rope(int argc, char **argv)
         cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
         rc = 1;
     } else {
+        o.out.tmp = batch_trap();
+        o.out.tmp_cap = BATCH_TMP_MAX;
         rc = film(&o, sp, output);
+        batch_untrap();
     }
     free(output);
     image_free(&stamp);

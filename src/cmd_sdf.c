@@ -195,8 +195,9 @@ static void answer(const sdf_scene *scene, const ask *asks, int n, int W, int H,
     }
 }
 
-/* Draws the field picture to path. */
-static int render_field(const sdf_scene *scene, const char *path, int W, int H, double iso, const write_opts *wo)
+/* Draws the field picture to path; tmp is the register of its temporary name (BATCH_TMP_MAX bytes). */
+static int render_field(const sdf_scene *scene, const char *path, int W, int H, double iso, const write_opts *wo,
+                        char *tmp)
 {
     poyo_error err;
     uint8_t *rgba = malloc((size_t)W * H * 4), *png = NULL;
@@ -208,7 +209,7 @@ static int render_field(const sdf_scene *scene, const char *path, int W, int H, 
     }
     sdf_render_field(scene, rgba, W, H, iso);
     if (image_encode_png(rgba, W, H, &png, &len, &err) != POYO_OK ||
-        file_write_atomic(path, png, len, wo, NULL, 0, &err) != POYO_OK) {
+        file_write_atomic(path, png, len, wo, tmp, BATCH_TMP_MAX, &err) != POYO_OK) {
         cli_error(path, "%s", err.msg);
         goto done;
     }
@@ -263,9 +264,9 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
         }
     }
     if (j->verbose)
-        fprintf(stderr, "poyo: %s: wrote %s (%dx%d, %d frames, %.2f s, %s, %zu bytes)\n", name,
-                j->output ? j->output : "frames", a.width, a.height, a.count, anim_duration(&a),
-                m.settled ? "comes to rest" : m.left ? "leaves the canvas" : "still moving at the end", bytes);
+        cli_note(name, "wrote %s (%dx%d, %d frames, %.2f s, %s, %zu bytes)",
+                 j->output ? j->output : "frames", a.width, a.height, a.count, anim_duration(&a),
+                 m.settled ? "comes to rest" : m.left ? "leaves the canvas" : "still moving at the end", bytes);
     rc = 0;
 done:
     image_free(&im);
@@ -435,6 +436,7 @@ int cmd_sdf(int argc, char **argv)
     }
     if (!ok)
         goto done;
+    j.out.input = j.stamp;
     if (scene_file) {
         file_text = read_scene_file(scene_file);
         if (!file_text) {
@@ -449,6 +451,9 @@ int cmd_sdf(int argc, char **argv)
     }
     rc = 1;
     int failed = 0;
+    /* from here on an interrupt removes the temporary file being written */
+    j.out.tmp = batch_trap();
+    j.out.tmp_cap = BATCH_TMP_MAX;
     answer(scene, asks, nasks, j.def.width, j.def.height, stdout);
     if (fflush(stdout) != 0) {
         cli_error("standard output", "%s", strerror(errno));
@@ -456,7 +461,7 @@ int cmd_sdf(int argc, char **argv)
     }
     if (render) {
         write_opts wo = { j.out.force, j.stamp, j.out.mode };
-        failed |= render_field(scene, render, j.def.width, j.def.height, iso, &wo);
+        failed |= render_field(scene, render, j.def.width, j.def.height, iso, &wo, j.out.tmp);
     }
     if (j.stamp) {
         char *out = NULL;
@@ -485,6 +490,7 @@ int cmd_sdf(int argc, char **argv)
 finish:
     rc = failed ? 1 : 0;
 done:
+    batch_untrap();
     sdf_scene_destroy(scene);
     free(file_text);
     free(asks);

@@ -185,12 +185,134 @@ test_expect_success 'control characters in names are escaped on the terminal and
     ! grep -q "$(printf "\377")" json
 '
 
+msg_json_stdout="poyo: --json: cannot be used when the image goes to standard output (-o - or input -); use -o FILE"
 test_expect_success '--json with the image on standard output is a usage error' '
     $MKPNG rgba a.png 32 &&
     expect_exit 2 $T $POYO --json a.png -o - >out 2>err &&
-    expect_line err "poyo: --json: cannot be used when the image goes to standard output (-o - or input -); use -o FILE" &&
-    [ ! -s out ] &&
-    expect_exit 2 $T $POYO --json - <a.png >out 2>err && [ ! -s out ]
+    expect_line err "$msg_json_stdout" && [ ! -s out ] &&
+    expect_exit 2 $T $POYO --json - <a.png >out 2>err &&
+    expect_line err "$msg_json_stdout" && [ ! -s out ] &&
+    expect_exit 2 $T $POYO --json - a.png <a.png >out 2>err &&
+    expect_line err "$msg_json_stdout" && [ ! -s out ] && expect_no_file a.gif &&
+    $T $POYO --json - --frames fr <a.png >out && [ -s fr/frame_0000.png ] &&
+    grep -q "\"input\": \"-\", \"output\": null, \"status\": \"ok\"" out
 '
+
+if command -v script >/dev/null 2>&1; then
+test_expect_success '--json with the image on standard output is refused before the terminal is looked at' '
+    $MKPNG rgba a.png 32 &&
+    expect_exit 2 $T script -qec "$POYO --json a.png -o -" /dev/null >raw &&
+    tr -d "\r" <raw >out && expect_line out "$msg_json_stdout"
+'
+else
+    test_skip '--json with the image on a terminal' 'no script(1)'
+fi
+
+test_expect_success '--sheet and --frames never overwrite the input, even with -f' '
+    $MKPNG rgba s.png 32 && cp s.png keep.png &&
+    expect_exit 1 $T $POYO -f s.png --sheet s.png 2>err &&
+    expect_line err "poyo: s.png: is the input file; refusing to overwrite it" &&
+    cmp s.png keep.png && expect_no_file s.json s.gif &&
+    cp s.png j.json &&
+    expect_exit 1 $T $POYO -f j.json --sheet j.png 2>err &&
+    expect_line err "poyo: j.png: j.json: is the input file; refusing to overwrite it" &&
+    cmp j.json keep.png && expect_no_file j.png j.gif &&
+    mkdir fr && cp s.png fr/frame_0000.png &&
+    expect_exit 1 $T $POYO -f fr/frame_0000.png --frames fr 2>err &&
+    expect_line err "poyo: fr: frame_0000.png: is the input file; refusing to overwrite it" &&
+    cmp fr/frame_0000.png keep.png && [ "$(ls fr)" = frame_0000.png ] &&
+    no_temp_files . && no_temp_files fr
+'
+
+test_expect_success 'rope, path and sdf: --sheet and --frames never overwrite the stamp' '
+    $MKPNG rgba s.png 32 && cp s.png keep.png && mkdir fr && cp s.png fr/frame_0000.png &&
+    for cmd in rope "path --through 0.2,0.5,0 --through 0.8,0.5,0" sdf; do
+        expect_exit 1 $T $POYO $cmd -f s.png --sheet s.png 2>err &&
+        expect_line err "poyo: s.png: is the input file; refusing to overwrite it" &&
+        cmp s.png keep.png && expect_no_file s.json s.gif &&
+        expect_exit 1 $T $POYO $cmd -f fr/frame_0000.png --frames fr 2>err &&
+        expect_line err "poyo: fr: frame_0000.png: is the input file; refusing to overwrite it" &&
+        cmp fr/frame_0000.png keep.png && [ "$(ls fr)" = frame_0000.png ] || exit 1
+    done &&
+    no_temp_files . && no_temp_files fr
+'
+
+test_expect_success 'control characters in names are escaped in the messages of every subcommand' '
+    bad=$(printf "x\033[2J") && mkdir "$bad.d" &&
+    expect_exit 1 $T $POYO "$bad.d" 2>err &&
+    expect_line err "poyo: x\\033[2J.d: is a directory with no PNG files" &&
+    for cmd in animate rope sdf "path --through 0.2,0.5,0 --through 0.8,0.5,0" "check -p slack"; do
+        expect_exit 1 $T $POYO $cmd "$bad.png" 2>err &&
+        expect_line err "poyo: x\\033[2J.png: cannot open: No such file or directory" || exit 1
+    done &&
+    $MKPNG rgba "$bad.png" 32 &&
+    $T $POYO rope -v "$bad.png" -o out.gif 2>err &&
+    grep -q "^poyo: x\\\\033\[2J.png: wrote out.gif (" err &&
+    $T $POYO -v --max-bytes 100K "$bad.png" -o "$bad.gif" 2>err &&
+    grep -q "^poyo: x\\\\033\[2J.gif: [0-9]* bytes (budget 100000): " err &&
+    ! grep -q "$(printf "\033")" err
+'
+
+test_expect_success '-r reads a directory once: links back to a parent or to itself are not followed again' '
+    $MKPNG rgba a.png 32 && mkdir -p d/sub && cp a.png d/ && cp a.png d/sub/b.png &&
+    ln -s .. d/sub/up && ln -s . d/self && ln -s sub d/twin &&
+    { $T $POYO -r -o out/ d 2>err || { echo "exit $?" && cat err && false; }; } &&
+    sed "s/ ([0-9.]* s)\$//" err >msgs &&
+    printf "%s\n" "poyo: d/self: leads back to d (a file system loop); not read again" \
+        "poyo: d/sub/up: leads back to d (a file system loop); not read again" \
+        "poyo: d/twin: is the directory d/sub again; not read twice" \
+        "poyo: 2 written, 0 failed" >want &&
+    cmp want msgs && ls out >got && printf "a.gif\nb.gif\n" >want && cmp want got &&
+    rm -r out && $T $POYO -q -r -o out/ d 2>err && cat err && [ ! -s err ] && [ -s out/b.gif ]
+'
+
+# Root reads any directory; without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH it cannot.
+NOCAP=
+[ "$(id -u)" = 0 ] && NOCAP="setpriv --bounding-set=-dac_override,-dac_read_search"
+mkdir "$TRASH/probe" && chmod 000 "$TRASH/probe"
+if ! $NOCAP ls "$TRASH/probe" >/dev/null 2>&1; then
+test_expect_success 'an unreadable directory under -r is one failure; everything else is converted' '
+    $MKPNG rgba a.png 32 && mkdir -p d/locked d/ok && cp a.png d/ && cp a.png d/ok/c.png &&
+    cp a.png d/locked/x.png && chmod 000 d/locked &&
+    $NOCAP $T $POYO -j 1 -r -o out/ d 2>err; rc=$? &&
+    sed "s/ ([0-9.]* s)\$//" err >msgs &&
+    printf "%s\n" "poyo: d/locked: cannot read the directory: Permission denied" \
+        "poyo: 2 written, 1 failed" >want &&
+    chmod 755 d/locked && [ $rc = 1 ] && cmp want msgs && [ "$(ls out)" = "$(printf "a.gif\nc.gif")" ] &&
+    mkdir top && chmod 000 top &&
+    $NOCAP $T $POYO -o out2/ top a.png 2>err; rc=$? &&
+    chmod 755 top && [ $rc = 1 ] &&
+    grep -qx "poyo: top: cannot read the directory: Permission denied" err && [ -s out2/a.gif ]
+'
+else
+    test_skip 'an unreadable directory under -r' 'directories cannot be made unreadable here'
+fi
+chmod 755 "$TRASH/probe"
+
+# strace delivers SIGTERM the moment poyo sets the mode of a temporary file it
+# has just written, so the interrupt lands while that file exists.
+if strace -o /dev/null -e trace=fchmod -e inject=fchmod:signal=TERM true 2>/dev/null; then
+interrupt() {
+    when=$1
+    shift
+    $T strace -f -o /dev/null -e trace=fchmod -e inject=fchmod:signal=TERM:when=$when "$@"
+}
+test_expect_success 'an interrupt of rope, path or sdf leaves no temporary file; finished files stay' '
+    $MKPNG rgba s.png 32 &&
+    for cmd in rope "path --through 0.2,0.5,0 --through 0.8,0.5,0" sdf; do
+        expect_exit 143 interrupt 1 $POYO $cmd s.png -o out.gif &&
+        expect_no_file out.gif && no_temp_files . &&
+        expect_exit 143 interrupt 3 $POYO $cmd s.png --frames fr &&
+        [ "$(ls fr)" = "$(printf "frame_0000.png\nframe_0001.png")" ] && no_temp_files fr &&
+        rm -r fr || exit 1
+    done &&
+    expect_exit 143 interrupt 1 $POYO path --through "0.2,0.5,0 0.8,0.5,0" --svg p.svg &&
+    expect_exit 143 interrupt 1 $POYO sdf --render r.png &&
+    expect_no_file p.svg r.png && no_temp_files . &&
+    expect_exit 143 interrupt 1 $POYO s.png -o out.gif && expect_no_file out.gif && no_temp_files .
+'
+else
+    test_skip 'an interrupt of rope, path or sdf leaves no temporary file' 'no strace with fault injection'
+fi
 
 test_done
