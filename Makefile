@@ -34,7 +34,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
-DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev pkg-config
+DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev pkg-config strace
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -44,6 +44,7 @@ deps:
 	  pkg-config --exists libwebp libwebpmux libwebpdemux || missing="$$missing libwebp-dev"; \
 	  pkg-config --exists zlib || missing="$$missing zlib1g-dev"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
+	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	fi; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
