@@ -317,8 +317,13 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
             return st;
         }
         owned = 1;
-        if (!stbir_resize_uint8_srgb_edgemode(src->rgba, src->w, src->h, 0, scaled.rgba, pw, ph, 0, 4, 3, 0,
-                                              STBIR_EDGE_CLAMP)) {
+        /* filtered as stored (gamma-encoded, premultiplied by stb): in linear light
+         * a thin dark outline averaged with a bright fill comes out too light, and
+         * the emoji looks thinner than its designer drew it; shrinking averages the
+         * area each pixel covers, enlarging interpolates (Catmull-Rom) */
+        stbir_filter filter = pw < src->w && ph < src->h ? STBIR_FILTER_BOX : STBIR_FILTER_CATMULLROM;
+        if (!stbir_resize_uint8_generic(src->rgba, src->w, src->h, 0, scaled.rgba, pw, ph, 0, 4, 3, 0,
+                                        STBIR_EDGE_CLAMP, filter, STBIR_COLORSPACE_LINEAR, NULL)) {
             image_free(&scaled);
             image_free(out);
             return poyo_fail(err, POYO_ERR_NOMEM, "cannot resample the image to %dx%d", pw, ph);
