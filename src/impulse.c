@@ -253,7 +253,8 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
 static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
                        double depth)
 {
-    double reach = fmax(1.2 * lat->h, 0.1 * size), sigma = fmax(0.6 * lat->h, 0.06 * size);
+    /* the dent's slope stays below one, so no cell of the lattice folds over */
+    double sigma = fmax(fmax(0.6 * lat->h, 0.06 * size), 0.7 * depth), reach = fmax(1.2 * lat->h, 2.2 * sigma);
     /* a point off the body is moved to the nearest free node: the finger lands on the body */
     int nearest = -1;
     double best = INFINITY;
@@ -284,7 +285,8 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     double s = run->def.strength;
     int n = nd->n;
     run->gain = 1.0;
-    run->t_press = 0.16;
+    /* a press no faster than the body can follow: longer for a deeper one */
+    run->t_press = 0.16 * fmax(1.0, s / run->info->strength);
     run->t_hold = 0.04;
     /* the top node of every column */
     int *coltop = run->hk + n; /* scratch after the handle list */
@@ -295,15 +297,14 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         if (coltop[i] < 0 || lat->nj[k] < lat->nj[coltop[i]])
             coltop[i] = k;
     }
-    int kinds = run->def.kind;
-    for (int i = 0; i < lat->nx; i++) {
-        int k = coltop[i];
-        if (k < 0 || nd->pinned[k])
-            continue;
-        if (kinds == IMPULSE_STRETCH) /* the whole top edge is lifted, ears and horns too */
-            add_handle(run, k, 0.0, -s * size);
-    }
+
     switch (run->def.kind) {
+    case IMPULSE_STRETCH:
+        /* the whole top edge is lifted, ears and horns too */
+        for (int i = 0; i < lat->nx; i++)
+            if (coltop[i] >= 0 && !nd->pinned[coltop[i]])
+                add_handle(run, coltop[i], 0.0, -s * size);
+        break;
     case IMPULSE_SQUASH:
         run->plane = 1;
         run->plane_top = top;
@@ -328,9 +329,12 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         add_finger(run, nd, lat, size, dir, s * size);
         break;
     case IMPULSE_SHAKE:
-        for (int k = 0; k < n; k++)
-            if (!nd->pinned[k] && (bottom - nd->qy[k]) >= 0.75 * size)
-                add_handle(run, k, dir.x * s * size, dir.y * s * size);
+        /* the upper part is shoved, the top quarter all the way, less further down */
+        for (int k = 0; k < n; k++) {
+            double g = smoothstep(((bottom - nd->qy[k]) / size - 0.35) / 0.4);
+            if (!nd->pinned[k] && g > 0.0)
+                add_handle(run, k, dir.x * s * size * g, dir.y * s * size * g);
+        }
         break;
     case IMPULSE_TWIST:
         /* the upper part turns, more the higher it is: a twist, not a tilt */
@@ -338,9 +342,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->pivot = run->at_px;
         run->angle = s;
         for (int k = 0; k < n; k++) {
-            double u = (bottom - nd->qy[k]) / size;
-            if (!nd->pinned[k] && u >= 0.4)
-                add_handle(run, k, (u - 0.4) / 0.6, 0.0); /* hdx holds the share of the turn */
+            double g = smoothstep(((bottom - nd->qy[k]) / size - 0.2) / 0.8);
+            if (!nd->pinned[k] && g > 0.0)
+                add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }
         break;
     default:
@@ -536,8 +540,8 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         run->omega = 2.0 * PI * run->def.rate;
         run->last_period = -1.0;
         softbody_set_force(sb, drive_force, run);
-        if (run->def.kind == IMPULSE_PAT) /* the finger's push per unit of gain: the dent at rest */
-            add_finger(run, &nd, lat, size, dir, 1.0);
+        if (run->def.kind == IMPULSE_PAT) /* the finger, shaped for a dent of the strength asked */
+            add_finger(run, &nd, lat, size, dir, run->def.strength * size);
     } else {
         setup_press(run, &nd, lat, top, bottom, size, dir);
     }
@@ -570,7 +574,7 @@ void impulse_kick(impulse_run *run, softbody *sb)
                 run->drive_y[k] = wn * wn * run->py[k];
             }
         run->t_press = fmin(0.2, period / 3.0);
-        run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn * s * run->size;
+        run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
         double *rx = malloc(2 * (size_t)n * sizeof *rx), peak = 0.0;
         int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
         for (int p = 0; rx && p < periods; p++) {
@@ -604,7 +608,7 @@ void impulse_kick(impulse_run *run, softbody *sb)
             softbody_reset(sb);
             run->cap_energy = cap;
             if (peak > 1e-9)
-                run->gain = fmin(4.0, fmax(0.25, s / peak));
+                run->gain = fmin(3.0, fmax(0.25, s / peak));
         }
         if (run->def.kind == IMPULSE_JUMP && run->launch > 0.0)
             for (int trial = 0; trial < 2; trial++) {

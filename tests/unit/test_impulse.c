@@ -187,11 +187,63 @@ static void free_body_stays_in_place(void)
     motion_free(&m);
 }
 
+/* The smallest share of its rest area any drawn lattice cell keeps over the
+ * clip, counting a cell whose corners turn the wrong way (folded, or a bow tie)
+ * as 0; a cell under 5 % is taken as folded flat. */
+static double least_cell_share(const motion *m)
+{
+    const lattice *l = &m->lat;
+    double least = 1e300;
+    for (int f = 0; f < m->count; f++)
+        for (int j = 0; j + 1 < l->ny; j++)
+            for (int i = 0; i + 1 < l->nx; i++) {
+                if (!l->cell[(size_t)j * (l->nx - 1) + i])
+                    continue;
+                int q[4] = { l->index[j * l->nx + i], l->index[j * l->nx + i + 1], l->index[(j + 1) * l->nx + i + 1],
+                             l->index[(j + 1) * l->nx + i] };
+                if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[3] < 0)
+                    continue;
+                double area = 0, turn = 1e300;
+                for (int c = 0; c < 4; c++) {
+                    int a = q[c], b = q[(c + 1) & 3], d = q[(c + 2) & 3];
+                    area += 0.5 * (fx(m, f)[a] * fy(m, f)[b] - fx(m, f)[b] * fy(m, f)[a]);
+                    double ux = fx(m, f)[b] - fx(m, f)[a], uy = fy(m, f)[b] - fy(m, f)[a];
+                    double vx = fx(m, f)[d] - fx(m, f)[b], vy = fy(m, f)[d] - fy(m, f)[b];
+                    turn = fmin(turn, ux * vy - uy * vx);
+                }
+                least = fmin(least, turn <= 0 ? 0.0 : area / (l->h * l->h));
+            }
+    return least;
+}
+
+static void no_cell_folds_at_the_defaults(void)
+{
+    /* every impulse at its default strength, with the body's volume at either end
+     * (stronger presses can still fold cells of some shapes) */
+    const double volumes[] = { 0.0, 0.8 };
+    for (int k = 0; k < IMPULSE_COUNT; k++)
+        for (int v = 0; v < 2; v++) {
+            image im = make_disc(64, 64);
+            animate_def d = animate_default_def();
+            d.impulse.kind = (impulse_kind)k;
+            d.impulse.strength = impulse_get_info((impulse_kind)k)->strength;
+            d.body.volume = volumes[v];
+            motion m;
+            ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
+            image_free(&im);
+            double least = least_cell_share(&m);
+            motion_free(&m);
+            ENSURE_MSG(least >= 0.05, "%s at %g, volume %g: a cell keeps %g of its area", impulse_get_info((impulse_kind)k)->name,
+                       impulse_get_info((impulse_kind)k)->strength, volumes[v], least);
+        }
+}
+
 const struct test_case test_cases[] = {
     { "squash_and_stretch_reach_their_strength", squash_and_stretch_reach_their_strength },
     { "poke_dents_locally", poke_dents_locally },
     { "twist_turns_as_much_as_asked", twist_turns_as_much_as_asked },
     { "jump_crouches_and_drop_rises_first", jump_crouches_and_drop_rises_first },
     { "free_body_stays_in_place", free_body_stays_in_place },
+    { "no_cell_folds_at_the_defaults", no_cell_folds_at_the_defaults },
     { NULL, NULL },
 };
