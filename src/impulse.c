@@ -363,14 +363,19 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd, co
         ry = nd->qy;
     }
     if (run->def.kind == IMPULSE_WAVE) {
-        /* the mean sideways move of the top quarter */
-        double top = 1e300, bottom = -1e300, sum = 0.0;
+        /* the mean sideways move of the top quarter of the visible box, over
+         * points in drawn cells (where the pixels are) */
+        const lattice *l = run->lat;
+        double sum = 0.0, hq = 0.25 * (l->by1 - l->by0);
         int count = 0;
-        for (int k = 0; k < nd->n; k++)
-            top = fmin(top, nd->qy[k]), bottom = fmax(bottom, nd->qy[k]);
-        for (int k = 0; k < nd->n; k++)
-            if (nd->qy[k] <= top + 0.25 * (bottom - top)) {
-                sum += nd->x[k] - rx[k];
+        for (int a = 0; a <= 16; a++)
+            for (int b = 0; b <= 4; b++) {
+                double px = l->bx0 + (l->bx1 - l->bx0) * a / 16.0, py = l->by0 + hq * b / 4.0, dx, dy;
+                int ci = (int)floor((px - l->ox) / l->h), cj = (int)floor((py - l->oy) / l->h);
+                if (ci < 0 || cj < 0 || ci >= l->nx - 1 || cj >= l->ny - 1 || !l->cell[(size_t)cj * (l->nx - 1) + ci] ||
+                    !displacement_at(run, nd, rx, ry, px, py, &dx, &dy))
+                    continue;
+                sum += dx;
                 count++;
             }
         return count ? fabs(sum / count) / run->size : 0.0;

@@ -65,7 +65,7 @@ softbody_def softbody_default_def(void)
 {
     softbody_def d;
     d.hz = 3.0;
-    d.damping = 0.12;
+    d.damping = 0.1;
     d.volume = 0.3;
     d.drag = 0.0;
     d.outline = 0.0;
