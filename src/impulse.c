@@ -169,10 +169,41 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
 static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
 
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
+/* A body that lands keeps upright, as a stamp should: a turn away from how it
+ * stands at rest is pulled back (2.5 Hz, well damped), so a tall shape on a
+ * small foot wobbles on it instead of toppling over. */
+static void keep_upright(const impulse_run *run, const double *x, const double *y, double *ax, double *ay, int n)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    double qx = 0, qy = 0, cx = 0, cy = 0, vx = 0, vy = 0;
+    for (int k = 0; k < n; k++) {
+        qx += nd.qx[k], qy += nd.qy[k], cx += x[k], cy += y[k];
+        vx += nd.vx[k], vy += nd.vy[k];
+    }
+    qx /= n, qy /= n, cx /= n, cy /= n, vx /= n, vy /= n;
+    double dot = 0, cross = 0, mom = 0, r2 = 0;
+    for (int k = 0; k < n; k++) {
+        double rx = nd.qx[k] - qx, ry = nd.qy[k] - qy, sx = x[k] - cx, sy = y[k] - cy;
+        dot += rx * sx + ry * sy;
+        cross += rx * sy - ry * sx;
+        mom += sx * (nd.vy[k] - vy) - sy * (nd.vx[k] - vx);
+        r2 += sx * sx + sy * sy;
+    }
+    if (!(r2 > 0))
+        return;
+    double theta = atan2(cross, dot), omega = mom / r2;
+    double wn = 2.0 * PI * 2.5, alpha = -wn * wn * theta - 2.0 * 0.8 * wn * omega;
+    for (int k = 0; k < n; k++) {
+        ax[k] += -alpha * (y[k] - cy);
+        ay[k] += alpha * (x[k] - cx);
+    }
+}
+
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
-    (void)x, (void)y, (void)ax, (void)ay, (void)n;
+    if (run->floor)
+        keep_upright(run, x, y, ax, ay, n);
     if (!run->held)
         return;
     softbody *sb = run->sb;
