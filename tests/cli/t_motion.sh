@@ -64,7 +64,8 @@ done
 
 test_expect_success 'a poke is a dent that spreads, not a lean of the whole face' '
     for img in 1f600.png 1f431.png; do
-        measure $img poke && holds dent "dent_ratio >= 3" && holds jelly "jelly >= 0.50" || exit 1
+        measure $img poke && holds jelly "jelly >= 0.50" && holds spread "dent_spread == 1" &&
+        measure $img poke --at 0.15,0.5 && holds dent "dent_ratio >= 3" || exit 1
     done
 '
 

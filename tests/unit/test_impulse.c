@@ -1,7 +1,7 @@
 /* test_impulse.c - the presses that start a one-shot clip: they take several
  * frames, reach the strength asked at their peak (squash, stretch, twist),
- * dent locally (poke: the poked part moves 3 times as far as the part across
- * the centre), crouch before a jump, lift before a drop, and leave a
+ * dent locally (poke from the side: the poked part moves 3 times as far as the
+ * part across the centre), crouch before a jump, lift before a drop, and leave a
  * free body where it was. */
 #include "test.h"
 
@@ -89,13 +89,13 @@ static void squash_and_stretch_reach_their_strength(void)
 static void poke_dents_locally(void)
 {
     motion m;
-    ENSURE(clip_of(IMPULSE_POKE, 0.2, v2_make(0.5, 0.15), (anchor_kind)-1, &m));
+    ENSURE(clip_of(IMPULSE_POKE, 0.2, v2_make(0.15, 0.5), (anchor_kind)-1, &m));
     /* nodes near the poked point and near its mirror image across the centre */
     double cx = 0, cy = 0;
     for (int k = 0; k < m.n; k++)
         cx += m.qx[k], cy += m.qy[k];
     cx /= m.n, cy /= m.n;
-    double px = 0.5 * 64, py = 0.15 * 64, mx = 2 * cx - px, my = 2 * cy - py, r = 0.15 * 64;
+    double px = 0.15 * 64, py = 0.5 * 64, mx = 2 * cx - px, my = 2 * cy - py, r = 0.15 * 64;
     double best = 0, far_at_best = 0;
     for (int f = 0; f < m.count; f++) {
         double near = 0, far = 0;
