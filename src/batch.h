@@ -12,6 +12,7 @@
 typedef struct batch_job {
     const char *input;      /* as given, or found in a directory */
     int owned;              /* 1 when input was allocated for the job (the caller frees it) */
+    size_t root_len;        /* found in a directory input: the length of that directory's name, else 0 */
     char *output;           /* where it goes; NULL = not written (frames or sheet only) */
     int failed;             /* 1 after a failure */
     char error[400];        /* the failure, one sentence, without the "poyo: FILE: " prefix */

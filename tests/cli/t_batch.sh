@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MKPNG="$TOOLS/mkpng"
+MKH="$TOOLS/mkpng"
 
 make_set() { # make_set DIR N [PREFIX]: N small stamps of different sizes in DIR
     mkdir -p "$1" && i=0 &&
@@ -55,7 +56,42 @@ test_expect_success 'name clashes are reported, not overwritten' '
 test_expect_success '-r takes subdirectories; without it they are left alone' '
     make_set in 2 && make_set in/deeper 3 d &&
     $POYO in -o flat/ -q && [ "$(ls flat | wc -l)" -eq 2 ] &&
-    $POYO -r in -o deep/ -q && [ "$(ls deep | wc -l)" -eq 5 ]
+    $POYO -r in -o deep/ -q && [ "$(find deep -type f | wc -l)" -eq 5 ]
+'
+
+test_expect_success '-r mirrors the input tree under -o DIR/, making its folders with 0777 less the umask' '
+    mkdir -p in/a in/b/c && "$MKPNG" rgba in/a/x.png 24 && "$MKPNG" rgb in/b/x.png 24 &&
+    "$MKPNG" rgba in/b/c/y.png 26 && "$MKPNG" rgba in/top.png 28 &&
+    (umask 027 && $POYO -r in/ -o out/ -q) &&
+    [ -f out/a/x.gif ] && [ -f out/b/x.gif ] && [ -f out/b/c/y.gif ] && [ -f out/top.gif ] &&
+    [ "$(find out -type f | wc -l)" -eq 4 ] &&
+    [ "$(stat -c %a out/a)" = 750 ] && [ "$(stat -c %a out/b/c)" = 750 ] &&
+    ! cmp -s out/a/x.gif out/b/x.gif &&
+    $POYO -r in -o same/ -q && for f in a/x b/x b/c/y top; do cmp out/$f.gif same/$f.gif || exit 1; done
+'
+
+test_expect_success 'under -r a clash can only come from two inputs of one stem in one folder' '
+    mkdir -p in/a in/b && "$MKPNG" rgba in/a/x.png 24 && "$MKPNG" rgba in/b/x.png 24 &&
+    $POYO in/a/x.png -o in/a/x.webp -q &&
+    expect_exit 1 $POYO -r in -o out/ 2>err &&
+    grep -qx "poyo: in/a/x.webp: out/a/x.gif would also be written for in/a/x.png; skipped (name clash)" err &&
+    grep -q "^poyo: 2 written, 1 failed (" err && [ -f out/a/x.gif ] && [ -f out/b/x.gif ]
+'
+
+test_expect_success 'a directory gives its PNG, JPEG, WebP and GIF files (by suffix, any case), nothing else' '
+    mkdir in && "$MKPNG" rgba in/a.png 24 && "$MKPNG" webp-still in/b.WEBP 24 &&
+    "$MKH" jpeg-scans in/c.jpg 3 24 && cp in/c.jpg in/d.JPEG && "$MKPNG" rgba s.png 24 &&
+    $POYO s.png -o in/e.gif -q && echo text >in/f.txt && cp in/a.png in/g.bmp &&
+    $POYO in -o out/ -q && [ "$(ls out | tr "\n" " ")" = "a.gif b.gif c.gif d.gif e.gif " ]
+'
+
+test_expect_success 'a rerun beside the inputs does not take the GIFs the last run wrote as inputs' '
+    mkdir in && "$MKPNG" rgba in/a.png 24 && "$MKPNG" webp-still in/b.webp 24 &&
+    $POYO in -q && [ -f in/a.gif ] && [ -f in/b.gif ] &&
+    $POYO -f in -v 2>err &&
+    grep -qx "poyo: in/a.gif: is the output of in/a.png; not taken as an input" err &&
+    grep -qx "poyo: in/b.gif: is the output of in/b.webp; not taken as an input" err &&
+    grep -q "^poyo: 2 written, 0 failed (" err
 '
 
 test_expect_success 'quiet on success, -v a line per file, no progress bar off a terminal' '
