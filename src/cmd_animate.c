@@ -26,7 +26,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP
 };
 
 static const cli_option options[] = {
@@ -42,7 +42,7 @@ static const cli_option options[] = {
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
     { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
     { "lossy", 0, 0, O_LOSSY }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
-    { "json", 0, 0, O_JSON }, { NULL, 0, 0, 0 },
+    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { NULL, 0, 0, 0 },
 };
 
 static const char *anchor_name(anchor_kind a)
@@ -93,6 +93,7 @@ static void usage(FILE *out)
             "Many files:\n"
             "  -r, --recursive          take images in subdirectories too; -o DIR/ mirrors them\n"
             "  -j, --jobs N             files processed at once (1 to 256, default: the cores)\n"
+            "      --skip-existing      leave inputs whose output exists, without reading them\n"
             "      --json               one JSON object per file on standard output\n"
             "  -q, --quiet              print nothing but errors\n"
             "  -v, --verbose            print one line per file written\n"
@@ -153,6 +154,7 @@ typedef struct run_opts {
     int workers;                /* -j */
     int recursive;              /* -r */
     int json;                   /* --json */
+    int skip_existing;          /* --skip-existing */
     const preset_info *preset;  /* or NULL */
     int loop_set;               /* --loop given: the preset does not choose plays */
 } run_opts;
@@ -737,6 +739,7 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
         case O_RECURSIVE: o.recursive = 1; break;
         case O_JSON: o.json = 1; break;
+        case O_SKIP: o.skip_existing = 1; break;
         case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
         case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
         case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
@@ -764,6 +767,10 @@ static int animate_main(int argc, char **argv, int parse_only)
     }
     if (ok && quantize_check_def(&o.out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
+        ok = 0;
+    }
+    if (ok && o.skip_existing && o.out.force) {
+        cli_error("--skip-existing", "cannot be used with -f (--force)");
         ok = 0;
     }
     if (ok && ninputs == 0) {
@@ -866,7 +873,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     drop_earlier_outputs(&jl, o.verbose);
     /* one file: its frames are drawn on every core; many: one file per core */
     o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
-    batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1 };
+    batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1, o.skip_existing };
     int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
     jobs_free(&jl);
     free(inputs);

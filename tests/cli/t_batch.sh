@@ -127,4 +127,29 @@ test_expect_success 'a 4096x4096 stamp scaled to 128 works; unreadable inputs fa
     expect_no_file x.gif y.gif
 '
 
+test_expect_success '--skip-existing: a rerun after adding one file writes that file alone' '
+    make_set in 3 && $POYO in -o out/ -q &&
+    stat -c "%n %y %s" out/*.gif >before &&
+    "$MKPNG" rgba in/new.png 30 &&
+    $POYO in -o out/ --skip-existing -v --json >lines 2>err &&
+    stat -c "%n %y %s" out/s0.gif out/s1.gif out/s2.gif >after && cmp before after &&
+    [ -s out/new.gif ] && [ "$(ls out | wc -l)" -eq 4 ] &&
+    grep -qx "poyo: in/s1.png: skipped: out/s1.gif exists" err &&
+    grep -qx "poyo: in/new.png: wrote out/new.gif (30x30, [0-9]* frames, [0-9.]* s, [0-9]* bytes)" err &&
+    [ "$(grep -c ": skipped: " err)" -eq 3 ] &&
+    grep -q "^poyo: 1 written, 3 skipped, 0 failed (" err &&
+    grep "in/s2.png" lines | grep -q "\"output\": \"out/s2.gif\", \"status\": \"skipped\", \"milliseconds\": [0-9.]*}" &&
+    [ "$(grep -c "\"status\": \"ok\"" lines)" -eq 1 ] &&
+    $POYO in -o out/ --skip-existing 2>err && grep -q "^poyo: 0 written, 4 skipped, 0 failed (" err
+'
+
+test_expect_success '--skip-existing leaves an existing output without reading its input; it conflicts with -f' '
+    "$MKPNG" text bad.png && echo old >bad.gif &&
+    $POYO --skip-existing bad.png 2>err && [ ! -s err ] && [ "$(cat bad.gif)" = old ] &&
+    expect_exit 2 $POYO --skip-existing -f bad.png 2>err &&
+    expect_line err "poyo: --skip-existing: cannot be used with -f (--force)" &&
+    expect_exit 2 $POYO -f bad.png --skip-existing 2>err &&
+    expect_line err "poyo: --skip-existing: cannot be used with -f (--force)"
+'
+
 test_done
