@@ -9,7 +9,6 @@
 
 #include <gif_lib.h>
 #include <webp/decode.h>
-#include <webp/demux.h>
 #include <zlib.h>
 
 #include "fileio.h"
@@ -211,8 +210,81 @@ static poyo_status check_size(long long w, long long h, long long max_pixels, po
     return POYO_OK;
 }
 
-/* A WebP: a still one decoded whole, an animated one's first frame composited
- * on its canvas. The canvas size comes from the header (VP8X, or the VP8/VP8L
+static uint32_t le24(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return le24(p) | (uint32_t)p[3] << 24;
+}
+
+static void put_le(uint8_t *p, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* An animated WebP's first frame, placed on the transparent w x h canvas out.
+ * The RIFF chunks are walked to the first ANMF chunk only; its rectangle must
+ * lie on the canvas, and its bitstream (ALPH and VP8, or VP8L) is decoded as
+ * a still image wrapped in a VP8X header of the frame's size, so the other
+ * frames are never parsed nor allocated for. Blending a first frame onto the
+ * transparent canvas leaves it as it is. */
+static poyo_status webp_first_frame(const uint8_t *data, size_t len, image *out, poyo_error *err)
+{
+    size_t end = 8 + (size_t)le32(data + 4), pos = 12;
+    if (end > len)
+        end = len;
+    const uint8_t *anmf = NULL;
+    size_t n = 0;
+    while (pos + 8 <= end && !anmf) {
+        size_t size = le32(data + pos + 4);
+        if (size > end - pos - 8)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated WebP animation (a chunk runs past the end of the file)");
+        if (memcmp(data + pos, "ANMF", 4) == 0) {
+            anmf = data + pos + 8;
+            n = size;
+        }
+        pos += 8 + size + (size & 1);
+    }
+    if (!anmf)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated WebP animation (no frame)");
+    if (n < 16 + 8)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt WebP animation (frame 1 is too short)");
+    uint32_t fx = 2 * le24(anmf), fy = 2 * le24(anmf + 3), fw = 1 + le24(anmf + 6), fh = 1 + le24(anmf + 9);
+    if (fx + fw > (uint32_t)out->w || fy + fh > (uint32_t)out->h)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt WebP animation (frame 1, %ux%u at %u,%u, leaves the %dx%d canvas)",
+                         (unsigned)fw, (unsigned)fh, (unsigned)fx, (unsigned)fy, out->w, out->h);
+    size_t body = n - 16, total = 12 + 18 + body;
+    uint8_t *still = malloc(total);
+    uint8_t *px = malloc((size_t)fw * fh * 4u);
+    poyo_status st = POYO_OK;
+    if (!still || !px) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %ux%u WebP frame", (unsigned)fw, (unsigned)fh);
+    } else {
+        memcpy(still, "RIFF", 4);
+        put_le(still + 4, (uint32_t)(total - 8), 4);
+        memcpy(still + 8, "WEBPVP8X", 8);
+        put_le(still + 16, 10, 4);
+        memset(still + 20, 0, 4);
+        still[20] = 0x10; /* alpha: an ALPH chunk may follow */
+        put_le(still + 24, fw - 1, 3);
+        put_le(still + 27, fh - 1, 3);
+        memcpy(still + 30, anmf + 16, body);
+        if (!WebPDecodeRGBAInto(still, total, px, (size_t)fw * fh * 4u, (int)fw * 4))
+            st = poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (WebP animation frame 1)");
+    }
+    for (uint32_t y = 0; st == POYO_OK && y < fh; y++)
+        memcpy(out->rgba + ((size_t)(fy + y) * (size_t)out->w + fx) * 4u, px + (size_t)y * fw * 4u, (size_t)fw * 4u);
+    free(still);
+    free(px);
+    return st;
+}
+
+/* A WebP: a still one decoded whole, an animated one's first frame on its
+ * canvas. The canvas size comes from the header (VP8X, or the VP8/VP8L
  * frame of a simple file) and is checked before anything is decoded. */
 static poyo_status decode_webp(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
 {
@@ -222,47 +294,26 @@ static poyo_status decode_webp(const uint8_t *data, size_t len, long long max_pi
     poyo_status st = check_size(feat.width, feat.height, max_pixels, err);
     if (st != POYO_OK)
         return st;
+    if (feat.has_animation) {
+        st = image_alloc(out, feat.width, feat.height, err);
+        if (st == POYO_OK)
+            st = webp_first_frame(data, len, out, err);
+        if (st != POYO_OK)
+            image_free(out);
+        return st;
+    }
     size_t n = (size_t)feat.width * (size_t)feat.height * 4u;
-    if (!feat.has_animation) {
-        out->rgba = malloc(n);
-        if (!out->rgba)
-            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", feat.width, feat.height);
-        if (!WebPDecodeRGBAInto(data, len, out->rgba, n, feat.width * 4)) {
-            free(out->rgba);
-            out->rgba = NULL;
-            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (WebP)");
-        }
-        out->w = feat.width;
-        out->h = feat.height;
-        return POYO_OK;
+    out->rgba = malloc(n);
+    if (!out->rgba)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", feat.width, feat.height);
+    if (!WebPDecodeRGBAInto(data, len, out->rgba, n, feat.width * 4)) {
+        free(out->rgba);
+        out->rgba = NULL;
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (WebP)");
     }
-    WebPAnimDecoderOptions opt;
-    if (!WebPAnimDecoderOptionsInit(&opt))
-        return poyo_fail(err, POYO_ERR_NOMEM, "the linked libwebp does not match its headers");
-    opt.color_mode = MODE_RGBA;
-    opt.use_threads = 0;
-    WebPData wd = { data, len };
-    /* the decoder allocates the canvas WebPGetFeatures reported, already checked */
-    WebPAnimDecoder *dec = WebPAnimDecoderNew(&wd, &opt);
-    if (!dec)
-        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated WebP animation");
-    WebPAnimInfo info;
-    uint8_t *buf = NULL;
-    int ts = 0;
-    if (!WebPAnimDecoderGetInfo(dec, &info) || info.canvas_width != (uint32_t)feat.width ||
-        info.canvas_height != (uint32_t)feat.height) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "corrupt WebP animation (its canvas size is inconsistent)");
-    } else if (!WebPAnimDecoderHasMoreFrames(dec) || !WebPAnimDecoderGetNext(dec, &buf, &ts) || !buf) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (WebP animation frame 1)");
-    } else if (!(out->rgba = malloc(n))) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", feat.width, feat.height);
-    } else {
-        memcpy(out->rgba, buf, n);
-        out->w = feat.width;
-        out->h = feat.height;
-    }
-    WebPAnimDecoderDelete(dec);
-    return st;
+    out->w = feat.width;
+    out->h = feat.height;
+    return POYO_OK;
 }
 
 typedef struct gif_src {

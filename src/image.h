@@ -18,8 +18,9 @@ typedef struct image {
 
 /* Decodes an image held in memory: PNG, JPEG, WebP (an animated one's first
  * frame) or GIF (its first frame on the logical screen, transparency kept).
- * Fails with POYO_ERR_INPUT for data that is empty, not one of these,
- * truncated or larger than max_pixels (checked from the header before any
+ * Of an animation nothing after the first frame is parsed. Fails with
+ * POYO_ERR_INPUT for data that is empty, not one of these, truncated or
+ * larger than max_pixels (checked from the header before any
  * pixel is decoded). */
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err);
 /* The pixel limit checked before decoding unless the user sets another. */

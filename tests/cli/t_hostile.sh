@@ -84,16 +84,16 @@ test_expect_success 'a still WebP, an animated WebP, a GIF and an animated GIF g
     $TOOLS/animinfo anim.webp.out.gif >info && grep -qx "width 48" info && grep -qx "height 48" info
 '
 
-test_expect_success 'a truncated WebP or GIF fails with one line, exit 1, and no output' '
+test_expect_success 'a WebP or GIF cut inside its first frame fails with one line, exit 1, and no output' '
     $MKPNG rgba stamp.png 48 && $T $POYO stamp.png -o anim.webp && $T $POYO stamp.png -o anim.gif &&
     $MKH webp-still still.webp 48 &&
-    head -c 16 anim.webp >head.webp && head -c $(($(wc -c <anim.webp) / 2)) anim.webp >half.webp &&
+    head -c 16 anim.webp >head.webp && head -c 100 anim.webp >frame1.webp &&
     head -c $(($(wc -c <still.webp) / 2)) still.webp >cut.webp &&
     head -c 400 anim.gif >head.gif && head -c 1000 anim.gif >cut.gif &&
     expect_exit 1 $T $POYO head.webp -o o.gif 2>err &&
     expect_line err "poyo: head.webp: corrupt or truncated WebP header" &&
-    expect_exit 1 $T $POYO half.webp -o o.gif 2>err &&
-    expect_line err "poyo: half.webp: corrupt or truncated WebP animation" &&
+    expect_exit 1 $T $POYO frame1.webp -o o.gif 2>err &&
+    expect_line err "poyo: frame1.webp: corrupt or truncated WebP animation (a chunk runs past the end of the file)" &&
     expect_exit 1 $T $POYO cut.webp -o o.gif 2>err &&
     expect_line err "poyo: cut.webp: corrupt or truncated image data (WebP)" &&
     expect_exit 1 $T $POYO head.gif -o o.gif 2>err &&

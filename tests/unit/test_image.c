@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "anim.h"
+#include "animread.h"
 #include "bytebuf.h"
 #include "gif.h"
 #include "image.h"
@@ -110,12 +111,13 @@ static void decodes_to_first_frame(const anim *a, const bytebuf *buf, int tol)
         }
     }
     ENSURE_MSG(worst <= tol, "a colour is off by %d", worst);
+    image_free(&im);
     /* a smaller limit is checked before decoding */
     ENSURE(image_decode(buf->data, buf->len, (long long)a->width * a->height - 1, &im, &err) == POYO_ERR_INPUT);
     ENSURE(strstr(err.msg, "pixel limit") != NULL);
     /* cut short, it fails without decoding garbage */
     ENSURE(image_decode(buf->data, buf->len / 3, IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_ERR_INPUT);
-    image_free(&im);
+    ENSURE(im.rgba == NULL);
 }
 
 static void webp_and_gif_give_their_first_frame(void)
@@ -137,9 +139,34 @@ static void webp_and_gif_give_their_first_frame(void)
     anim_free(&a);
 }
 
+/* A lossy animated WebP (ALPH and VP8 in each frame): the first frame decoded
+ * alone equals the first frame libwebp's animation decoder composites. */
+static void animated_webp_first_frame_matches_the_animation_decoder(void)
+{
+    anim a;
+    two_frames(&a);
+    poyo_error err;
+    bytebuf w = { NULL, 0, 0 };
+    webp_options wo = webp_default_def();
+    wo.lossy = 1;
+    ENSURE(webp_encode(&a, &wo, &w, &err) == POYO_OK);
+    anim back;
+    ENSURE(anim_read(w.data, w.len, &back, NULL, &err) == POYO_OK);
+    ENSURE(back.count == 2);
+    image im;
+    ENSURE_MSG(image_decode(w.data, w.len, IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK, "%s", err.msg);
+    ENSURE(im.w == back.width && im.h == back.height);
+    ENSURE(memcmp(im.rgba, anim_frame(&back, 0), anim_frame_bytes(&back)) == 0);
+    image_free(&im);
+    anim_free(&back);
+    bytebuf_free(&w);
+    anim_free(&a);
+}
+
 const struct test_case test_cases[] = {
     { "big_emoji_drawn_small_keeps_its_outline", big_emoji_drawn_small_keeps_its_outline },
     { "own_size_is_a_copy", own_size_is_a_copy },
     { "webp_and_gif_give_their_first_frame", webp_and_gif_give_their_first_frame },
+    { "animated_webp_first_frame_matches_the_animation_decoder", animated_webp_first_frame_matches_the_animation_decoder },
     { NULL, NULL },
 };
