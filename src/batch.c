@@ -83,7 +83,7 @@ static double now_s(void)
 
 typedef struct run_state {
     batch_job *jobs;
-    int n, next, done, failed;
+    int n, next, done, failed, skipped;
     batch_fn fn;
     void *ctx;
     const batch_ui *ui;
@@ -142,7 +142,9 @@ void batch_print_json(const batch_job *j)
         json_string(stdout, j->output);
     else
         printf("null");
-    if (j->failed) {
+    if (j->skipped) {
+        printf(", \"status\": \"skipped\", \"milliseconds\": %.1f}\n", j->ms);
+    } else if (j->failed) {
         printf(", \"status\": \"error\", \"error\": ");
         json_string(stdout, j->error);
         printf(", \"milliseconds\": %.1f}\n", j->ms);
@@ -192,7 +194,7 @@ static void *worker(void *arg)
             break;
         batch_job *j = &s->jobs[i];
         double t0 = now_s();
-        int rc = j->failed ? 1 : s->fn(s->ctx, j, slot, g_tmp[slot]);
+        int rc = j->failed ? 1 : j->skipped ? 0 : s->fn(s->ctx, j, slot, g_tmp[slot]);
         j->ms = (now_s() - t0) * 1000.0;
         /* hand the file's freed buffers back, so memory stays flat over long batches
          * (glibc otherwise keeps the heap its growing mmap threshold fragments) */
@@ -206,6 +208,13 @@ static void *worker(void *arg)
             if (s->bar)
                 fputs("\r\033[K", stderr);
             cli_error(j->error_what ? j->error_what : j->input, "%s", j->error);
+        } else if (j->skipped) {
+            s->skipped++;
+            if (s->ui->verbose) {
+                if (s->bar)
+                    fputs("\r\033[K", stderr);
+                cli_note(j->input, "skipped: %s exists", j->output);
+            }
         } else if (s->ui->verbose) {
             if (s->bar)
                 fputs("\r\033[K", stderr);
@@ -329,9 +338,23 @@ static void settle_clashes(batch_job *jobs, int n)
     free(in);
 }
 
+/* Marks every job whose output already exists as skipped (lstat: a link,
+ * dangling or not, counts as existing). */
+static void mark_existing(batch_job *jobs, int n)
+{
+    struct stat st;
+    for (int i = 0; i < n; i++) {
+        batch_job *j = &jobs[i];
+        if (!j->failed && j->output && strcmp(j->output, "-") != 0 && lstat(j->output, &st) == 0)
+            j->skipped = 1;
+    }
+}
+
 int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui)
 {
     settle_clashes(jobs, n);
+    if (ui->skip_existing)
+        mark_existing(jobs, n);
     if (workers < 1)
         workers = 1;
     if (workers > MAX_WORKERS)
@@ -367,7 +390,10 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     batch_untrap();
     if (s.bar)
         draw_bar(&s, 1);
-    if (ui->summary && !ui->quiet)
+    if (ui->summary && !ui->quiet && ui->skip_existing)
+        cli_note(NULL, "%d written, %d skipped, %d failed (%.1f s)", n - s.failed - s.skipped, s.skipped, s.failed,
+                 now_s() - s.start);
+    else if (ui->summary && !ui->quiet)
         cli_note(NULL, "%d written, %d failed (%.1f s)", n - s.failed, s.failed, now_s() - s.start);
     pthread_mutex_destroy(&s.lock);
     return s.failed;

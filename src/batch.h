@@ -12,8 +12,10 @@
 typedef struct batch_job {
     const char *input;      /* as given, or found in a directory */
     int owned;              /* 1 when input was allocated for the job (the caller frees it) */
+    size_t root_len;        /* found in a directory input: the length of that directory's name, else 0 */
     char *output;           /* where it goes; NULL = not written (frames or sheet only) */
     int failed;             /* 1 after a failure */
+    int skipped;            /* 1 when its output existed and batch_ui.skip_existing left it alone */
     char error[400];        /* the failure, one sentence, without the "poyo: FILE: " prefix */
     const char *error_what; /* the FILE of that message (the input, the output, ...); NULL = the input */
     /* filled on success */
@@ -32,11 +34,14 @@ typedef struct batch_ui {
     int verbose;    /* a line per file written */
     int json;       /* a JSON object per job on standard output */
     int summary;    /* a summary line at the end */
+    int skip_existing; /* a job whose output already exists is skipped before it runs */
 } batch_ui;
 
 /* Runs the jobs with `workers` threads (1 = in this thread). Prints each
  * failure as it happens, the progress bar when standard error is a terminal,
- * and the summary. Returns the number of failed jobs. */
+ * and the summary. With ui->skip_existing, a job whose output exists (after
+ * name clashes are settled) is marked skipped and fn is never called for it.
+ * Returns the number of failed jobs. */
 int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const batch_ui *ui);
 /* For a command that writes its outputs one at a time without batch_run: until
  * batch_untrap, SIGINT and SIGTERM remove the temporary file named in the

@@ -26,7 +26,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP
 };
 
 static const cli_option options[] = {
@@ -42,7 +42,7 @@ static const cli_option options[] = {
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
     { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
     { "lossy", 0, 0, O_LOSSY }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
-    { "json", 0, 0, O_JSON }, { NULL, 0, 0, 0 },
+    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { NULL, 0, 0, 0 },
 };
 
 static const char *anchor_name(anchor_kind a)
@@ -75,8 +75,9 @@ static void usage(FILE *out)
     quantize_def q = quantize_default_def();
     fprintf(out,
             "Usage: poyo [animate] [OPTIONS] INPUT...\n"
-            "Make a PNG stamp jiggle as a soft body and write a looping animated GIF.\n"
-            "INPUT is a PNG file, - for standard input, or a directory (its PNGs). Without -o,\n"
+            "Make a stamp jiggle as a soft body and write a looping animated GIF.\n"
+            "INPUT is a PNG, JPEG, WebP or GIF file (an animation's first frame), - for standard\n"
+            "input, or a directory (its *.png, *.jpg, *.jpeg, *.webp and *.gif). Without -o,\n"
             "STEM.gif is written beside each input (standard output for standard input).\n"
             "\n"
             "Output:\n"
@@ -90,8 +91,9 @@ static void usage(FILE *out)
             "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M)\n"
             "\n"
             "Many files:\n"
-            "  -r, --recursive          take PNGs in subdirectories of directory inputs too\n"
+            "  -r, --recursive          take images in subdirectories too; -o DIR/ mirrors them\n"
             "  -j, --jobs N             files processed at once (1 to 256, default: the cores)\n"
+            "      --skip-existing      leave inputs whose output exists, without reading them\n"
             "      --json               one JSON object per file on standard output\n"
             "  -q, --quiet              print nothing but errors\n"
             "  -v, --verbose            print one line per file written\n"
@@ -152,6 +154,7 @@ typedef struct run_opts {
     int workers;                /* -j */
     int recursive;              /* -r */
     int json;                   /* --json */
+    int skip_existing;          /* --skip-existing */
     const preset_info *preset;  /* or NULL */
     int loop_set;               /* --loop given: the preset does not choose plays */
 } run_opts;
@@ -175,8 +178,10 @@ static poyo_status rerender_scaled(void *user, double scale, anim *out, poyo_err
     return animate_render(r->im, r->m, &d, out, err);
 }
 
-/* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the input. */
-static char *output_for(const char *input, const char *output, int many, const char *ext)
+/* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the
+ * input. An input found in a directory input (root_len > 0: the length of that
+ * directory's name) keeps its place below it: DIR/SUB/STEM.EXT. */
+static char *output_for(const char *input, size_t root_len, const char *output, int many, const char *ext)
 {
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
@@ -190,10 +195,14 @@ static char *output_for(const char *input, const char *output, int many, const c
     } else if (output) {
         size_t dl = strlen(output);
         int slash = dl && output[dl - 1] == '/';
-        size_t need = dl + 1 + stem + 6;
+        const char *sub = input + root_len;
+        while (root_len && *sub == '/')
+            sub++;
+        size_t sublen = root_len && base > sub ? (size_t)(base - sub) : 0;
+        size_t need = dl + 1 + sublen + stem + strlen(ext) + 1;
         out = malloc(need);
         if (out)
-            snprintf(out, need, "%s%s%.*s%s", output, slash ? "" : "/", (int)stem, base, ext);
+            snprintf(out, need, "%s%s%.*s%.*s%s", output, slash ? "" : "/", (int)sublen, sub, (int)stem, base, ext);
     } else {
         out = cli_output_beside(input, ext);
     }
@@ -375,10 +384,18 @@ static void jobs_free(job_list *l)
     l->n = l->cap = 0;
 }
 
-static int has_png_suffix(const char *name)
+/* 1 when name ends in an image suffix a directory walk takes (any case):
+ * .png, .jpg, .jpeg, .webp or .gif. The content decides how it is decoded. */
+static int has_image_suffix(const char *name)
 {
+    static const char *const suffixes[] = { ".png", ".jpg", ".jpeg", ".webp", ".gif" };
     size_t n = strlen(name);
-    return n > 4 && strcasecmp(name + n - 4, ".png") == 0;
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n > k && strcasecmp(name + n - k, suffixes[i]) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -398,6 +415,7 @@ typedef struct dir_seen {
 typedef struct dir_walk {
     job_list *jobs;
     int recursive, quiet;
+    size_t root_len;   /* length of the directory input being walked */
     dir_seen *seen;
     size_t n, cap;
 } dir_walk;
@@ -423,7 +441,7 @@ static int add_dir_failure(dir_walk *w, const char *dir, int e)
     return 0;
 }
 
-/* Adds the PNGs in dir (sorted by name), and those below it when recursive.
+/* Adds the images in dir (sorted by name), and those below it when recursive.
  * A directory already met (a link back to an ancestor, or a second name for
  * one) is not read again; one that cannot be read becomes a failed job.
  * Returns -1 only when out of memory. */
@@ -482,7 +500,7 @@ static int add_dir(dir_walk *w, const char *dir)
         }
         snprintf(path, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
         int is_dir = file_is_dir(path);
-        if ((is_dir && !w->recursive) || (!is_dir && !has_png_suffix(e->d_name))) {
+        if ((is_dir && !w->recursive) || (!is_dir && !has_image_suffix(e->d_name))) {
             free(path);
             continue;
         }
@@ -509,6 +527,7 @@ static int add_dir(dir_walk *w, const char *dir)
             free(names[i]);
         } else if (rc == 0 && jobs_add(w->jobs, names[i], 1) == 0) {
             /* owned by the job list now */
+            w->jobs->jobs[w->jobs->n - 1].root_len = w->root_len;
         } else {
             free(names[i]);
             rc = -1;
@@ -517,6 +536,73 @@ static int add_dir(dir_walk *w, const char *dir)
     free(names);
     w->seen[me].open = 0;
     return rc;
+}
+
+typedef struct file_key {
+    dev_t dev;
+    ino_t ino;
+    int job;
+} file_key;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const file_key *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino ? 1 : 0;
+}
+
+/* Leaves out every image found in a directory that is the output another job
+ * of this run writes (the GIF an earlier run wrote beside its PNG): it is not
+ * an input but the file that will be replaced. Said under -v. */
+static void drop_earlier_outputs(job_list *l, int verbose)
+{
+    if (l->n < 1)
+        return;
+    file_key *keys = malloc((size_t)l->n * sizeof *keys);
+    if (!keys)
+        return;
+    int nk = 0;
+    struct stat st;
+    for (int i = 0; i < l->n; i++) {
+        const char *out = l->jobs[i].output;
+        if (!l->jobs[i].failed && out && strcmp(out, "-") != 0 && stat(out, &st) == 0)
+            keys[nk++] = (file_key){ st.st_dev, st.st_ino, i };
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, cmp_key);
+    char *drop = calloc((size_t)l->n, 1);
+    for (int i = 0; drop && nk && i < l->n; i++) {
+        batch_job *j = &l->jobs[i];
+        if (!j->root_len || stat(j->input, &st) != 0)
+            continue;
+        file_key k = { st.st_dev, st.st_ino, 0 };
+        const file_key *hit = bsearch(&k, keys, (size_t)nk, sizeof *keys, cmp_key);
+        if (!hit)
+            continue;
+        /* among the jobs writing this file, one other than this input's own */
+        while (hit > keys && cmp_key(hit - 1, &k) == 0)
+            hit--;
+        while (hit < keys + nk - 1 && hit->job == i && cmp_key(hit + 1, &k) == 0)
+            hit++;
+        if (hit->job == i)
+            continue;
+        drop[i] = 1;
+        if (verbose)
+            cli_note(j->input, "is the output of %s; not taken as an input", l->jobs[hit->job].input);
+    }
+    int n = 0;
+    for (int i = 0; drop && i < l->n; i++) {
+        if (drop[i]) {
+            free((char *)l->jobs[i].input);
+            free(l->jobs[i].output);
+        } else {
+            l->jobs[n++] = l->jobs[i];
+        }
+    }
+    if (drop)
+        l->n = n;
+    free(drop);
+    free(keys);
 }
 
 /* The whole command; with parse_only it stops once the options are checked,
@@ -653,6 +739,7 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
         case O_RECURSIVE: o.recursive = 1; break;
         case O_JSON: o.json = 1; break;
+        case O_SKIP: o.skip_existing = 1; break;
         case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
         case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
         case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
@@ -680,6 +767,10 @@ static int animate_main(int argc, char **argv, int parse_only)
     }
     if (ok && quantize_check_def(&o.out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
+        ok = 0;
+    }
+    if (ok && o.skip_existing && o.out.force) {
+        cli_error("--skip-existing", "cannot be used with -f (--force)");
         ok = 0;
     }
     if (ok && ninputs == 0) {
@@ -729,9 +820,10 @@ static int animate_main(int argc, char **argv, int parse_only)
     int frames_only = !o.output && (o.frames_dir || o.sheet);
     /* the jobs: files as given, directories expanded to their PNGs */
     job_list jl = { NULL, 0, 0 };
-    dir_walk walk = { &jl, o.recursive, o.quiet, NULL, 0, 0 };
+    dir_walk walk = { &jl, o.recursive, o.quiet, 0, NULL, 0, 0 };
     for (int i = 0; i < ninputs; i++) {
         int is_dir = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
+        walk.root_len = strlen(inputs[i]);
         if ((is_dir ? add_dir(&walk, inputs[i]) : jobs_add(&jl, inputs[i], 0)) != 0) {
             cli_error(NULL, "out of memory");
             walk_free(&walk);
@@ -742,7 +834,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     }
     walk_free(&walk);
     if (jl.n == 0) {
-        cli_error(inputs[0], "is a directory with no PNG files");
+        cli_error(inputs[0], "is a directory with no PNG, JPEG, WebP or GIF files");
         jobs_free(&jl);
         free(inputs);
         return 1;
@@ -754,18 +846,34 @@ static int animate_main(int argc, char **argv, int parse_only)
         if (strcmp(j->input, "-") == 0 && !o.output) {
             j->output = strdup("-");
         } else {
-            j->output = output_for(j->input, o.output, many, ext);
+            j->output = output_for(j->input, j->root_len, o.output, many, ext);
         }
         if (!j->output) {
             job_fail(j, j->input, "out of memory");
             continue;
         }
+        /* a folder below -o DIR/ mirroring the input's place in its directory */
+        const char *slash = strrchr(j->output, '/');
+        if (o.output && many && j->root_len && slash && slash > j->output) {
+            char *dir = strndup(j->output, (size_t)(slash - j->output));
+            if (!dir) {
+                job_fail(j, j->input, "out of memory");
+                continue;
+            }
+            if (!file_is_dir(dir) && make_dirs(dir) != 0) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "cannot create the directory %.200s: %s", dir, strerror(errno));
+                job_fail(j, j->output, msg);
+            }
+            free(dir);
+        }
         if (strcmp(j->output, "-") == 0 && isatty(STDOUT_FILENO))
             job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
     }
+    drop_earlier_outputs(&jl, o.verbose);
     /* one file: its frames are drawn on every core; many: one file per core */
     o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
-    batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1 };
+    batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1, o.skip_existing };
     int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
     jobs_free(&jl);
     free(inputs);

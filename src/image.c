@@ -1,11 +1,14 @@
-/* image.c - decoding (stb_image) with a pixel limit checked from the header,
- * resampling (stb_image_resize) and PNG encoding (stb_image_write). */
+/* image.c - decoding (PNG and JPEG through stb_image, WebP through libwebp, the
+ * first frame of a GIF through giflib) with a pixel limit checked from the
+ * header, resampling (stb_image_resize) and PNG encoding (stb_image_write). */
 #include "image.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gif_lib.h>
+#include <webp/decode.h>
 #include <zlib.h>
 
 #include "fileio.h"
@@ -186,6 +189,261 @@ static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixel
     }
 }
 
+static int is_webp(const uint8_t *d, size_t len)
+{
+    return len >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WEBP", 4) == 0;
+}
+
+static int is_gif(const uint8_t *d, size_t len)
+{
+    return len >= 6 && (memcmp(d, "GIF87a", 6) == 0 || memcmp(d, "GIF89a", 6) == 0);
+}
+
+/* Fails unless a w x h image is within max_pixels. */
+static poyo_status check_size(long long w, long long h, long long max_pixels, poyo_error *err)
+{
+    if (w <= 0 || h <= 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", w, h);
+    if (w > max_pixels || h > max_pixels || w * h > max_pixels)
+        return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
+                         w, h, max_pixels);
+    return POYO_OK;
+}
+
+static uint32_t le24(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return le24(p) | (uint32_t)p[3] << 24;
+}
+
+static void put_le(uint8_t *p, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* An animated WebP's first frame, placed on the transparent w x h canvas out.
+ * The RIFF chunks are walked to the first ANMF chunk only; its rectangle must
+ * lie on the canvas, and its bitstream (ALPH and VP8, or VP8L) is decoded as
+ * a still image wrapped in a VP8X header of the frame's size, so the other
+ * frames are never parsed nor allocated for. Blending a first frame onto the
+ * transparent canvas leaves it as it is. */
+static poyo_status webp_first_frame(const uint8_t *data, size_t len, image *out, poyo_error *err)
+{
+    size_t end = 8 + (size_t)le32(data + 4), pos = 12;
+    if (end > len)
+        end = len;
+    const uint8_t *anmf = NULL;
+    size_t n = 0;
+    while (pos + 8 <= end && !anmf) {
+        size_t size = le32(data + pos + 4);
+        if (size > end - pos - 8)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated WebP animation (a chunk runs past the end of the file)");
+        if (memcmp(data + pos, "ANMF", 4) == 0) {
+            anmf = data + pos + 8;
+            n = size;
+        }
+        pos += 8 + size + (size & 1);
+    }
+    if (!anmf)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated WebP animation (no frame)");
+    if (n < 16 + 8)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt WebP animation (frame 1 is too short)");
+    uint32_t fx = 2 * le24(anmf), fy = 2 * le24(anmf + 3), fw = 1 + le24(anmf + 6), fh = 1 + le24(anmf + 9);
+    if (fx + fw > (uint32_t)out->w || fy + fh > (uint32_t)out->h)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt WebP animation (frame 1, %ux%u at %u,%u, leaves the %dx%d canvas)",
+                         (unsigned)fw, (unsigned)fh, (unsigned)fx, (unsigned)fy, out->w, out->h);
+    size_t body = n - 16, total = 12 + 18 + body;
+    uint8_t *still = malloc(total);
+    uint8_t *px = malloc((size_t)fw * fh * 4u);
+    poyo_status st = POYO_OK;
+    if (!still || !px) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %ux%u WebP frame", (unsigned)fw, (unsigned)fh);
+    } else {
+        memcpy(still, "RIFF", 4);
+        put_le(still + 4, (uint32_t)(total - 8), 4);
+        memcpy(still + 8, "WEBPVP8X", 8);
+        put_le(still + 16, 10, 4);
+        memset(still + 20, 0, 4);
+        still[20] = 0x10; /* alpha: an ALPH chunk may follow */
+        put_le(still + 24, fw - 1, 3);
+        put_le(still + 27, fh - 1, 3);
+        memcpy(still + 30, anmf + 16, body);
+        if (!WebPDecodeRGBAInto(still, total, px, (size_t)fw * fh * 4u, (int)fw * 4))
+            st = poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (WebP animation frame 1)");
+    }
+    for (uint32_t y = 0; st == POYO_OK && y < fh; y++)
+        memcpy(out->rgba + ((size_t)(fy + y) * (size_t)out->w + fx) * 4u, px + (size_t)y * fw * 4u, (size_t)fw * 4u);
+    free(still);
+    free(px);
+    return st;
+}
+
+/* A WebP: a still one decoded whole, an animated one's first frame on its
+ * canvas. The canvas size comes from the header (VP8X, or the VP8/VP8L
+ * frame of a simple file) and is checked before anything is decoded. */
+static poyo_status decode_webp(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
+{
+    WebPBitstreamFeatures feat;
+    if (WebPGetFeatures(data, len, &feat) != VP8_STATUS_OK)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated WebP header");
+    poyo_status st = check_size(feat.width, feat.height, max_pixels, err);
+    if (st != POYO_OK)
+        return st;
+    if (feat.has_animation) {
+        st = image_alloc(out, feat.width, feat.height, err);
+        if (st == POYO_OK)
+            st = webp_first_frame(data, len, out, err);
+        if (st != POYO_OK)
+            image_free(out);
+        return st;
+    }
+    size_t n = (size_t)feat.width * (size_t)feat.height * 4u;
+    out->rgba = malloc(n);
+    if (!out->rgba)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", feat.width, feat.height);
+    if (!WebPDecodeRGBAInto(data, len, out->rgba, n, feat.width * 4)) {
+        free(out->rgba);
+        out->rgba = NULL;
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (WebP)");
+    }
+    out->w = feat.width;
+    out->h = feat.height;
+    return POYO_OK;
+}
+
+typedef struct gif_src {
+    const uint8_t *p;
+    size_t len, pos;
+} gif_src;
+
+static int gif_input(GifFileType *g, GifByteType *buf, int n)
+{
+    gif_src *s = g->UserData;
+    if (n <= 0)
+        return 0;
+    size_t k = s->len - s->pos < (size_t)n ? s->len - s->pos : (size_t)n;
+    memcpy(buf, s->p + s->pos, k);
+    s->pos += k;
+    return (int)k;
+}
+
+static poyo_status gif_error(poyo_error *err, int code)
+{
+    if (code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (GIF: the file is truncated)");
+    const char *why = GifErrorString(code);
+    return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (GIF: %s)", why ? why : "unknown error");
+}
+
+/* Decodes the first image block of an open GIF onto the transparent canvas
+ * out (the logical screen): its colour table, its transparent index from the
+ * graphic control block before it, rows outside the canvas read and dropped. */
+static poyo_status gif_first_frame(GifFileType *gif, long long max_pixels, image *out, poyo_error *err)
+{
+    int transparent = NO_TRANSPARENT_COLOR;
+    GifRecordType rt = UNDEFINED_RECORD_TYPE;
+    for (;;) {
+        if (DGifGetRecordType(gif, &rt) == GIF_ERROR)
+            return gif_error(err, gif->Error);
+        if (rt == TERMINATE_RECORD_TYPE)
+            return poyo_fail(err, POYO_ERR_INPUT, "GIF has no frames");
+        if (rt == IMAGE_DESC_RECORD_TYPE)
+            break;
+        if (rt != EXTENSION_RECORD_TYPE)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (GIF: unknown block)");
+        int code = 0;
+        GifByteType *ext = NULL;
+        if (DGifGetExtension(gif, &code, &ext) == GIF_ERROR)
+            return gif_error(err, gif->Error);
+        if (code == GRAPHICS_EXT_FUNC_CODE && ext && ext[0] == 4) {
+            GraphicsControlBlock gcb;
+            if (DGifExtensionToGCB(ext[0], ext + 1, &gcb) == GIF_OK)
+                transparent = gcb.TransparentColor;
+        }
+        while (ext)
+            if (DGifGetExtensionNext(gif, &ext) == GIF_ERROR)
+                return gif_error(err, gif->Error);
+    }
+    if (DGifGetImageDesc(gif) == GIF_ERROR)
+        return gif_error(err, gif->Error);
+    const GifImageDesc *d = &gif->Image;
+    if (d->Width <= 0 || d->Height <= 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "GIF frame 1 has an empty size %dx%d", d->Width, d->Height);
+    /* the decoding work is the frame's area, whatever part of it shows */
+    if ((long long)d->Width * d->Height > max_pixels)
+        return poyo_fail(err, POYO_ERR_INPUT, "GIF frame 1 is %dx%d, more than the %lld-pixel limit (see --max-pixels)",
+                         d->Width, d->Height, max_pixels);
+    const ColorMapObject *cm = d->ColorMap ? d->ColorMap : gif->SColorMap;
+    if (!cm || !cm->Colors)
+        return poyo_fail(err, POYO_ERR_INPUT, "GIF frame 1 has no colour table");
+    /* one line of the frame at a time: at most 65535 bytes whatever it declares */
+    uint8_t *line = malloc((size_t)d->Width);
+    if (!line)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a GIF line of %d pixels", d->Width);
+    static const int start[4] = { 0, 4, 2, 1 }, step[4] = { 8, 8, 4, 2 };
+    int passes = d->Interlace ? 4 : 1;
+    poyo_status st = POYO_OK;
+    for (int p = 0; p < passes && st == POYO_OK; p++) {
+        int y0 = d->Interlace ? start[p] : 0, dy = d->Interlace ? step[p] : 1;
+        for (int row = y0; row < d->Height; row += dy) {
+            int y = d->Top + row;
+            if (y >= out->h && !d->Interlace)
+                break; /* the rows left lie below the canvas; nothing after this frame is read */
+            if (DGifGetLine(gif, line, d->Width) == GIF_ERROR) {
+                st = gif_error(err, gif->Error);
+                break;
+            }
+            if (y >= out->h)
+                continue;
+            uint8_t *dst = out->rgba + (size_t)y * (size_t)out->w * 4u;
+            for (int x = 0; x < d->Width && d->Left + x < out->w; x++) {
+                int idx = line[x];
+                if (idx == transparent || idx >= cm->ColorCount)
+                    continue;
+                uint8_t *px = dst + (size_t)(d->Left + x) * 4u;
+                px[0] = cm->Colors[idx].Red;
+                px[1] = cm->Colors[idx].Green;
+                px[2] = cm->Colors[idx].Blue;
+                px[3] = 255;
+            }
+        }
+    }
+    free(line);
+    return st;
+}
+
+/* A GIF's first frame, composited on its logical screen (transparent where
+ * the frame does not reach or uses its transparent index). The screen size is
+ * checked against the limit before anything is allocated; later frames are
+ * never read. */
+static poyo_status decode_gif(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
+{
+    if (len < 13)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated GIF header");
+    long long sw = data[6] | data[7] << 8, sh = data[8] | data[9] << 8;
+    poyo_status st = check_size(sw, sh, max_pixels, err);
+    if (st != POYO_OK)
+        return st;
+    gif_src src = { data, len, 0 };
+    int code = 0;
+    GifFileType *gif = DGifOpen(&src, gif_input, &code);
+    if (!gif)
+        return code == D_GIF_ERR_NOT_ENOUGH_MEM ? poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading a GIF")
+                                                : poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated GIF header");
+    st = image_alloc(out, (int)sw, (int)sh, err);
+    if (st == POYO_OK)
+        st = gif_first_frame(gif, max_pixels, out, err);
+    if (st != POYO_OK)
+        image_free(out);
+    DGifCloseFile(gif, &code);
+    return st;
+}
+
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -193,6 +451,10 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         return poyo_fail(err, POYO_ERR_INPUT, "empty file");
     if (len > 0x7fffffff)
         return poyo_fail(err, POYO_ERR_INPUT, "file is too large (%zu bytes)", len);
+    if (is_webp(data, len))
+        return decode_webp(data, len, max_pixels, out, err);
+    if (is_gif(data, len))
+        return decode_gif(data, len, max_pixels, out, err);
     /* stb_image decodes whatever it recognises; only PNG and JPEG reach it */
     if (is_png(data, len)) {
         poyo_status st = png_gate(data, len, max_pixels, err);

@@ -1,5 +1,6 @@
-/* image.h - RGBA images: decode PNG and JPEG (recognised by their signatures,
- * nothing else reaches stb_image) with a pixel limit checked before decoding,
+/* image.h - RGBA images: decode PNG, JPEG, WebP and the first frame of a GIF or
+ * an animated WebP (each recognised by its signature, whatever the file's name;
+ * only PNG and JPEG reach stb_image) with a pixel limit checked before decoding,
  * resample, premultiply. The only caller of stb_image and stb_image_resize. */
 #ifndef POYO_IMAGE_H
 #define POYO_IMAGE_H
@@ -15,9 +16,12 @@ typedef struct image {
     uint8_t *rgba;   /* owned */
 } image;
 
-/* Decodes an image held in memory. Fails with POYO_ERR_INPUT for data that is
- * empty, not an image, truncated or larger than max_pixels (checked from the
- * header before any pixel is decoded). */
+/* Decodes an image held in memory: PNG, JPEG, WebP (an animated one's first
+ * frame) or GIF (its first frame on the logical screen, transparency kept).
+ * Of an animation nothing after the first frame is parsed. Fails with
+ * POYO_ERR_INPUT for data that is empty, not one of these, truncated or
+ * larger than max_pixels (checked from the header before any
+ * pixel is decoded). */
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err);
 /* The pixel limit checked before decoding unless the user sets another. */
 #define IMAGE_DEFAULT_MAX_PIXELS 16777216LL

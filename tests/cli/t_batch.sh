@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MKPNG="$TOOLS/mkpng"
+MKH="$TOOLS/mkpng"
 
 make_set() { # make_set DIR N [PREFIX]: N small stamps of different sizes in DIR
     mkdir -p "$1" && i=0 &&
@@ -55,7 +56,42 @@ test_expect_success 'name clashes are reported, not overwritten' '
 test_expect_success '-r takes subdirectories; without it they are left alone' '
     make_set in 2 && make_set in/deeper 3 d &&
     $POYO in -o flat/ -q && [ "$(ls flat | wc -l)" -eq 2 ] &&
-    $POYO -r in -o deep/ -q && [ "$(ls deep | wc -l)" -eq 5 ]
+    $POYO -r in -o deep/ -q && [ "$(find deep -type f | wc -l)" -eq 5 ]
+'
+
+test_expect_success '-r mirrors the input tree under -o DIR/, making its folders with 0777 less the umask' '
+    mkdir -p in/a in/b/c && "$MKPNG" rgba in/a/x.png 24 && "$MKPNG" rgb in/b/x.png 24 &&
+    "$MKPNG" rgba in/b/c/y.png 26 && "$MKPNG" rgba in/top.png 28 &&
+    (umask 027 && $POYO -r in/ -o out/ -q) &&
+    [ -f out/a/x.gif ] && [ -f out/b/x.gif ] && [ -f out/b/c/y.gif ] && [ -f out/top.gif ] &&
+    [ "$(find out -type f | wc -l)" -eq 4 ] &&
+    [ "$(stat -c %a out/a)" = 750 ] && [ "$(stat -c %a out/b/c)" = 750 ] &&
+    ! cmp -s out/a/x.gif out/b/x.gif &&
+    $POYO -r in -o same/ -q && for f in a/x b/x b/c/y top; do cmp out/$f.gif same/$f.gif || exit 1; done
+'
+
+test_expect_success 'under -r a clash can only come from two inputs of one stem in one folder' '
+    mkdir -p in/a in/b && "$MKPNG" rgba in/a/x.png 24 && "$MKPNG" rgba in/b/x.png 24 &&
+    $POYO in/a/x.png -o in/a/x.webp -q &&
+    expect_exit 1 $POYO -r in -o out/ 2>err &&
+    grep -qx "poyo: in/a/x.webp: out/a/x.gif would also be written for in/a/x.png; skipped (name clash)" err &&
+    grep -q "^poyo: 2 written, 1 failed (" err && [ -f out/a/x.gif ] && [ -f out/b/x.gif ]
+'
+
+test_expect_success 'a directory gives its PNG, JPEG, WebP and GIF files (by suffix, any case), nothing else' '
+    mkdir in && "$MKPNG" rgba in/a.png 24 && "$MKPNG" webp-still in/b.WEBP 24 &&
+    "$MKH" jpeg-scans in/c.jpg 3 24 && cp in/c.jpg in/d.JPEG && "$MKPNG" rgba s.png 24 &&
+    $POYO s.png -o in/e.gif -q && echo text >in/f.txt && cp in/a.png in/g.bmp &&
+    $POYO in -o out/ -q && [ "$(ls out | tr "\n" " ")" = "a.gif b.gif c.gif d.gif e.gif " ]
+'
+
+test_expect_success 'a rerun beside the inputs does not take the GIFs the last run wrote as inputs' '
+    mkdir in && "$MKPNG" rgba in/a.png 24 && "$MKPNG" webp-still in/b.webp 24 &&
+    $POYO in -q && [ -f in/a.gif ] && [ -f in/b.gif ] &&
+    $POYO -f in -v 2>err &&
+    grep -qx "poyo: in/a.gif: is the output of in/a.png; not taken as an input" err &&
+    grep -qx "poyo: in/b.gif: is the output of in/b.webp; not taken as an input" err &&
+    grep -q "^poyo: 2 written, 0 failed (" err
 '
 
 test_expect_success 'quiet on success, -v a line per file, no progress bar off a terminal' '
@@ -89,6 +125,31 @@ test_expect_success 'a 4096x4096 stamp scaled to 128 works; unreadable inputs fa
         expect_line err "poyo: s.png: cannot open: Permission denied"
     fi &&
     expect_no_file x.gif y.gif
+'
+
+test_expect_success '--skip-existing: a rerun after adding one file writes that file alone' '
+    make_set in 3 && $POYO in -o out/ -q &&
+    stat -c "%n %y %s" out/*.gif >before &&
+    "$MKPNG" rgba in/new.png 30 &&
+    $POYO in -o out/ --skip-existing -v --json >lines 2>err &&
+    stat -c "%n %y %s" out/s0.gif out/s1.gif out/s2.gif >after && cmp before after &&
+    [ -s out/new.gif ] && [ "$(ls out | wc -l)" -eq 4 ] &&
+    grep -qx "poyo: in/s1.png: skipped: out/s1.gif exists" err &&
+    grep -qx "poyo: in/new.png: wrote out/new.gif (30x30, [0-9]* frames, [0-9.]* s, [0-9]* bytes)" err &&
+    [ "$(grep -c ": skipped: " err)" -eq 3 ] &&
+    grep -q "^poyo: 1 written, 3 skipped, 0 failed (" err &&
+    grep "in/s2.png" lines | grep -q "\"output\": \"out/s2.gif\", \"status\": \"skipped\", \"milliseconds\": [0-9.]*}" &&
+    [ "$(grep -c "\"status\": \"ok\"" lines)" -eq 1 ] &&
+    $POYO in -o out/ --skip-existing 2>err && grep -q "^poyo: 0 written, 4 skipped, 0 failed (" err
+'
+
+test_expect_success '--skip-existing leaves an existing output without reading its input; it conflicts with -f' '
+    "$MKPNG" text bad.png && echo old >bad.gif &&
+    $POYO --skip-existing bad.png 2>err && [ ! -s err ] && [ "$(cat bad.gif)" = old ] &&
+    expect_exit 2 $POYO --skip-existing -f bad.png 2>err &&
+    expect_line err "poyo: --skip-existing: cannot be used with -f (--force)" &&
+    expect_exit 2 $POYO -f bad.png --skip-existing 2>err &&
+    expect_line err "poyo: --skip-existing: cannot be used with -f (--force)"
 '
 
 test_done

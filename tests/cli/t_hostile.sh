@@ -50,14 +50,14 @@ test_expect_success 'ordinary PNGs of every kind still decode' '
     done
 '
 
-test_expect_success 'files that are not PNG or JPEG never reach a decoder, whatever their name' '
+test_expect_success 'files that are not PNG, JPEG, WebP or GIF never reach a decoder, whatever their name' '
     { printf "P5\n256 256\n65535\n"; head -c 131072 /dev/zero; } >pgm16.png &&
     printf "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 64 +X 64\n\002\002\000" >hdr.png &&
     printf "\000\000\002\000\000\000\000\000\000\000\000\000\100\000\100\000\040\010" >tga.png &&
     printf "BM\066\000\000\000\000\000\000\000\066\000\000\000" >bmp.png &&
-    printf "GIF89a\001\000\001\000\000\000\000;" >gif.png &&
     printf "8BPS\000\001" >psd.png &&
-    for f in pgm16 hdr tga bmp gif psd; do
+    printf "RIFF\004\000\000\000WAVE" >wav.png &&
+    for f in pgm16 hdr tga bmp psd wav; do
         expect_exit 1 $T $POYO $f.png 2>err &&
         expect_line err "poyo: $f.png: not a PNG or other supported image" &&
         expect_no_file $f.gif || exit 1
@@ -71,6 +71,55 @@ test_expect_success 'a JPEG is read; one with more than 500 scans is refused bef
     expect_line err "poyo: many.jpg: JPEG has more than 500 scans" &&
     expect_no_file many.gif &&
     $MKH jpeg-scans edge.jpg 500 64 && $T $POYO edge.jpg -o edge.gif && [ -s edge.gif ]
+'
+
+test_expect_success 'a still WebP, an animated WebP, a GIF and an animated GIF go in, whatever their names' '
+    $MKH webp-still still.webp 48 && $MKPNG rgba stamp.png 48 &&
+    $T $POYO stamp.png -o anim.webp && $T $POYO stamp.png -o anim.gif &&
+    $T $POYO stamp.png --fps 1 --duration 1 -o one.gif &&
+    cp still.webp still.png && cp anim.gif anim-gif.png &&
+    for f in still.webp anim.webp anim.gif one.gif still.png anim-gif.png; do
+        $T $POYO $f -o $f.out.gif && [ "$(head -c 6 $f.out.gif)" = GIF89a ] || exit 1
+    done &&
+    $TOOLS/animinfo anim.webp.out.gif >info && grep -qx "width 48" info && grep -qx "height 48" info
+'
+
+test_expect_success 'a WebP or GIF cut inside its first frame fails with one line, exit 1, and no output' '
+    $MKPNG rgba stamp.png 48 && $T $POYO stamp.png -o anim.webp && $T $POYO stamp.png -o anim.gif &&
+    $MKH webp-still still.webp 48 &&
+    head -c 16 anim.webp >head.webp && head -c 100 anim.webp >frame1.webp &&
+    head -c $(($(wc -c <still.webp) / 2)) still.webp >cut.webp &&
+    head -c 400 anim.gif >head.gif && head -c 1000 anim.gif >cut.gif &&
+    expect_exit 1 $T $POYO head.webp -o o.gif 2>err &&
+    expect_line err "poyo: head.webp: corrupt or truncated WebP header" &&
+    expect_exit 1 $T $POYO frame1.webp -o o.gif 2>err &&
+    expect_line err "poyo: frame1.webp: corrupt or truncated WebP animation (a chunk runs past the end of the file)" &&
+    expect_exit 1 $T $POYO cut.webp -o o.gif 2>err &&
+    expect_line err "poyo: cut.webp: corrupt or truncated image data (WebP)" &&
+    expect_exit 1 $T $POYO head.gif -o o.gif 2>err &&
+    expect_line err "poyo: head.gif: corrupt or truncated GIF header" &&
+    expect_exit 1 $T $POYO cut.gif -o o.gif 2>err &&
+    expect_line err "poyo: cut.gif: corrupt or truncated image data (GIF: the file is truncated)" &&
+    printf "GIF89a\001\000\001\000\000\000\000;" >empty.gif &&
+    expect_exit 1 $T $POYO empty.gif -o o.gif 2>err &&
+    expect_line err "poyo: empty.gif: GIF has no frames" &&
+    expect_no_file o.gif
+'
+
+test_expect_success 'a WebP or GIF declaring a huge canvas is refused by the pixel limit before decoding' '
+    $MKH webp-frames huge.webp 16384 16384 1 && $MKH gif-frames huge.gif 60000 60000 1 &&
+    [ $(wc -c <huge.webp) -lt 200 ] &&
+    expect_exit 1 $T $POYO huge.webp -o o.gif 2>err &&
+    expect_line err "poyo: huge.webp: image is 16384x16384, more than the 16777216-pixel limit (see --max-pixels)" &&
+    expect_exit 1 $T $POYO huge.gif -o o.gif 2>err &&
+    expect_line err "poyo: huge.gif: image is 60000x60000, more than the 16777216-pixel limit (see --max-pixels)" &&
+    $MKH webp-still s.webp 48 &&
+    expect_exit 1 $T $POYO --max-pixels 2000 s.webp -o o.gif 2>err &&
+    expect_line err "poyo: s.webp: image is 48x48, more than the 2000-pixel limit (see --max-pixels)" &&
+    $MKH gif-offcanvas off.gif 1 &&
+    expect_exit 1 $T $POYO --max-pixels 1000000 off.gif -o o.gif 2>err &&
+    expect_line err "poyo: off.gif: GIF frame 1 is 4096x4096, more than the 1000000-pixel limit (see --max-pixels)" &&
+    expect_no_file o.gif
 '
 
 test_expect_success 'check refuses tiny GIF, APNG and WebP files that declare more than 1 GiB of frames' '
@@ -237,7 +286,7 @@ test_expect_success 'rope, path and sdf: --sheet and --frames never overwrite th
 test_expect_success 'control characters in names are escaped in the messages of every subcommand' '
     bad=$(printf "x\033[2J") && mkdir "$bad.d" &&
     expect_exit 1 $T $POYO "$bad.d" 2>err &&
-    expect_line err "poyo: x\\033[2J.d: is a directory with no PNG files" &&
+    expect_line err "poyo: x\\033[2J.d: is a directory with no PNG, JPEG, WebP or GIF files" &&
     for cmd in animate rope sdf "path --through 0.2,0.5,0 --through 0.8,0.5,0" "check -p slack"; do
         expect_exit 1 $T $POYO $cmd "$bad.png" 2>err &&
         expect_line err "poyo: x\\033[2J.png: cannot open: No such file or directory" || exit 1
@@ -259,8 +308,8 @@ test_expect_success '-r reads a directory once: links back to a parent or to its
         "poyo: d/sub/up: leads back to d (a file system loop); not read again" \
         "poyo: d/twin: is the directory d/sub again; not read twice" \
         "poyo: 2 written, 0 failed" >want &&
-    cmp want msgs && ls out >got && printf "a.gif\nb.gif\n" >want && cmp want got &&
-    rm -r out && $T $POYO -q -r -o out/ d 2>err && cat err && [ ! -s err ] && [ -s out/b.gif ]
+    cmp want msgs && find out -type f | sort >got && printf "out/a.gif\nout/sub/b.gif\n" >want && cmp want got &&
+    rm -r out && $T $POYO -q -r -o out/ d 2>err && cat err && [ ! -s err ] && [ -s out/sub/b.gif ]
 '
 
 # Root reads any directory; without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH it cannot.
@@ -276,7 +325,8 @@ test_expect_success 'an unreadable directory under -r is one failure; everything
     sed "s/ ([0-9.]* s)\$//" err >msgs &&
     printf "%s\n" "poyo: d/locked: cannot read the directory: Permission denied" \
         "poyo: 2 written, 1 failed" >want &&
-    chmod 755 d/locked && [ $rc = 1 ] && cmp want msgs && [ "$(ls out)" = "$(printf "a.gif\nc.gif")" ] &&
+    chmod 755 d/locked && [ $rc = 1 ] && cmp want msgs &&
+    [ "$(find out -type f | sort)" = "$(printf "out/a.gif\nout/ok/c.gif")" ] &&
     mkdir top && chmod 000 top &&
     $NOCAP $T $POYO -o out2/ top a.png 2>err; rc=$? &&
     chmod 755 top && [ $rc = 1 ] &&

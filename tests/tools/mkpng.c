@@ -12,7 +12,8 @@
  *   gif-frames OUT W H N       N 1x1 frames on a WxH canvas
  *   gif-offcanvas OUT N        N 4096x4096 frames placed off a 1x1 canvas
  *   apng-frames OUT W H N      a WxH APNG declaring N frames (only the first stored)
- *   webp-frames OUT W H N      N 1x1 frames on a WxH animated WebP canvas */
+ *   webp-frames OUT W H N      N 1x1 frames on a WxH animated WebP canvas
+ *   webp-still OUT [W [H]]     a still lossless WebP (no VP8X, no animation) of the rgba picture */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -429,6 +430,30 @@ static int webp_frames(const char *path, uint32_t w, uint32_t h, uint32_t n)
     return fclose(f) != 0;
 }
 
+/* A still lossless WebP: a disc of colour fading out at its edge. */
+static int webp_still(const char *path, int w, int h)
+{
+    if (w < 1 || h < 1 || w > 4096 || h > 4096)
+        return 1;
+    uint8_t *px = malloc((size_t)w * h * 4), *enc = NULL;
+    if (!px)
+        return 1;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint8_t *p = px + ((size_t)y * w + x) * 4;
+            double dx = (x + 0.5) / w - 0.5, dy = (y + 0.5) / h - 0.5, r = dx * dx + dy * dy;
+            p[0] = (uint8_t)(255 * x / w);
+            p[1] = (uint8_t)(255 * y / h);
+            p[2] = 160;
+            p[3] = r < 0.16 ? 255 : r < 0.25 ? (uint8_t)(255 * (0.25 - r) / 0.09) : 0;
+        }
+    size_t n = WebPEncodeLosslessRGBA(px, w, h, w * 4, &enc);
+    free(px);
+    int rc = n ? write_bytes(path, enc, n) : 1;
+    WebPFree(enc);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -452,6 +477,7 @@ int main(int argc, char **argv)
     if (!strcmp(k, "text")) return write_bytes(out, "hello, this is not a picture\n", 29);
     if (!strcmp(k, "zero-width")) return write_header_only(out, 0, 64);
     if (!strcmp(k, "huge")) return write_header_only(out, 60000, 60000);
+    if (!strcmp(k, "webp-still")) return webp_still(out, w, h);
     if (!strcmp(k, "transparent")) /* valid, but every alpha is 0 */
         return write_png(out, w, h, 6, 8, 0, 2, 0);
     long a = argc > 3 ? atol(argv[3]) : 0, b = argc > 4 ? atol(argv[4]) : 0, c = argc > 5 ? atol(argv[5]) : 0;
