@@ -16,7 +16,7 @@ static void usage(FILE *out)
             "       poyo check --preset NAME FILE...     does a file meet a platform's rules?\n"
             "       poyo --list-impulses                 the impulses and their parameters\n"
             "       poyo --help | --version\n"
-            "poyo reads a PNG, treats it as a soft elastic body, kicks it and writes a looping GIF.\n"
+            "poyo reads an image, treats it as a soft elastic body, presses it and writes a looping GIF.\n"
             "Exit status: 0 success, 1 some input failed, 2 usage error. See man poyo.\n");
 }
 
