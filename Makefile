@@ -74,7 +74,7 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUIL
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libpoyo.a | $(BUILD)/fuzz
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_anim.h tests/fuzz/replay.c $(BUILD)/libpoyo.a | $(BUILD)/fuzz
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/fuzz/replay.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/obj $(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
@@ -92,7 +92,7 @@ check-unit: $(TEST_BINS) check-fuzz
 	@sh tests/run-unit.sh $(TEST_BINS)
 
 # the fuzz targets replayed over the kept crashers and the seed inputs
-FUZZ_TARGETS := pipeline options
+FUZZ_TARGETS := pipeline options png gif webp apng scene path
 check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 	@sh tests/fuzz/seeds.sh $(BUILD)/tools/mkpng $(BUILD)/fuzz/seeds >/dev/null && \
 	for t in $(FUZZ_TARGETS); do \
@@ -119,7 +119,7 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo $(TOOL_BINS)
 	@sh tests/bench/bench.sh $(BUILD)/poyo $(BUILD)/tools
 
-# libFuzzer over the pipeline and the option parser: make fuzz FUZZ_SECONDS=600
+# libFuzzer over each target in turn: make fuzz FUZZ_SECONDS=600 [FUZZ_TARGETS="png gif"]
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz: deps

@@ -1,0 +1,34 @@
+/* fuzz_webp.c - libFuzzer target over the WebP readers: image_decode (a still
+ * or an animation's first frame, small pixel limit) and anim_read (every
+ * frame) on the same bytes, the second only for canvases up to 64 x 64. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <webp/decode.h>
+
+#include "fuzz_anim.h"
+#include "image.h"
+
+#define FUZZ_MAX_PIXELS (256 * 256)
+#define FUZZ_MAX_CANVAS (64 * 64)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    image im = { 0, 0, NULL };
+    if (image_decode(data, size, FUZZ_MAX_PIXELS, &im, NULL) == POYO_OK) {
+        if (im.w < 1 || im.h < 1 || (long long)im.w * im.h > FUZZ_MAX_PIXELS || !im.rgba)
+            abort();
+        volatile uint8_t last = im.rgba[(size_t)im.w * (size_t)im.h * 4u - 1];
+        (void)last;
+        image_free(&im);
+    }
+    /* the canvas (VP8X) or picture size as libwebp reads it from the header */
+    int w = 0, h = 0;
+    if (WebPGetInfo(data, size, &w, &h) && (long)w * h > FUZZ_MAX_CANVAS)
+        return 0;
+    fuzz_anim_read(data, size);
+    return 0;
+}
