@@ -118,12 +118,18 @@ static int png_precheck(const uint8_t *d, size_t len, long long w, long long h)
  * stb_image. Encoders write about 10 (jpegtran, mozjpeg at most about 60). */
 #define JPEG_MAX_SCANS 500
 
-/* Counts a JPEG's start-of-scan markers by walking its segments: 0 when it has
- * more than JPEG_MAX_SCANS, 1 otherwise (truncation is left to the decoder). */
-static int jpeg_scans_ok(const uint8_t *d, size_t len)
+/* What jpeg_check finds wrong with a JPEG before stb_image sees it. */
+typedef enum jpeg_fault { JPEG_FINE, JPEG_TOO_MANY_SCANS, JPEG_UNDEFINED_TABLE } jpeg_fault;
+
+/* Walks a JPEG's segments: counts its start-of-scan markers (at most
+ * JPEG_MAX_SCANS) and checks that each scan uses only Huffman tables an
+ * earlier DHT segment defined; stb_image decodes with an undefined table's
+ * uninitialised memory. Truncation is left to the decoder. */
+static jpeg_fault jpeg_check(const uint8_t *d, size_t len)
 {
     size_t pos = 2;
-    int scans = 0;
+    int scans = 0, progressive = 0;
+    unsigned defined[2] = { 0, 0 }; /* bit t: DC (0) or AC (1) table t */
     while (pos + 1 < len) {
         if (d[pos] != 0xff) {
             pos++; /* entropy-coded data after a scan header */
@@ -142,11 +148,45 @@ static int jpeg_scans_ok(const uint8_t *d, size_t len)
         if (pos + 2 > len)
             break;
         size_t seg = (size_t)d[pos] << 8 | d[pos + 1];
-        if (m == 0xda && ++scans > JPEG_MAX_SCANS)
-            return 0;
+        size_t end = pos + seg < len ? pos + seg : len;
+        if (m == 0xc2)
+            progressive = 1;
+        if (m == 0xc4) {
+            /* one or more tables: class and id, 16 code counts, the symbols */
+            size_t p = pos + 2;
+            while (p + 17 <= end) {
+                size_t n = 0;
+                for (int i = 1; i <= 16; i++)
+                    n += d[p + i];
+                if (p + 17 + n > end)
+                    break;
+                if (d[p] >> 4 <= 1 && (d[p] & 15) <= 3)
+                    defined[d[p] >> 4] |= 1u << (d[p] & 15);
+                p += 17 + n;
+            }
+        }
+        if (m == 0xda) {
+            if (++scans > JPEG_MAX_SCANS)
+                return JPEG_TOO_MANY_SCANS;
+            size_t p = pos + 2;
+            if (p < end) {
+                size_t ns = d[p];
+                if (p + 2 * ns + 2 < end) {
+                    int ss = d[p + 1 + 2 * ns];
+                    /* baseline scans use both tables; progressive ones DC or AC */
+                    int need_dc = !progressive || ss == 0, need_ac = !progressive || ss > 0;
+                    for (size_t i = 0; i < ns; i++) {
+                        unsigned td = d[p + 2 + 2 * i] >> 4, ta = d[p + 2 + 2 * i] & 15;
+                        if ((need_dc && td <= 3 && !(defined[0] >> td & 1)) ||
+                            (need_ac && ta <= 3 && !(defined[1] >> ta & 1)))
+                            return JPEG_UNDEFINED_TABLE;
+                    }
+                }
+            }
+        }
         pos += seg < 2 ? 2 : seg;
     }
-    return 1;
+    return JPEG_FINE;
 }
 
 static int is_png(const uint8_t *d, size_t len)
@@ -461,8 +501,11 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         if (st != POYO_OK)
             return st;
     } else if (is_jpeg(data, len)) {
-        if (!jpeg_scans_ok(data, len))
+        jpeg_fault f = jpeg_check(data, len);
+        if (f == JPEG_TOO_MANY_SCANS)
             return poyo_fail(err, POYO_ERR_INPUT, "JPEG has more than %d scans", JPEG_MAX_SCANS);
+        if (f == JPEG_UNDEFINED_TABLE)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt JPEG (a scan uses a Huffman table no DHT segment defines)");
     } else {
         return poyo_fail(err, POYO_ERR_INPUT, "not a PNG or other supported image");
     }
