@@ -1,5 +1,5 @@
-/* fuzz_anim.h - what the decoder fuzzers share: anim_read on the bytes with
- * the properties every decoded animation must have. Only for files whose
+/* fuzz_anim.h - what the decoder fuzzers share: image_decode and anim_read on
+ * the bytes, with the properties every decoded image and animation must have. Only for files whose
  * declared canvas is small, so each run stays fast. */
 #ifndef POYO_FUZZ_ANIM_H
 #define POYO_FUZZ_ANIM_H
@@ -9,9 +9,27 @@
 #include <stdlib.h>
 
 #include "animread.h"
+#include "image.h"
+
+#define FUZZ_MAX_PIXELS (256 * 256)
+#define FUZZ_MAX_CANVAS (64 * 64)
+
+/* Decodes data with image_decode (FUZZ_MAX_PIXELS); aborts when a decoded image
+ * breaks its contract (at least 1 x 1, within the limit, every pixel there). */
+static inline void fuzz_image_decode(const uint8_t *data, size_t size)
+{
+    image im = { 0, 0, NULL };
+    if (image_decode(data, size, FUZZ_MAX_PIXELS, &im, NULL) != POYO_OK)
+        return;
+    if (im.w < 1 || im.h < 1 || (long long)im.w * im.h > FUZZ_MAX_PIXELS || !im.rgba)
+        abort();
+    volatile uint8_t last = im.rgba[(size_t)im.w * (size_t)im.h * 4u - 1];
+    (void)last;
+    image_free(&im);
+}
 
 /* Reads data with anim_read; aborts when a decoded animation breaks its contract. */
-static void fuzz_anim_read(const uint8_t *data, size_t size)
+static inline void fuzz_anim_read(const uint8_t *data, size_t size)
 {
     anim a;
     anim_meta m;

@@ -8,23 +8,12 @@
 #include <webp/decode.h>
 
 #include "fuzz_anim.h"
-#include "image.h"
-
-#define FUZZ_MAX_PIXELS (256 * 256)
-#define FUZZ_MAX_CANVAS (64 * 64)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    image im = { 0, 0, NULL };
-    if (image_decode(data, size, FUZZ_MAX_PIXELS, &im, NULL) == POYO_OK) {
-        if (im.w < 1 || im.h < 1 || (long long)im.w * im.h > FUZZ_MAX_PIXELS || !im.rgba)
-            abort();
-        volatile uint8_t last = im.rgba[(size_t)im.w * (size_t)im.h * 4u - 1];
-        (void)last;
-        image_free(&im);
-    }
+    fuzz_image_decode(data, size);
     /* the canvas (VP8X) or picture size as libwebp reads it from the header */
     int w = 0, h = 0;
     if (WebPGetInfo(data, size, &w, &h) && (long)w * h > FUZZ_MAX_CANVAS)
