@@ -157,7 +157,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
     memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
-    double scale0 = fmin((double)W / src->w, (double)H / src->h);
+    double scale0 = def_scale(src, def);
     clip_driver drv = { sb, n, 0, body_step, body_capture, NULL, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);

@@ -13,6 +13,8 @@
 #include <webp/demux.h>
 #include <zlib.h>
 
+#include "image.h"
+
 /* Frames collected while decoding: the anim plus each frame's stored delay. */
 typedef struct builder {
     anim a;
@@ -105,22 +107,6 @@ static void clear_rect(builder *b, int x0, int y0, int w, int h)
 }
 
 /* ---- GIF ------------------------------------------------------------------ */
-
-typedef struct memsrc {
-    const uint8_t *p;
-    size_t len, pos;
-} memsrc;
-
-static int gif_read(GifFileType *g, GifByteType *buf, int n)
-{
-    memsrc *s = g->UserData;
-    if (n <= 0)
-        return 0;
-    size_t k = s->len - s->pos < (size_t)n ? s->len - s->pos : (size_t)n;
-    memcpy(buf, s->p + s->pos, k);
-    s->pos += k;
-    return (int)k;
-}
 
 static poyo_status gif_fail(poyo_error *err, int code, const char *what)
 {
@@ -292,9 +278,9 @@ static poyo_status gif_extension(GifFileType *gif, GraphicsControlBlock *gcb, in
 
 static poyo_status read_gif(const uint8_t *data, size_t len, builder *b, poyo_error *err)
 {
-    memsrc src = { data, len, 0 };
+    image_gif_src src = { data, len, 0 };
     int code = 0;
-    GifFileType *gif = DGifOpen(&src, gif_read, &code);
+    GifFileType *gif = DGifOpen(&src, image_gif_read, &code);
     if (!gif)
         return gif_fail(err, code, "header");
     uint8_t *line = NULL, *saved = NULL;

@@ -794,16 +794,13 @@ poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out
 {
     int W = def->width, H = def->height;
     memset(out, 0, sizeof *out);
-    poyo_status st = clip_check_memory(clip->count, W, H, "--size, --fps or --duration", err);
-    if (st != POYO_OK)
-        return st;
     float *cov = malloc((size_t)W * H * sizeof *cov);
     if (!cov)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
     rope_layer rl = { def, clip, cov };
     clip_view v = { clip->n > 0 ? &clip->stamp : NULL, &clip->lat, clip->place, W, H, def->fps, def->loop,
                     def->threads, draw_rope_under, &rl };
-    st = clip_render(&v, clip->x, clip->y, clip->n, clip->count, out, err);
+    poyo_status st = clip_render(&v, clip->x, clip->y, clip->n, clip->count, out, err);
     free(cov);
     return st;
 }

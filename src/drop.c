@@ -592,9 +592,6 @@ poyo_status drop_render(const image *src, const sdf_scene *scene, const drop_mot
 {
     int W = def->width, H = def->height;
     memset(out, 0, sizeof *out);
-    poyo_status st = clip_check_memory(m->count, W, H, "--size, --fps or --duration", err);
-    if (st != POYO_OK)
-        return st;
     uint8_t *layer = calloc((size_t)W * H, 4);
     if (!layer)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
@@ -602,7 +599,7 @@ poyo_status drop_render(const image *src, const sdf_scene *scene, const drop_mot
         drop_paint_scene(scene, def->scene_rgb, layer, W, H);
     over_scene os = { layer };
     clip_view v = { src, &m->lat, m->place, W, H, def->fps, def->loop, def->threads, stamp_over_scene, &os };
-    st = clip_render(&v, m->x, m->y, m->n, m->count, out, err);
+    poyo_status st = clip_render(&v, m->x, m->y, m->n, m->count, out, err);
     if (st == POYO_OK && m->settled) {
         long hold = lround(def->hold * def->fps);
         out->hold[m->count - 1] = hold > 1 ? (int)hold : 1;

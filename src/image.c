@@ -356,14 +356,9 @@ static poyo_status decode_webp(const uint8_t *data, size_t len, long long max_pi
     return POYO_OK;
 }
 
-typedef struct gif_src {
-    const uint8_t *p;
-    size_t len, pos;
-} gif_src;
-
-static int gif_input(GifFileType *g, GifByteType *buf, int n)
+int image_gif_read(GifFileType *g, GifByteType *buf, int n)
 {
-    gif_src *s = g->UserData;
+    image_gif_src *s = g->UserData;
     if (n <= 0)
         return 0;
     size_t k = s->len - s->pos < (size_t)n ? s->len - s->pos : (size_t)n;
@@ -469,9 +464,9 @@ static poyo_status decode_gif(const uint8_t *data, size_t len, long long max_pix
     poyo_status st = check_size(sw, sh, max_pixels, err);
     if (st != POYO_OK)
         return st;
-    gif_src src = { data, len, 0 };
+    image_gif_src src = { data, len, 0 };
     int code = 0;
-    GifFileType *gif = DGifOpen(&src, gif_input, &code);
+    GifFileType *gif = DGifOpen(&src, image_gif_read, &code);
     if (!gif)
         return code == D_GIF_ERR_NOT_ENOUGH_MEM ? poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading a GIF")
                                                 : poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated GIF header");

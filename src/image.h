@@ -42,4 +42,14 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
 /* Encodes as PNG into *out (malloc'ed, *len bytes); the caller frees it. */
 poyo_status image_encode_png(const uint8_t *rgba, int w, int h, uint8_t **out, size_t *len, poyo_error *err);
 
+struct GifFileType; /* giflib's (gif_lib.h) */
+
+/* Bytes in memory for giflib to read: DGifOpen(&src, image_gif_read, &err). */
+typedef struct image_gif_src {
+    const uint8_t *p;
+    size_t len, pos;
+} image_gif_src;
+/* giflib's read callback over the image_gif_src in g->UserData: up to n bytes into buf. */
+int image_gif_read(struct GifFileType *g, unsigned char *buf, int n);
+
 #endif

@@ -574,7 +574,6 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     }
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
-        run->last_period = -1.0;
         softbody_set_force(sb, drive_force, run);
         if (run->def.kind == IMPULSE_PAT) /* the finger, shaped for a dent of the strength asked */
             add_finger(run, &nd, lat, size, dir, run->def.strength * size);

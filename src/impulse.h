@@ -63,8 +63,6 @@ typedef struct impulse_run {
     double gravity;         /* pixels/s^2 */
     double omega;           /* drive angular frequency, rad/s */
     double *drive_x, *drive_y; /* per node drive shape */
-    double kick_until;      /* pat: time the current kick ends */
-    double last_period;     /* pat: start of the last kick */
     double step_dt;
     /* one-shot impulses are a press: handle nodes are led from rest to a peak
      * pose and held there, then let go, so the body springs back by itself */

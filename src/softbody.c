@@ -520,7 +520,6 @@ double softbody_stiffness(const softbody *sb) { return sb->alpha; }
 double softbody_step_damping(const softbody *sb) { return sb->cdamp; }
 double softbody_lambda(const softbody *sb) { return sb->lambda; }
 int softbody_pinned_count(const softbody *sb) { return sb->pinned_count; }
-int softbody_in_contact(const softbody *sb) { return sb->contact; }
 
 void softbody_launch(softbody *sb, double vx, double vy)
 {
