@@ -26,7 +26,8 @@ typedef struct renderer {
     int sub;                 /* render cells per lattice cell along each side */
     int rx, ry;              /* render grid nodes per row and column */
     placement place;
-    float *src;              /* premultiplied source placed on the canvas, (w + 4) * (h + 4) * 4 with a 2-pixel border */
+    float *src;              /* premultiplied source placed on the canvas, (w + 6) * (h + 6) * 4 with a 3-pixel border */
+    const uint8_t *smooth;   /* per bordered pixel, in src's allocation: 1 where a bilinear sample is enough */
     double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
     double *tx, *ty;         /* rows refined along x: ny * rx */
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
