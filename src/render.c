@@ -303,23 +303,29 @@ void render_bounds(const lattice *lat, const double *x, const double *y, double 
             double cy0 = dmax(ry0, lat->by0), cy1 = dmin(ry0 + lat->h, lat->by1);
             if (cx0 >= cx1 || cy0 >= cy1)
                 continue;
-            double lo_x = 1e300, hi_x = -1e300, lo_y = 1e300, hi_y = -1e300, most = 0;
+            double dx[4], dy[4], most = 0;
             for (int c = 0; c < 4; c++) {
                 int i = ci + (c & 1), j = cj + (c >> 1);
                 int k = lat->index[(size_t)j * lat->nx + i];
-                double ddx = x[k] - (lat->ox + i * lat->h), ddy = y[k] - (lat->oy + j * lat->h);
-                lo_x = dmin(lo_x, ddx);
-                hi_x = dmax(hi_x, ddx);
-                lo_y = dmin(lo_y, ddy);
-                hi_y = dmax(hi_y, ddy);
-                most = dmax(most, dmax(fabs(ddx), fabs(ddy)));
+                dx[c] = x[k] - (lat->ox + i * lat->h);
+                dy[c] = y[k] - (lat->oy + j * lat->h);
+                most = dmax(most, dmax(fabs(dx[c]), fabs(dy[c])));
             }
-            /* spline overshoot between nodes stays within a fraction of the motion */
+            /* the cell's bilinear map takes the content's rectangle to the quad
+             * of its four corners' images; the spline's overshoot between
+             * nodes stays within a fraction of the motion */
             double pad = 0.15 * most;
-            box[0] = dmin(box[0], cx0 + lo_x - pad);
-            box[1] = dmin(box[1], cy0 + lo_y - pad);
-            box[2] = dmax(box[2], cx1 + hi_x + pad);
-            box[3] = dmax(box[3], cy1 + hi_y + pad);
+            for (int c = 0; c < 4; c++) {
+                double px = c & 1 ? cx1 : cx0, py = c >> 1 ? cy1 : cy0;
+                double u = (px - rx0) / lat->h, v = (py - ry0) / lat->h;
+                double w00 = (1 - u) * (1 - v), w10 = u * (1 - v), w01 = (1 - u) * v, w11 = u * v;
+                double qx = px + w00 * dx[0] + w10 * dx[1] + w01 * dx[2] + w11 * dx[3];
+                double qy = py + w00 * dy[0] + w10 * dy[1] + w01 * dy[2] + w11 * dy[3];
+                box[0] = dmin(box[0], qx - pad);
+                box[1] = dmin(box[1], qy - pad);
+                box[2] = dmax(box[2], qx + pad);
+                box[3] = dmax(box[3], qy + pad);
+            }
         }
 }
 
