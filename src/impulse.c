@@ -112,6 +112,12 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
                 y[k] = run->palm_y;
                 vy[k] = fmax(vy[k], 0.0);
             }
+    if (run->plane_up && run->held) /* the palm from below: nothing under it */
+        for (int k = 0; k < n; k++)
+            if (y[k] > run->palm_up_y) {
+                y[k] = run->palm_up_y;
+                vy[k] = fmin(vy[k], 0.0);
+            }
     if (!run->walls)
         return;
     const double *w = run->wall;
@@ -171,7 +177,8 @@ static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
 /* A body that lands keeps upright, as a stamp should: a turn away from how it
  * stands at rest is pulled back (2.5 Hz, well damped), so a tall shape on a
- * small foot wobbles on it instead of toppling over. */
+ * small foot wobbles on it instead of toppling over, and a free body does not
+ * spin away. */
 static void keep_upright(const impulse_run *run, const double *x, const double *y, double *ax, double *ay, int n)
 {
     softbody_nodes nd = softbody_view(run->sb);
@@ -199,11 +206,33 @@ static void keep_upright(const impulse_run *run, const double *x, const double *
     }
 }
 
+/* A free body (no anchor, no floor) keeps its place: whatever the press gives
+ * its centre is pulled back to where it rests (2 Hz, well damped), so the
+ * stamp wobbles in place instead of drifting off. */
+static void keep_place(const impulse_run *run, const double *x, const double *y, double *ax, double *ay, int n)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    double qx = 0, qy = 0, cx = 0, cy = 0, vx = 0, vy = 0;
+    for (int k = 0; k < n; k++) {
+        qx += nd.qx[k], qy += nd.qy[k], cx += x[k], cy += y[k];
+        vx += nd.vx[k], vy += nd.vy[k];
+    }
+    double wn = 2.0 * PI * 2.0;
+    double fx = (-wn * wn * (cx - qx) - 2.0 * 0.8 * wn * vx) / n, fy = (-wn * wn * (cy - qy) - 2.0 * 0.8 * wn * vy) / n;
+    for (int k = 0; k < n; k++) {
+        ax[k] += fx;
+        ay[k] += fy;
+    }
+}
+
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
-    if (run->floor)
+    if (run->floor || run->free) {
         keep_upright(run, x, y, ax, ay, n);
+        if (run->free)
+            keep_place(run, x, y, ax, ay, n);
+    }
     if (!run->held)
         return;
     softbody *sb = run->sb;
@@ -233,6 +262,7 @@ static void press_force(void *user, double t, const double *x, const double *y, 
     }
     double a = run->gain * smoothstep(te / run->t_press);
     run->palm_y = run->plane_top + a * run->plane_depth;
+    run->palm_up_y = run->plane_bottom - a * run->plane_up_depth;
     for (int h = 0; h < run->nh; h++) {
         int k = run->hk[h];
         if (run->turn) {
@@ -319,27 +349,41 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     /* a press no faster than the body can follow: longer for a deeper one */
     run->t_press = 0.16 * fmax(1.0, s / run->info->strength);
     run->t_hold = 0.04;
-    /* the top node of every column */
-    int *coltop = run->hk + n; /* scratch after the handle list */
+    /* the top and bottom node of every column */
+    int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
-        coltop[i] = -1;
+        coltop[i] = colbot[i] = -1;
     for (int k = 0; k < n; k++) {
         int i = lat->ni[k];
         if (coltop[i] < 0 || lat->nj[k] < lat->nj[coltop[i]])
             coltop[i] = k;
+        if (colbot[i] < 0 || lat->nj[k] > lat->nj[colbot[i]])
+            colbot[i] = k;
     }
+    /* squash and stretch work against the anchor: from the top of a standing
+     * body, from the bottom of a hanging one, from both ends of a free one */
+    anchor_kind anchor = softbody_get_def(run->sb)->anchor;
+    double from_top = anchor == ANCHOR_BOTTOM ? 1.0 : anchor == ANCHOR_TOP ? 0.0 : 0.5;
+    /* how far a node at rest height y is from the anchored edge (the bottom when free) */
+#define from_anchor(y) (anchor == ANCHOR_TOP ? (y) - top : bottom - (y))
 
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
-        /* the whole top edge is lifted, ears and horns too */
-        for (int i = 0; i < lat->nx; i++)
-            if (coltop[i] >= 0 && !nd->pinned[coltop[i]])
-                add_handle(run, coltop[i], 0.0, -s * size);
+        /* the whole top edge is lifted, ears and horns too (the bottom edge pulled down) */
+        for (int i = 0; i < lat->nx; i++) {
+            if (from_top > 0.0 && coltop[i] >= 0 && !nd->pinned[coltop[i]])
+                add_handle(run, coltop[i], 0.0, -from_top * s * size);
+            if (from_top < 1.0 && colbot[i] >= 0 && colbot[i] != coltop[i] && !nd->pinned[colbot[i]])
+                add_handle(run, colbot[i], 0.0, (1.0 - from_top) * s * size);
+        }
         break;
     case IMPULSE_SQUASH:
-        run->plane = 1;
+        run->plane = from_top > 0.0;
         run->plane_top = top;
-        run->plane_depth = s * size;
+        run->plane_depth = from_top * s * size;
+        run->plane_up = from_top < 1.0;
+        run->plane_bottom = bottom;
+        run->plane_up_depth = (1.0 - from_top) * s * size;
         break;
     case IMPULSE_JUMP:
         /* a crouch, then the leap */
@@ -360,20 +404,21 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         add_finger(run, nd, lat, size, dir, s * size);
         break;
     case IMPULSE_SHAKE:
-        /* the upper part is shoved, the top quarter all the way, less further down */
+        /* the part far from the anchor is shoved (the top quarter of a standing
+         * body) all the way, less nearer the anchor */
         for (int k = 0; k < n; k++) {
-            double g = smoothstep(((bottom - nd->qy[k]) / size - 0.35) / 0.4);
+            double g = smoothstep((from_anchor(nd->qy[k]) / size - 0.35) / 0.4);
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, dir.x * s * size * g, dir.y * s * size * g);
         }
         break;
     case IMPULSE_TWIST:
-        /* the upper part turns, more the higher it is: a twist, not a tilt */
+        /* the part far from the anchor turns, more the farther: a twist, not a tilt */
         run->turn = 1;
         run->pivot = run->at_px;
         run->angle = s;
         for (int k = 0; k < n; k++) {
-            double g = smoothstep(((bottom - nd->qy[k]) / size - 0.2) / 0.8);
+            double g = smoothstep((from_anchor(nd->qy[k]) / size - 0.2) / 0.8);
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }
@@ -381,8 +426,8 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     default:
         break;
     }
+#undef from_anchor
 }
-
 
 /* The deformation now in the strength's own units (poke: the mean displacement
  * within 0.1 of the height around the kick point over the height; twist: the
@@ -446,10 +491,12 @@ static void press_start(impulse_run *run, softbody *sb)
 {
     for (int h = 0; h < run->nh; h++)
         softbody_set_pinned(sb, run->hk[h], 1);
-    run->held = run->nh > 0 || run->launch > 0.0 || run->plane;
+    run->held = run->nh > 0 || run->launch > 0.0 || run->plane || run->plane_up;
+    run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     run->palm_y = run->plane_top;
+    run->palm_up_y = run->plane_bottom;
     softbody_set_force(sb, press_force, run);
-    if (run->plane)
+    if (run->plane || run->plane_up)
         softbody_set_collide(sb, body_collide, run);
 }
 
@@ -469,7 +516,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->py = calloc((size_t)n, sizeof(double));
     run->drive_x = calloc((size_t)n, sizeof(double));
     run->drive_y = calloc((size_t)n, sizeof(double));
-    run->hk = malloc(((size_t)n + (size_t)lat->nx) * sizeof(int));
+    run->hk = malloc(((size_t)n + 2 * (size_t)lat->nx) * sizeof(int));
     run->hdx = calloc((size_t)n, sizeof(double));
     run->hdy = calloc((size_t)n, sizeof(double));
     run->sb = sb;

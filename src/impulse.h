@@ -72,6 +72,10 @@ typedef struct impulse_run {
     double plane_top;       /* the body's top at rest, pixels */
     double plane_depth;     /* how far the palm comes down at the peak, pixels (before gain) */
     double palm_y;          /* where the palm is now, pixels */
+    int plane_up;           /* 1: a palm comes up against the body's bottom (squash of a hanging or free body) */
+    double plane_bottom;    /* the body's bottom at rest, pixels */
+    double plane_up_depth;  /* how far that palm comes up at the peak, pixels (before gain) */
+    double palm_up_y;       /* where it is now, pixels */
     int nh;                 /* handle nodes */
     int *hk;                /* their node numbers */
     double *hdx, *hdy;      /* their displacement at the peak, pixels (before gain) */
@@ -82,6 +86,7 @@ typedef struct impulse_run {
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     double launch;          /* jump: upward speed given at the release, pixels/s */
     int held;               /* 1 while the handles are held */
+    int free;               /* 1: no anchor and no floor: the body is held in place and upright */
     int cap_energy;         /* 1: the body's energy is capped at the release (undamped bodies) */
     v2 at_px;               /* kick point, pixels */
     int walls;              /* 1: nodes stay inside wall (the canvas's edges) */

@@ -38,28 +38,35 @@ ln -sf "$data/2757.png" "$work/in/tall-2757.png"
 ln -sf "$data/2757-wide.png" "$work/in/wide-2757.png"
 
 impulses="squash stretch poke shake twist jump drop wave pat"
+free="squash stretch poke shake twist"
 "$poyo" --list-impulses | awk 'NR > 1 { print $1, $2 }' >"$work/strengths"
 
-# one job per impulse and input: frames, then the figures
+# one job per impulse and input: frames, then the figures; the in-place
+# impulses once more on a free body (--anchor none, rows named IMPULSE/free)
 for imp in $impulses; do
     for f in "$work"/in/*.png; do echo "$imp $f"; done
 done >"$work/jobs"
+for imp in $free; do
+    for f in "$work"/in/*.png; do echo "$imp $f free"; done
+done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
-echo "motion: $nclips clips (9 impulses x $(ls "$work/in" | wc -l) stamps), 2 at a time"
+echo "motion: $nclips clips (9 impulses and 5 on a free body x $(ls "$work/in" | wc -l) stamps), 2 at a time"
 t0=$(date +%s)
 mkdir -p "$work/res"
 xargs -P 2 -L 1 sh -c '
-    poyo=$1 tools=$2 work=$3 imp=$4 f=$5
+    poyo=$1 tools=$2 work=$3 imp=$4 f=$5 free=$6
     name=$(basename "$f" .png)
-    dir=$work/fr-$imp-$name
+    row=$imp opts="-s 128 -i $imp"
+    [ -n "$free" ] && row=$imp/free opts="$opts --anchor none"
+    dir=$work/fr-$imp$free-$name
     per=""
     [ "$imp" = wave ] || [ "$imp" = pat ] && per=--periodic
     [ "$imp" = jump ] || [ "$imp" = drop ] && per=--landing
-    if "$poyo" "$f" -s 128 -i "$imp" --frames "$dir" -q -f &&
-        "$tools/motionstats" --impulse "$imp" --input "$f" $per --exact "-s 128 -i $imp" "$dir" >"$dir.txt"; then
-        { echo "clip $imp $name"; cat "$dir.txt"; } >"$work/res/$imp-$name.txt"
+    if "$poyo" "$f" $opts --frames "$dir" -q -f &&
+        "$tools/motionstats" --impulse "$imp" --input "$f" $per --exact "$opts" "$dir" >"$dir.txt"; then
+        { echo "clip $row $name"; cat "$dir.txt"; } >"$work/res/$imp$free-$name.txt"
     else
-        echo "motion: $imp on $name failed" >&2
+        echo "motion: $row on $name failed" >&2
     fi
     rm -rf "$dir" "$dir.txt"
 ' motion-job "$poyo" "$tools" "$work" <"$work/jobs"
@@ -67,7 +74,7 @@ t1=$(date +%s)
 echo "motion: measured in $((t1 - t0)) s"
 echo
 
-cat "$work"/res/*.txt | awk -v impulses="$impulses" -v round="$round" -v sfile="$work/strengths" '
+cat "$work"/res/*.txt | awk -v impulses="$impulses" -v free="$free" -v round="$round" -v sfile="$work/strengths" '
 function isnum(v) { return v != "nan" && v != "inf" && v != "-nan" && v != "" }
 function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
@@ -84,6 +91,7 @@ function fmt(v, col) {
 }
 # goal of figure col for this clip: sets G_op (">=", "<=", "in", "") and G_a, G_b
 function goal(col, imp, name, long, med,   jd) {
+    sub(/\/free$/, "", imp)
     G_op = ""; jd = (imp == "jump" || imp == "drop")
     if (col == "size") { G_op = ">="; G_a = long && jd ? 0.6 : jd ? 0.75 : 0.85 }
     else if (col == "edge") { G_op = "<="; G_a = 0 }
@@ -99,8 +107,8 @@ function goal(col, imp, name, long, med,   jd) {
     else if (col == "land") { G_op = "<="; G_a = 0.08 }
     else if (col == "srat") { G_op = "<="; G_a = 3 }
     else if (col == "seam") { G_op = "<="; G_a = med > 1 ? med : 1 }
-    else if (col == "axis") { G_op = "<="; G_a = 10 }
-    else if (col == "incnv") { G_op = ">="; G_a = 1 }
+    else if (col == "axis") { if (jd) { G_op = "<="; G_a = 10 } }
+    else if (col == "incnv") { if (imp !~ /^(wave|pat)$/) { G_op = ">="; G_a = 1 } }
     else if (col == "sharp") { G_op = ">="; G_a = 0.95 }
     else if (col == "twink") { G_op = "<="; G_a = 0 }
 }
@@ -133,7 +141,7 @@ function flush(   c, col, v, long) {
     nclip[cimp]++
     for (c = 1; c <= ncol; c++) {
         col = cols[c]; v = F[key[col]]
-        if (col == "str" && isnum(v)) v = v / req[cimp]
+        if (col == "str" && isnum(v)) { base = cimp; sub(/\/free$/, "", base); v = v / req[base] }
         if (!isnum(v)) continue
         vals[cimp, col] = vals[cimp, col] " " v
         goal(col, cimp, cname, long, F["step_median"])
@@ -152,16 +160,19 @@ $1 == "clip" { flush(); cimp = $2; cname = $3; next }
 { F[$1] = $2 }
 END {
     flush()
-    printf "%-7s %3s", "impulse", "n"
+    printf "%-12s %3s", "impulse", "n"
     for (c = 1; c <= ncol; c++) printf " %11s", cols[c]
-    printf "\n%-7s %3s", "goal", ""
+    printf "\n%-12s %3s", "goal", ""
     split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 - - - <=3 <=max(s,1) <=10 =1 >=.95 =0 -", gl, " ")
     for (c = 1; c <= ncol; c++) printf " %11s", gl[c]
     printf "\n"
     n = split(impulses, imps, " ")
+    nf = split(free, fr, " ")
+    for (i = 1; i <= nf; i++) imps[n + i] = fr[i] "/free"
+    n += nf
     for (i = 1; i <= n; i++) {
         imp = imps[i]
-        printf "%-7s %3d", imp, nclip[imp]
+        printf "%-12s %3d", imp, nclip[imp]
         for (c = 1; c <= ncol; c++) {
             col = cols[c]
             if (!((imp, col) in wv)) { printf " %11s", "-"; continue }
@@ -170,7 +181,7 @@ END {
             if (wf[imp, col]) wl = wl sprintf(" %s %s", col, wn[imp, col])
         }
         printf "\n"
-        if (wl != "") worst = worst sprintf("  %-7s%s\n", imp, wl)
+        if (wl != "") worst = worst sprintf("  %-12s%s\n", imp, wl)
         wl = ""
     }
     print ""
@@ -179,7 +190,8 @@ END {
     print "str: strength / the impulse default strength   jelly: goal on round faces (" round "), .50 poke, .32 squash twist"
     print "dent, sprd: dent_ratio, dent_spread (poke, pat)   area: area_dev (no goal for jump, drop)   land: area_dev_landing"
     print "parts, holes: frames that change them   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px)"
-    print "axis: axis_dev_max (degrees, shapes with a 2:1 second-moment ratio)   incnv: in_canvas   sharp: sharp_min"
+    print "axis: axis_dev_max (degrees, shapes with a 2:1 second-moment ratio; goal from touchdown, jump and drop)"
+    print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"
     if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
 }'
