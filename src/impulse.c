@@ -625,6 +625,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         if (run->def.kind == IMPULSE_PAT) /* the finger, shaped for a dent of the strength asked */
             add_finger(run, &nd, lat, size, dir, run->def.strength * size);
     } else {
+        run->dir = dir;
         setup_press(run, &nd, lat, top, bottom, size, dir);
     }
     return POYO_OK;
@@ -678,19 +679,35 @@ void impulse_kick(impulse_run *run, softbody *sb)
     }
     default: {
         if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) {
-            /* a trial press: its peak, measured as the strength is, scales the real one */
+            /* a trial press: its peak, measured as the strength is, scales the
+             * real one. A finger is pressed anew as deep as that asks, with a
+             * tip as wide as the new depth (so the dent's slope stays below
+             * one and no cell folds), and tried again. */
             int cap = run->cap_energy;
             run->cap_energy = 0;
-            press_start(run, sb);
-            double peak = 0.0;
-            while (run->held) {
-                softbody_step(sb);
-                peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
+            double depth = s * run->size;
+            for (int trial = 0; trial < (run->def.kind == IMPULSE_POKE ? 3 : 1); trial++) {
+                press_start(run, sb);
+                double peak = 0.0;
+                while (run->held) {
+                    softbody_step(sb);
+                    peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
+                }
+                softbody_reset(sb);
+                for (int h = 0; h < run->nh; h++)
+                    softbody_set_pinned(sb, run->hk[h], 0);
+                if (!(peak > 1e-9))
+                    break;
+                double g = fmin(3.0, fmax(0.25, s / peak));
+                if (run->def.kind == IMPULSE_TWIST) {
+                    run->gain = g;
+                    break;
+                }
+                depth *= g;
+                run->nh = 0;
+                add_finger(run, &nd, run->lat, run->size, run->dir, depth);
             }
-            softbody_reset(sb);
             run->cap_energy = cap;
-            if (peak > 1e-9)
-                run->gain = fmin(3.0, fmax(0.25, s / peak));
         }
         if (run->def.kind == IMPULSE_JUMP && run->launch > 0.0)
             for (int trial = 0; trial < 2; trial++) {

@@ -89,6 +89,7 @@ typedef struct impulse_run {
     int free;               /* 1: no anchor and no floor: the body is held in place and upright */
     int cap_energy;         /* 1: the body's energy is capped at the release (undamped bodies) */
     v2 at_px;               /* kick point, pixels */
+    v2 dir;                 /* direction of the press (poke) */
     int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
     double wall[4];         /* x0, y0, x1, y1, pixels */
 } impulse_run;

@@ -238,7 +238,32 @@ static void no_cell_folds_at_the_defaults(void)
         }
 }
 
+static void a_poke_up_to_its_default_folds_no_cell(void)
+{
+    /* a shallow poke is scaled up on its trial press; the finger must widen
+     * with it, or the dent's slope passes one and the cells under it fold */
+    const char *faces[] = { "tests/data/1f600.png", "tests/data/1f431.png" };
+    const double strengths[] = { 0.05, 0.1, 0.2 };
+    for (int f = 0; f < 2; f++)
+        for (int s = 0; s < 3; s++) {
+            image im;
+            poyo_error err;
+            ENSURE(image_load(faces[f], IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
+            animate_def d = animate_default_def();
+            d.impulse.kind = IMPULSE_POKE;
+            d.impulse.strength = strengths[s];
+            d.width = d.height = 128;
+            motion m;
+            ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
+            image_free(&im);
+            double least = least_cell_share(&m);
+            motion_free(&m);
+            ENSURE_MSG(least >= 0.05, "poke at %g on %s: a cell keeps %g of its area", strengths[s], faces[f], least);
+        }
+}
+
 const struct test_case test_cases[] = {
+    { "a_poke_up_to_its_default_folds_no_cell", a_poke_up_to_its_default_folds_no_cell },
     { "squash_and_stretch_reach_their_strength", squash_and_stretch_reach_their_strength },
     { "poke_dents_locally", poke_dents_locally },
     { "twist_turns_as_much_as_asked", twist_turns_as_much_as_asked },
