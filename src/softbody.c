@@ -7,6 +7,7 @@
  * with the frame rate or the number of steps. */
 #include "softbody.h"
 
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,8 +228,16 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
             memcpy(sb->cell + 4 * (size_t)sb->ncell++, q, sizeof q);
         }
     sb->area0 = body_area(sb, sb->qx, sb->qy, NULL, NULL);
-    /* anchors: the lowest (or highest) active node of every column */
+    /* anchors: the lowest (or highest) active node of every column that
+     * reaches the body's foot (its lowest quarter): a shape that stands on a
+     * corner is held there, not at the underside of whatever overhangs */
     if (def->anchor != ANCHOR_NONE) {
+        int j_lo = lat->ny, j_hi = -1;
+        for (int k = 0; k < n; k++) {
+            j_lo = lat->nj[k] < j_lo ? lat->nj[k] : j_lo;
+            j_hi = lat->nj[k] > j_hi ? lat->nj[k] : j_hi;
+        }
+        double reach = 0.25 * (j_hi - j_lo);
         for (int i = 0; i < lat->nx; i++) {
             int best = -1;
             for (int j = 0; j < lat->ny; j++) {
@@ -239,7 +248,7 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
                     break;
                 }
             }
-            if (best >= 0) {
+            if (best >= 0 && (def->anchor == ANCHOR_BOTTOM ? j_hi - lat->nj[best] : lat->nj[best] - j_lo) <= reach + 1e-9) {
                 sb->pinned[best] = 1;
                 sb->pinned_count++;
             }

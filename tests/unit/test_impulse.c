@@ -262,7 +262,31 @@ static void a_poke_up_to_its_default_folds_no_cell(void)
         }
 }
 
+static void a_shape_on_a_corner_folds_no_cell(void)
+{
+    /* the rocket stands on its lower left corner: only the columns that reach
+     * its foot are held, so nothing pins the underside of what overhangs and
+     * the upper body turns without folding a cell against it */
+    for (int k = 0; k < IMPULSE_COUNT; k++) {
+        image im;
+        poyo_error err;
+        ENSURE(image_load("tests/data/1f680.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
+        animate_def d = animate_default_def();
+        d.impulse.kind = (impulse_kind)k;
+        d.impulse.strength = impulse_get_info((impulse_kind)k)->strength;
+        d.width = d.height = 128;
+        motion m;
+        ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
+        image_free(&im);
+        double least = least_cell_share(&m);
+        motion_free(&m);
+        ENSURE_MSG(least >= 0.05, "%s at %g on 1f680: a cell keeps %g of its area", impulse_get_info((impulse_kind)k)->name,
+                   d.impulse.strength, least);
+    }
+}
+
 const struct test_case test_cases[] = {
+    { "a_shape_on_a_corner_folds_no_cell", a_shape_on_a_corner_folds_no_cell },
     { "a_poke_up_to_its_default_folds_no_cell", a_poke_up_to_its_default_folds_no_cell },
     { "squash_and_stretch_reach_their_strength", squash_and_stretch_reach_their_strength },
     { "poke_dents_locally", poke_dents_locally },
