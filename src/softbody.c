@@ -38,6 +38,7 @@ struct softbody {
     double *gx, *gy, *ax, *ay;   /* scratch: goals, external accelerations */
     int *out_a, *out_b, nout;    /* outline springs: node pairs */
     int ncell;                   /* drawn lattice cells */
+    double turn_min;             /* the least turn a cell's corner may keep (a tenth of its rest turn) */
     int *cell;                   /* 4 corner nodes of each, in the order that makes its area positive */
     double area0;                /* their total area at rest */
     double *agx, *agy;           /* scratch: gradient of the area */
@@ -228,6 +229,7 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
             memcpy(sb->cell + 4 * (size_t)sb->ncell++, q, sizeof q);
         }
     sb->area0 = body_area(sb, sb->qx, sb->qy, NULL, NULL);
+    sb->turn_min = 0.1 * lat->h * lat->h;
     /* anchors: the lowest (or highest) active node of every column that
      * reaches the body's foot (its lowest quarter): a shape that stands on a
      * corner is held there, not at the underside of whatever overhangs */
@@ -669,6 +671,57 @@ static void project_outline(softbody *sb)
     }
 }
 
+/* Keeps every drawn cell from folding: at each corner (a, b, d) the turn
+ * (b - a) x (d - b), h^2 at rest, stays at least turn_min. A corner below it
+ * has its three nodes moved along the turn's gradient until it is back (a
+ * position-based inequality constraint, pinned nodes held), and their
+ * velocities follow the move. Up to 16 sweeps; inactive while no cell comes
+ * near folding, so the calibrated wobble is untouched. */
+static void keep_cells_turning(softbody *sb)
+{
+    double idt = 1.0 / sb->dt, *x = sb->x, *y = sb->y;
+    /* corrections summed per node and applied together (Jacobi), so the
+     * result does not depend on the order of the cells: the scratch of the
+     * goals and of the area's gradient holds them, both free here */
+    double *mx = sb->gx, *my = sb->gy, *cnt = sb->agx;
+    for (int sweep = 0; sweep < 16; sweep++) {
+        int moved = 0;
+        memset(mx, 0, (size_t)sb->n * sizeof *mx);
+        memset(my, 0, (size_t)sb->n * sizeof *my);
+        memset(cnt, 0, (size_t)sb->n * sizeof *cnt);
+        for (int c = 0; c < sb->ncell; c++) {
+            const int *q = sb->cell + 4 * c;
+            for (int i = 0; i < 4; i++) {
+                int a = q[i], b = q[(i + 1) & 3], d = q[(i + 2) & 3];
+                double ux = x[b] - x[a], uy = y[b] - y[a], vx = x[d] - x[b], vy = y[d] - y[b];
+                double turn = ux * vy - uy * vx;
+                if (turn >= sb->turn_min)
+                    continue;
+                double wa = sb->pinned[a] ? 0.0 : 1.0, wb = sb->pinned[b] ? 0.0 : 1.0, wd = sb->pinned[d] ? 0.0 : 1.0;
+                double gax = -vy, gay = vx, gdx = -uy, gdy = ux, gbx = vy + uy, gby = -vx - ux;
+                double norm = wa * (gax * gax + gay * gay) + wb * (gbx * gbx + gby * gby) + wd * (gdx * gdx + gdy * gdy);
+                if (!(norm > 1e-12))
+                    continue;
+                double lam = (sb->turn_min - turn) / norm;
+                mx[a] += wa * lam * gax, my[a] += wa * lam * gay, cnt[a] += wa;
+                mx[b] += wb * lam * gbx, my[b] += wb * lam * gby, cnt[b] += wb;
+                mx[d] += wd * lam * gdx, my[d] += wd * lam * gdy, cnt[d] += wd;
+                moved = 1;
+            }
+        }
+        if (!moved)
+            break;
+        for (int k = 0; k < sb->n; k++)
+            if (cnt[k] > 0.0) {
+                double px = mx[k] / cnt[k], py = my[k] / cnt[k];
+                x[k] += px;
+                y[k] += py;
+                sb->vx[k] += px * idt;
+                sb->vy[k] += py * idt;
+            }
+    }
+}
+
 /* Total area of the drawn cells for positions (x, y); with gx, gy not NULL also
  * its gradient with respect to every node. */
 static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
@@ -783,6 +836,7 @@ void softbody_step(softbody *sb)
         for (int k = 0; k < n && !sb->contact; k++)
             sb->contact = sb->x[k] != sb->gx[k] || sb->y[k] != sb->gy[k];
     }
+    keep_cells_turning(sb);
     sb->time += dt;
 }
 
