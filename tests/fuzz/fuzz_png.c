@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     poyo_error err;
     if (image_decode(data, size, FUZZ_MAX_PIXELS, &im, &err) != POYO_OK)
         return 0;
