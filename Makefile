@@ -104,8 +104,9 @@ check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 check-cli: $(BUILD)/poyo $(TOOL_BINS)
 	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
 
+# (tests/lsan.supp names leaks inside libraries, each with the library and why)
 check-san:
-	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check-unit check-cli
 
 # ---- the main job on the shipped samples ------------------------------------

@@ -19,7 +19,8 @@ test_expect_success 'an SVG animates whatever its name, at its viewBox size or t
     $T $POYO face.svg --size 300x200 -o c.gif && "$INFO" c.gif >info &&
     grep -qx "width 300" info && grep -qx "height 200" info &&
     $T $POYO -p telegram face.svg -o t.webp 2>/dev/null && $POYO check -p telegram t.webp &&
-    cat face.svg | $T $POYO - -o - >d.gif && cmp a.gif d.gif
+    cat face.svg | $T $POYO - -o - >d.gif && cmp a.gif d.gif &&
+    $T $POYO rope face.svg --size 96 -o r.gif && "$INFO" r.gif >info && grep -qx "width 96" info
 '
 
 test_expect_success 'a folder takes its *.svg, -r those below it too' '
@@ -31,6 +32,11 @@ test_expect_success 'a folder takes its *.svg, -r those below it too' '
 '
 
 # Files and addresses an SVG may name: none is ever opened, looked at or connected to.
+# LeakSanitizer cannot work under ptrace (an ASan build fails at exit under
+# strace), so the traced runs leave it off and are repeated untraced with it.
+traced() {
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$@"
+}
 test_expect_success 'an SVG never reads what it references: files, file: and http: URLs, xml:base, entities' '
     cp "$DATA/1f600.png" secret.png && cp "$FACE" secret.svg &&
     cat >refs.svg <<EOF &&
@@ -49,13 +55,15 @@ test_expect_success 'an SVG never reads what it references: files, file: and htt
   <xi:include href="secret.svg" parse="xml"/>
 </svg>
 EOF
-    strace -f -o trace -e trace=%file,%network $T $POYO refs.svg -o refs.gif &&
+    traced trace -e trace=%file,%network $T $POYO refs.svg -o refs.gif &&
     [ -s refs.gif ] && grep -q "refs.svg" trace &&
     ! grep -E "secret|socket\(|connect\(" trace &&
+    $T $POYO refs.svg -o refs2.gif && cmp refs.gif refs2.gif &&
     printf "<!DOCTYPE svg [<!ENTITY x SYSTEM \"file://%s/secret.svg\">]>\n<svg xmlns=\"http://www.w3.org/2000/svg\">&x;</svg>\n" "$PWD" >ent.svg &&
-    expect_exit 1 strace -f -o trace2 -e trace=%file,%network $T $POYO ent.svg -o ent.gif 2>err &&
+    expect_exit 1 traced trace2 -e trace=%file,%network $T $POYO ent.svg -o ent.gif 2>err &&
     expect_line err "poyo: ent.svg: corrupt or truncated SVG (line 2: Entity '"'"'x'"'"' not defined)" &&
-    ! grep -E "secret|socket\(|connect\(" trace2 && expect_no_file ent.gif
+    ! grep -E "secret|socket\(|connect\(" trace2 && expect_no_file ent.gif &&
+    expect_exit 1 $T $POYO ent.svg -o ent.gif 2>err2 && cmp err err2
 '
 
 test_expect_success 'an SVG embedding an image or a document (data: URL) is refused before anything decodes it' '
@@ -69,8 +77,9 @@ test_expect_success 'an SVG embedding an image or a document (data: URL) is refu
     done
 '
 
-# bombs: each fails in one line, within 20 s and 400 MiB (an address-sanitized
-# build included)
+# bombs: each fails in one line, within 20 s and 600 MiB (about 20 MiB in a
+# plain build; AddressSanitizer keeps up to 256 MiB of freed memory in its
+# quarantine, which the <use> bomb fills)
 test_expect_success 'SVG bombs are refused within bounded time and memory' '
     {
         echo "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY l0 \"lollollollollollollollollollol\">"
@@ -105,7 +114,7 @@ test_expect_success 'SVG bombs are refused within bounded time and memory' '
         expect_exit 1 $TB $TOOLS/rusage $bomb.cost $POYO $bomb.svg -o $bomb.gif 2>err &&
         expect_line err "poyo: $bomb.svg: $msg" && expect_no_file $bomb.gif &&
         read secs mib <$bomb.cost && echo "$bomb: $secs s, $mib MiB" &&
-        awk -v s="$secs" -v m="$mib" "BEGIN { exit !(s < 20 && m < 400) }" || exit 1
+        awk -v s="$secs" -v m="$mib" "BEGIN { exit !(s < 20 && m < 600) }" || exit 1
     done
 '
 
