@@ -749,9 +749,11 @@ static poyo_status svg_scan(const uint8_t *data, size_t len, poyo_error *err)
     return POYO_OK;
 }
 
-/* A parsed SVG document. */
+/* A parsed SVG document and the window of it an image shows: the image's
+ * pixels are those of the document drawn at full_w x full_h, from (x, y). */
 struct image_vector {
-    RsvgHandle *handle;
+    RsvgHandle *handle;   /* a reference of its own */
+    int x, y, full_w, full_h;
 };
 
 /* Fails with librsvg's own message (one line) after what went wrong. */
@@ -872,7 +874,9 @@ static poyo_status decode_svg(const uint8_t *data, size_t len, long long max_pix
         return st;
     }
     v->handle = handle;
-    st = image_alloc(out, (int)lround(w), (int)lround(h), err);
+    v->full_w = (int)lround(w);
+    v->full_h = (int)lround(h);
+    st = image_alloc(out, v->full_w, v->full_h, err);
     if (st == POYO_OK)
         st = svg_draw(v, out->w, out->h, 0, 0, out->w, out->h, out->rgba, err);
     if (st != POYO_OK) {
@@ -963,6 +967,32 @@ poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_
     return st;
 }
 
+poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *out, poyo_error *err)
+{
+    if (x0 < 0 || y0 < 0 || x1 > src->w || y1 > src->h || x0 >= x1 || y0 >= y1)
+        return poyo_fail(err, POYO_ERR_USAGE, "cannot crop [%d, %d) x [%d, %d) from a %dx%d image", x0, x1, y0, y1,
+                         src->w, src->h);
+    poyo_status st = image_alloc(out, x1 - x0, y1 - y0, err);
+    if (st != POYO_OK)
+        return st;
+    for (int y = y0; y < y1; y++)
+        memcpy(out->rgba + (size_t)(y - y0) * out->w * 4u, src->rgba + ((size_t)y * src->w + x0) * 4u,
+               (size_t)out->w * 4u);
+    if (src->vec) {
+        struct image_vector *v = malloc(sizeof *v);
+        if (!v) {
+            image_free(out);
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an SVG");
+        }
+        *v = *src->vec;
+        v->x += x0;
+        v->y += y0;
+        g_object_ref(v->handle);
+        out->vec = v;
+    }
+    return POYO_OK;
+}
+
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1027,7 +1057,9 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
         return st;
     if (src->vec) {
         /* drawn at the placed size: as sharp as an image made at that size */
-        st = svg_draw(src->vec, w, h, ox, oy, pw, ph, out->rgba, err);
+        const struct image_vector *v = src->vec;
+        double sx = (double)pw / src->w, sy = (double)ph / src->h;
+        st = svg_draw(v, w, h, ox - v->x * sx, oy - v->y * sy, v->full_w * sx, v->full_h * sy, out->rgba, err);
         if (st != POYO_OK)
             image_free(out);
         else

@@ -35,6 +35,9 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
 
 /* Reads path ("-" = standard input; at most FILE_MAX_BYTES) and decodes it as image_decode does. */
 poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_error *err);
+/* The window [x0, x1) x [y0, y1) of src as an image of its own; an SVG's
+ * drawing comes along, so the window too is drawn again at any size. */
+poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *out, poyo_error *err);
 /* Allocates a zeroed (fully transparent) w x h image. */
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err);
 /* Frees the pixels and the drawing; safe on a zeroed image. */

@@ -4,8 +4,8 @@
  * a two-frame clip written as WebP and as GIF decodes to its first frame.
  * SVG input: drawn at the placed size it matches a disc and a ring computed
  * here analytically (16 x 16 samples a pixel) far better than the same SVG
- * resampled from its intrinsic size, and so does a frame the renderer draws of
- * it at rest; it is recognised by its root element after any prolog, sized
+ * resampled from its intrinsic size, and so do a crop of it and a frame the
+ * renderer draws of it at rest; it is recognised by its root element after any prolog, sized
  * from width and height or the viewBox; bad, hostile and non-SVG XML is
  * refused with one sentence. */
 #include "test.h"
@@ -256,6 +256,25 @@ static void svg_is_clipped_to_the_canvas(void)
     ENSURE_MSG(db >= 40.0, "clipped: %.1f dB", db);
 }
 
+static void svg_crop_is_drawn_again_at_any_size(void)
+{
+    image im, crop, drawn, ref;
+    poyo_error err;
+    ENSURE(decode_str(stamp_svg, &im, &err) == POYO_OK);
+    ENSURE(image_crop(&im, 4, 6, 32, 30, &crop, &err) == POYO_OK);
+    ENSURE(crop.w == 28 && crop.h == 24 && crop.vec != NULL);
+    for (int y = 0; y < 24; y++)
+        ENSURE(memcmp(crop.rgba + (size_t)y * 28 * 4, im.rgba + ((size_t)(y + 6) * 36 + 4) * 4, 28 * 4) == 0);
+    image_free(&im); /* the crop keeps the drawing alive */
+    ENSURE(image_place(&crop, 84, 72, 84, 72, 0, 0, &drawn, &err) == POYO_OK);
+    reference(84, 72, 108, -12, -18, &ref);
+    double db = psnr_premultiplied(&drawn, &ref);
+    image_free(&drawn);
+    image_free(&ref);
+    image_free(&crop);
+    ENSURE_MSG(db >= 40.0, "a crop drawn 3 times larger: %.1f dB", db);
+}
+
 static void renderer_draws_the_svg_at_the_canvas_size(void)
 {
     image im, ref;
@@ -370,6 +389,7 @@ const struct test_case test_cases[] = {
     { "animated_webp_first_frame_matches_the_animation_decoder", animated_webp_first_frame_matches_the_animation_decoder },
     { "svg_drawn_at_size_matches_the_exact_shapes", svg_drawn_at_size_matches_the_exact_shapes },
     { "svg_is_clipped_to_the_canvas", svg_is_clipped_to_the_canvas },
+    { "svg_crop_is_drawn_again_at_any_size", svg_crop_is_drawn_again_at_any_size },
     { "renderer_draws_the_svg_at_the_canvas_size", renderer_draws_the_svg_at_the_canvas_size },
     { "svg_is_known_by_its_root_and_sized_by_its_header", svg_is_known_by_its_root_and_sized_by_its_header },
     { "bad_and_hostile_svg_is_refused", bad_and_hostile_svg_is_refused },
