@@ -134,6 +134,7 @@ fuzz: deps
 	    tests/fuzz/fuzz_$$t.c build-fuzz/libpoyo.a $(LDLIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
 	    -artifact_prefix=build-fuzz/crashes/$$t- -print_final_stats=1 \
 	    build-fuzz/corpus/$$t build-fuzz/seeds/$$t 2>&1 | tail -n 12 || exit 1; \
