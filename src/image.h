@@ -2,7 +2,7 @@
  * GIF or an animated WebP (each recognised by its content, whatever the file's
  * name; only PNG and JPEG reach stb_image, only SVG reaches librsvg) with a
  * pixel limit checked before decoding, resample, premultiply. The only caller
- * of stb_image, stb_image_resize and librsvg. */
+ * of stb_image, stb_image_resize, librsvg and libxml2. */
 #ifndef POYO_IMAGE_H
 #define POYO_IMAGE_H
 
@@ -17,7 +17,8 @@ struct image_vector; /* a parsed SVG, private to image.c */
 typedef struct image {
     int w, h;
     uint8_t *rgba;   /* owned */
-    struct image_vector *vec; /* owned; an SVG's drawing, which image_place draws again at the size asked for */
+    struct image_vector *vec; /* owned (a copy by assignment shares it; image_crop makes one that owns its
+                                 own); an SVG's drawing, which image_place draws again at the size asked for */
 } image;
 
 /* Decodes an image held in memory: PNG, JPEG, WebP (an animated one's first
