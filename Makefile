@@ -13,7 +13,7 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmiss
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
@@ -34,7 +34,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
-DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev pkg-config strace
+DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev pkg-config strace
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -43,6 +43,8 @@ deps:
 	  pkg-config --exists imagequant || missing="$$missing libimagequant-dev"; \
 	  pkg-config --exists libwebp libwebpmux libwebpdemux || missing="$$missing libwebp-dev"; \
 	  pkg-config --exists zlib || missing="$$missing zlib1g-dev"; \
+	  pkg-config --exists librsvg-2.0 || missing="$$missing librsvg2-dev"; \
+	  pkg-config --exists libxml-2.0 || missing="$$missing libxml2-dev"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	fi; \
@@ -102,8 +104,9 @@ check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 check-cli: $(BUILD)/poyo $(TOOL_BINS)
 	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
 
+# (tests/lsan.supp names leaks inside libraries, each with the library and why)
 check-san:
-	@$(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check-unit check-cli
 
 # ---- the main job on the shipped samples ------------------------------------
@@ -131,6 +134,7 @@ fuzz: deps
 	    tests/fuzz/fuzz_$$t.c build-fuzz/libpoyo.a $(LDLIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
 	    -artifact_prefix=build-fuzz/crashes/$$t- -print_final_stats=1 \
 	    build-fuzz/corpus/$$t build-fuzz/seeds/$$t 2>&1 | tail -n 12 || exit 1; \

@@ -220,13 +220,7 @@ static poyo_status crop_visible(const image *src, image *out, poyo_error *err)
     y0 = y0 > 0 ? y0 - 1 : 0;
     x1 = x1 < src->w ? x1 + 1 : src->w;
     y1 = y1 < src->h ? y1 + 1 : src->h;
-    poyo_status st = image_alloc(out, x1 - x0, y1 - y0, err);
-    if (st != POYO_OK)
-        return st;
-    for (int y = y0; y < y1; y++)
-        memcpy(out->rgba + (size_t)(y - y0) * out->w * 4u, src->rgba + ((size_t)y * src->w + x0) * 4u,
-               (size_t)out->w * 4u);
-    return POYO_OK;
+    return image_crop(src, x0, y0, x1, y1, out, err);
 }
 
 /* The attachment point: the top edge of the highest clearly visible pixel near

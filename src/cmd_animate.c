@@ -76,9 +76,10 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: poyo [animate] [OPTIONS] INPUT...\n"
             "Make a stamp jiggle as a soft body and write a looping animated GIF.\n"
-            "INPUT is a PNG, JPEG, WebP or GIF file (an animation's first frame), - for standard\n"
-            "input, or a directory (its *.png, *.jpg, *.jpeg, *.webp and *.gif). Without -o,\n"
-            "STEM.gif is written beside each input (standard output for standard input).\n"
+            "INPUT is a PNG, JPEG, WebP, GIF (an animation's first frame) or SVG file (drawn at the\n"
+            "size it is shown), - for standard input, or a directory (its *.png, *.jpg, *.jpeg,\n"
+            "*.webp, *.gif and *.svg). Without -o, STEM.gif is written beside each input\n"
+            "(standard output for standard input).\n"
             "\n"
             "Output:\n"
             "  -o, --output FILE        output file (- = standard output); DIR/ for many inputs\n"
@@ -250,7 +251,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     od.tmp = tmp;
     od.tmp_cap = BATCH_TMP_MAX;
     poyo_error err;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
     anim a;
@@ -385,10 +386,10 @@ static void jobs_free(job_list *l)
 }
 
 /* 1 when name ends in an image suffix a directory walk takes (any case):
- * .png, .jpg, .jpeg, .webp or .gif. The content decides how it is decoded. */
+ * .png, .jpg, .jpeg, .webp, .gif or .svg. The content decides how it is decoded. */
 static int has_image_suffix(const char *name)
 {
-    static const char *const suffixes[] = { ".png", ".jpg", ".jpeg", ".webp", ".gif" };
+    static const char *const suffixes[] = { ".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg" };
     size_t n = strlen(name);
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
         size_t k = strlen(suffixes[i]);
@@ -834,7 +835,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     }
     walk_free(&walk);
     if (jl.n == 0) {
-        cli_error(inputs[0], "is a directory with no PNG, JPEG, WebP or GIF files");
+        cli_error(inputs[0], "is a directory with no PNG, JPEG, WebP, GIF or SVG files");
         jobs_free(&jl);
         free(inputs);
         return 1;

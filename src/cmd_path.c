@@ -324,7 +324,7 @@ typedef struct stamp_opts {
 static int run_stamp(const char *input, const char *output, const path *p, const stamp_opts *o)
 {
     poyo_error err;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
     anim a;

@@ -374,7 +374,7 @@ int cmd_rope(int argc, char **argv)
         return 2;
 
     o.out.input = o.input;
-    image stamp = { 0, 0, NULL };
+    image stamp = { 0 };
     int rc = 0;
     if (o.input && !load_stamp(o.input, o.max_pixels, &stamp))
         return 1;

@@ -234,7 +234,7 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
     const char *name = j->stamp;
     poyo_error err;
     size_t bytes = 0;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     anim a;

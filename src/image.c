@@ -1,13 +1,21 @@
 /* image.c - decoding (PNG and JPEG through stb_image, WebP through libwebp, the
- * first frame of a GIF through giflib) with a pixel limit checked from the
- * header, resampling (stb_image_resize) and PNG encoding (stb_image_write). */
+ * first frame of a GIF through giflib, SVG through librsvg and cairo) with a
+ * pixel limit checked from the header, resampling (stb_image_resize) and PNG
+ * encoding (stb_image_write). */
 #include "image.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cairo.h>
 #include <gif_lib.h>
+#include <librsvg/rsvg.h>
+#include <libxml/parser.h>
+#include <libxml/SAX2.h>
+#include <libxml/parserInternals.h>
 #include <webp/decode.h>
 #include <zlib.h>
 
@@ -479,6 +487,407 @@ static poyo_status decode_gif(const uint8_t *data, size_t len, long long max_pix
     return st;
 }
 
+/* What the start of a file says about it as XML. */
+typedef enum xml_kind {
+    XML_NONE,     /* not XML: no '<' first, or none a tag can start with */
+    XML_SVG,      /* the root element is svg (any namespace prefix) */
+    XML_OTHER,    /* the root element is another one */
+    XML_NO_ROOT   /* the prolog never ends in a root element */
+} xml_kind;
+
+static int xml_space(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static int xml_name_char(uint8_t c)
+{
+    return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == ':' || c == '-' || c == '.';
+}
+
+/* The offset just past the first `end` at or after pos, or len when there is none. */
+static size_t skip_past(const uint8_t *d, size_t len, size_t pos, const char *end)
+{
+    size_t k = strlen(end);
+    for (; pos + k <= len; pos++)
+        if (memcmp(d + pos, end, k) == 0)
+            return pos + k;
+    return len + 1;
+}
+
+/* Finds the root element of XML data: after a UTF-8 byte order mark, white
+ * space, the XML declaration, processing instructions, comments and a
+ * DOCTYPE (its internal subset included, quoted strings skipped). The root's
+ * name (at most cap - 1 bytes) goes to name. */
+static xml_kind xml_root(const uint8_t *d, size_t len, char *name, size_t cap)
+{
+    size_t pos = len >= 3 && d[0] == 0xef && d[1] == 0xbb && d[2] == 0xbf ? 3 : 0;
+    while (pos < len && xml_space(d[pos]))
+        pos++;
+    if (pos + 1 >= len || d[pos] != '<' || !(d[pos + 1] == '?' || d[pos + 1] == '!' || xml_name_char(d[pos + 1])))
+        return XML_NONE;
+    for (;;) {
+        while (pos < len && xml_space(d[pos]))
+            pos++;
+        if (pos + 1 >= len || d[pos] != '<')
+            return XML_NO_ROOT;
+        if (d[pos + 1] == '?') {
+            pos = skip_past(d, len, pos + 2, "?>");
+        } else if (len - pos >= 4 && memcmp(d + pos, "<!--", 4) == 0) {
+            pos = skip_past(d, len, pos + 4, "-->");
+        } else if (d[pos + 1] == '!') {
+            int depth = 0;
+            uint8_t quote = 0;
+            for (pos += 2; pos < len; pos++) {
+                uint8_t c = d[pos];
+                if (quote) {
+                    quote = c == quote ? 0 : quote;
+                } else if (c == '"' || c == '\'') {
+                    quote = c;
+                } else if (c == '[') {
+                    depth++;
+                } else if (c == ']') {
+                    depth--;
+                } else if (c == '>' && depth <= 0) {
+                    break;
+                }
+            }
+            pos++;
+        } else {
+            size_t start = ++pos, colon = pos;
+            while (pos < len && xml_name_char(d[pos])) {
+                if (d[pos] == ':')
+                    colon = pos + 1;
+                pos++;
+            }
+            size_t n = pos - start < cap - 1 ? pos - start : cap - 1;
+            memcpy(name, d + start, n);
+            name[n] = 0;
+            if (n == 0)
+                return XML_NO_ROOT;
+            return pos - colon == 3 && memcmp(d + colon, "svg", 3) == 0 ? XML_SVG : XML_OTHER;
+        }
+        if (pos > len)
+            return XML_NO_ROOT;
+    }
+}
+
+/* A library's message made one line: breaks and tabs to spaces, no trailing space. */
+static void one_line(char *msg)
+{
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    for (size_t n = strlen(msg); n > 0 && msg[n - 1] == ' '; n--)
+        msg[n - 1] = 0;
+}
+
+static int scheme_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '+' || c == '-' || c == '.';
+}
+
+/* 1 when the n bytes at text hold a data: URL as a URL parser would read
+ * it: CSS escapes undone (\64 or \d for d), tabs and line breaks dropped (URL
+ * parsers drop them anywhere), "data:" in any case and not the end of a
+ * longer word ("metadata:"); -1 when out of memory. */
+static int has_data_url(const char *text, size_t n)
+{
+    char *t = malloc(n + 1);
+    if (!t)
+        return -1;
+    size_t k = 0;
+    for (const char *p = text, *end = text + n; p < end;) {
+        unsigned c = (unsigned char)*p++;
+        if (c == '\\' && p < end) {
+            if (isxdigit((unsigned char)*p)) {
+                unsigned v = 0;
+                for (int i = 0; i < 6 && p < end && isxdigit((unsigned char)*p); i++, p++)
+                    v = v * 16 + (unsigned)(isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10);
+                if (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f'))
+                    p++;
+                c = v < 128 ? v : '?';
+            } else {
+                c = (unsigned char)*p++;
+            }
+        }
+        if (c != '\t' && c != '\n' && c != '\r' && c != 0)
+            t[k++] = (char)tolower((int)c);
+    }
+    t[k] = 0;
+    int found = 0;
+    for (const char *q = t; !found && (q = strstr(q, "data:")) != NULL; q++)
+        found = q == t || !scheme_char(q[-1]);
+    free(t);
+    return found;
+}
+
+/* What svg_scan has seen so far. */
+typedef struct svg_seen {
+    int found;        /* 1: a data: URL; -1: out of memory */
+    int depth;        /* elements open */
+    int style_depth;  /* depth of the open style element, or -1 */
+    char *style;      /* its text so far (comments may split it) */
+    size_t slen;
+    char why[200];    /* libxml2's first error, one line */
+} svg_seen;
+
+static void seen_check(svg_seen *s, const char *text, size_t n)
+{
+    if (!s->found)
+        s->found = has_data_url(text, n);
+}
+
+static void scan_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri, int nns,
+                       const xmlChar **ns, int nattr, int ndefaulted, const xmlChar **attr)
+{
+    (void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+    svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
+    s->depth++;
+    if (s->style_depth < 0 && strcmp((const char *)name, "style") == 0)
+        s->style_depth = s->depth;
+    for (int i = 0; i < nattr; i++) /* localname, prefix, URI, value, end of value */
+        seen_check(s, (const char *)attr[5 * i + 3], (size_t)(attr[5 * i + 4] - attr[5 * i + 3]));
+}
+
+static void scan_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
+{
+    (void)name, (void)prefix, (void)uri;
+    svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
+    if (s->depth-- == s->style_depth) {
+        if (s->style)
+            seen_check(s, s->style, s->slen);
+        s->style_depth = -1;
+        s->slen = 0;
+    }
+}
+
+static void scan_text(void *ctx, const xmlChar *text, int n)
+{
+    svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
+    if (s->style_depth < 0 || s->found)
+        return;
+    char *grown = realloc(s->style, s->slen + (size_t)n + 1);
+    if (!grown) {
+        s->found = -1;
+        return;
+    }
+    s->style = grown;
+    memcpy(s->style + s->slen, text, (size_t)n);
+    s->style[s->slen += (size_t)n] = 0;
+}
+
+static void scan_pi(void *ctx, const xmlChar *target, const xmlChar *data)
+{
+    (void)target;
+    if (data)
+        seen_check(((xmlParserCtxtPtr)ctx)->_private, (const char *)data, strlen((const char *)data));
+}
+
+/* Declares internal entities only: an external one (a file or URL) is left
+ * undeclared, so a reference to it is an error and nothing is looked up. */
+static void scan_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub, const xmlChar *sys,
+                        xmlChar *content)
+{
+    if (type == XML_INTERNAL_GENERAL_ENTITY || type == XML_INTERNAL_PARAMETER_ENTITY)
+        xmlSAX2EntityDecl(ctx, name, type, pub, sys, content);
+}
+
+static void scan_error(void *ctx, xmlErrorPtr e)
+{
+    svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
+    if (*s->why || !e || !e->message || e->level < XML_ERR_ERROR)
+        return;
+    if (e->line > 0)
+        snprintf(s->why, sizeof s->why, "line %d: %s", e->line, e->message);
+    else
+        snprintf(s->why, sizeof s->why, "%s", e->message);
+    one_line(s->why);
+}
+
+/* Reads the SVG once through libxml2 (streaming: no tree is built), with
+ * internal entities expanded as librsvg expands them, before librsvg sees
+ * it. Without a base file the only URLs librsvg reads are data: URLs:
+ * embedded images, whose decoders allocate whatever size the image declares,
+ * and embedded documents, possibly compressed. An SVG holding one in an
+ * attribute, a style sheet or a processing instruction is refused, as is one
+ * that is not well-formed or uses an external entity. */
+static poyo_status svg_scan(const uint8_t *data, size_t len, poyo_error *err)
+{
+    svg_seen s = { 0, 0, -1, NULL, 0, "" };
+    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt((const char *)data, (int)len);
+    if (!ctxt)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading an SVG");
+    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOENT | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlSAXHandler *h = ctxt->sax;
+    xmlSAXVersion(h, 2);
+    /* the document's DTD is kept (for its entities), no element tree */
+    h->startElementNs = scan_start;
+    h->endElementNs = scan_end;
+    h->characters = h->cdataBlock = scan_text;
+    h->ignorableWhitespace = NULL;
+    h->processingInstruction = scan_pi;
+    h->entityDecl = scan_entity;
+    h->comment = NULL;
+    h->reference = NULL;
+    h->serror = scan_error;
+    h->error = h->warning = NULL;
+    ctxt->_private = &s;
+    int bad = xmlParseDocument(ctxt) != 0 || !ctxt->wellFormed;
+    if (ctxt->myDoc)
+        xmlFreeDoc(ctxt->myDoc);
+    xmlFreeParserCtxt(ctxt);
+    free(s.style);
+    if (s.found < 0)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading an SVG");
+    if (s.found)
+        return poyo_fail(err, POYO_ERR_INPUT, "SVG embeds an image or document (a data: URL), which poyo does not read");
+    if (bad)
+        return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated SVG%s%s%s", *s.why ? " (" : "", s.why,
+                         *s.why ? ")" : "");
+    return POYO_OK;
+}
+
+/* A parsed SVG document and the window of it an image shows: the image's
+ * pixels are those of the document drawn at full_w x full_h, from (x, y). */
+struct image_vector {
+    RsvgHandle *handle;   /* a reference of its own */
+    int x, y, full_w, full_h;
+};
+
+/* Fails with librsvg's own message (one line) after what went wrong. */
+static poyo_status svg_fail(poyo_error *err, GError *gerr, const char *what)
+{
+    char why[200] = "";
+    if (gerr && gerr->message) {
+        snprintf(why, sizeof why, "%s", gerr->message);
+        one_line(why);
+    }
+    if (gerr)
+        g_error_free(gerr);
+    return poyo_fail(err, POYO_ERR_INPUT, "%s%s%s%s", what, *why ? " (" : "", why, *why ? ")" : "");
+}
+
+/* Draws the document fitted into the rectangle (x, y, dw, dh) of a
+ * transparent w x h canvas held in rgba (w * h * 4 bytes, straight RGBA). */
+static poyo_status svg_draw(const struct image_vector *v, int w, int h, double x, double y, double dw, double dh,
+                            uint8_t *rgba, poyo_error *err)
+{
+    /* cairo's ARGB32 rows are 4 * w bytes: it draws straight into the image */
+    memset(rgba, 0, (size_t)w * (size_t)h * 4u);
+    cairo_surface_t *surf = cairo_image_surface_create_for_data(rgba, CAIRO_FORMAT_ARGB32, w, h, w * 4);
+    cairo_t *cr = cairo_create(surf);
+    GError *gerr = NULL;
+    RsvgRectangle vp = { x, y, dw, dh };
+    gboolean ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS && rsvg_handle_render_document(v->handle, cr, &vp, &gerr);
+    cairo_status_t cs = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(surf);
+    cairo_surface_destroy(surf);
+    if (!ok || cs != CAIRO_STATUS_SUCCESS) {
+        if (!gerr && cs == CAIRO_STATUS_NO_MEMORY)
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory drawing the SVG at %dx%d", w, h);
+        return svg_fail(err, gerr, "cannot draw the SVG");
+    }
+    /* native-endian premultiplied ARGB to straight RGBA bytes */
+    for (size_t i = 0, n = (size_t)w * (size_t)h; i < n; i++) {
+        uint32_t p;
+        memcpy(&p, rgba + 4 * i, 4);
+        uint32_t a = p >> 24, c[3] = { p >> 16 & 255, p >> 8 & 255, p & 255 };
+        for (int k = 0; k < 3; k++)
+            rgba[4 * i + k] = a ? (uint8_t)((c[k] * 255 + a / 2) / a) : 0;
+        rgba[4 * i + 3] = (uint8_t)a;
+    }
+    return POYO_OK;
+}
+
+static void vector_free(struct image_vector *v)
+{
+    if (!v)
+        return;
+    if (v->handle)
+        g_object_unref(v->handle);
+    free(v);
+}
+
+/* libxml2 sets itself up once per process, before any thread parses. */
+static void svg_setup(void)
+{
+    xmlInitParser();
+}
+
+static pthread_once_t svg_once = PTHREAD_ONCE_INIT;
+
+/* Cairo's image surfaces hold at most this many pixels a side. */
+#define SVG_MAX_SIDE 32767
+
+/* An SVG, scanned (svg_scan), then parsed with no base file so that no
+ * reference outside the data (an image, a stylesheet, an XInclude, by path
+ * or URL) is ever read, and with
+ * librsvg's limits on XML entity expansion, nesting and instancing left on;
+ * its intrinsic size (width and height, or else the viewBox) is checked
+ * against the pixel limit before anything is drawn. */
+static poyo_status decode_svg(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
+{
+    pthread_once(&svg_once, svg_setup);
+    poyo_status st = svg_scan(data, len, err);
+    if (st != POYO_OK)
+        return st;
+    GInputStream *in = g_memory_input_stream_new_from_data(data, (gssize)len, NULL);
+    GError *gerr = NULL;
+    RsvgHandle *handle = in ? rsvg_handle_new_from_stream_sync(in, NULL, RSVG_HANDLE_FLAGS_NONE, NULL, &gerr) : NULL;
+    if (in)
+        g_object_unref(in);
+    if (!handle)
+        return svg_fail(err, gerr, "corrupt or truncated SVG");
+    rsvg_handle_set_dpi(handle, 96.0);
+    double w = 0, h = 0;
+    if (!rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h)) {
+        /* width or height in percent, or absent: the viewBox gives the size */
+        gboolean has_w, has_h, has_vb;
+        RsvgLength lw, lh;
+        RsvgRectangle vb;
+        rsvg_handle_get_intrinsic_dimensions(handle, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+        if (!has_vb) {
+            g_object_unref(handle);
+            return poyo_fail(err, POYO_ERR_INPUT, "SVG has no size (neither width and height in absolute units nor a viewBox)");
+        }
+        w = vb.width;
+        h = vb.height;
+    }
+    if (!(w >= 0.5 && h >= 0.5 && isfinite(w) && isfinite(h)))
+        st = poyo_fail(err, POYO_ERR_INPUT, "SVG has an empty size (%gx%g)", w, h);
+    else if (w > (double)max_pixels || h > (double)max_pixels || w * h > (double)max_pixels)
+        st = poyo_fail(err, POYO_ERR_INPUT, "image is %.0fx%.0f, more than the %lld-pixel limit (see --max-pixels)", w,
+                       h, max_pixels);
+    else if (lround(w) > SVG_MAX_SIDE || lround(h) > SVG_MAX_SIDE)
+        st = poyo_fail(err, POYO_ERR_INPUT, "SVG is %.0fx%.0f, more than the %d pixels a side it can be drawn at", w, h,
+                       SVG_MAX_SIDE);
+    else
+        st = check_size(lround(w), lround(h), max_pixels, err);
+    struct image_vector *v = NULL;
+    if (st == POYO_OK && !(v = calloc(1, sizeof *v)))
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an SVG");
+    if (st != POYO_OK) {
+        g_object_unref(handle);
+        return st;
+    }
+    v->handle = handle;
+    v->full_w = (int)lround(w);
+    v->full_h = (int)lround(h);
+    st = image_alloc(out, v->full_w, v->full_h, err);
+    if (st == POYO_OK)
+        st = svg_draw(v, out->w, out->h, 0, 0, out->w, out->h, out->rgba, err);
+    if (st != POYO_OK) {
+        vector_free(v);
+        image_free(out);
+        return st;
+    }
+    out->vec = v;
+    return POYO_OK;
+}
+
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -502,7 +911,17 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         if (f == JPEG_UNDEFINED_TABLE)
             return poyo_fail(err, POYO_ERR_INPUT, "corrupt JPEG (a scan uses a Huffman table no DHT segment defines)");
     } else {
-        return poyo_fail(err, POYO_ERR_INPUT, "not a PNG or other supported image");
+        char root[32];
+        switch (xml_root(data, len, root, sizeof root)) {
+        case XML_SVG:
+            return decode_svg(data, len, max_pixels, out, err);
+        case XML_OTHER:
+            return poyo_fail(err, POYO_ERR_INPUT, "XML whose root element is <%s>, not an SVG image", root);
+        case XML_NO_ROOT:
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated XML (no root element), not an SVG image");
+        default:
+            return poyo_fail(err, POYO_ERR_INPUT, "not a PNG or other supported image");
+        }
     }
     int w, h, comp;
     if (!stbi_info_from_memory(data, (int)len, &w, &h, &comp)) {
@@ -548,6 +967,32 @@ poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_
     return st;
 }
 
+poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *out, poyo_error *err)
+{
+    if (x0 < 0 || y0 < 0 || x1 > src->w || y1 > src->h || x0 >= x1 || y0 >= y1)
+        return poyo_fail(err, POYO_ERR_USAGE, "cannot crop [%d, %d) x [%d, %d) from a %dx%d image", x0, x1, y0, y1,
+                         src->w, src->h);
+    poyo_status st = image_alloc(out, x1 - x0, y1 - y0, err);
+    if (st != POYO_OK)
+        return st;
+    for (int y = y0; y < y1; y++)
+        memcpy(out->rgba + (size_t)(y - y0) * out->w * 4u, src->rgba + ((size_t)y * src->w + x0) * 4u,
+               (size_t)out->w * 4u);
+    if (src->vec) {
+        struct image_vector *v = malloc(sizeof *v);
+        if (!v) {
+            image_free(out);
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an SVG");
+        }
+        *v = *src->vec;
+        v->x += x0;
+        v->y += y0;
+        g_object_ref(v->handle);
+        out->vec = v;
+    }
+    return POYO_OK;
+}
+
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -566,7 +1011,9 @@ void image_free(image *im)
     if (!im)
         return;
     free(im->rgba);
+    vector_free(im->vec);
     im->rgba = NULL;
+    im->vec = NULL;
     im->w = im->h = 0;
 }
 
@@ -608,6 +1055,17 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
     poyo_status st = image_alloc(out, w, h, err);
     if (st != POYO_OK)
         return st;
+    if (src->vec) {
+        /* drawn at the placed size: as sharp as an image made at that size */
+        const struct image_vector *v = src->vec;
+        double sx = (double)pw / src->w, sy = (double)ph / src->h;
+        st = svg_draw(v, w, h, ox - v->x * sx, oy - v->y * sy, v->full_w * sx, v->full_h * sy, out->rgba, err);
+        if (st != POYO_OK)
+            image_free(out);
+        else
+            image_clear_invisible(out);
+        return st;
+    }
     image scaled = *src;
     int owned = 0;
     if (pw != src->w || ph != src->h) {

@@ -1,7 +1,8 @@
-/* image.h - RGBA images: decode PNG, JPEG, WebP and the first frame of a GIF or
- * an animated WebP (each recognised by its signature, whatever the file's name;
- * only PNG and JPEG reach stb_image) with a pixel limit checked before decoding,
- * resample, premultiply. The only caller of stb_image and stb_image_resize. */
+/* image.h - RGBA images: decode PNG, JPEG, WebP, SVG and the first frame of a
+ * GIF or an animated WebP (each recognised by its content, whatever the file's
+ * name; only PNG and JPEG reach stb_image, only SVG reaches librsvg) with a
+ * pixel limit checked before decoding, resample, premultiply. The only caller
+ * of stb_image, stb_image_resize, librsvg and libxml2. */
 #ifndef POYO_IMAGE_H
 #define POYO_IMAGE_H
 
@@ -10,14 +11,21 @@
 
 #include "error.h"
 
+struct image_vector; /* a parsed SVG, private to image.c */
+
 /* 8-bit RGBA, straight alpha, rows packed (stride = 4 * w). */
 typedef struct image {
     int w, h;
     uint8_t *rgba;   /* owned */
+    struct image_vector *vec; /* owned (a copy by assignment shares it; image_crop makes one that owns its
+                                 own); an SVG's drawing, which image_place draws again at the size asked for */
 } image;
 
 /* Decodes an image held in memory: PNG, JPEG, WebP (an animated one's first
- * frame) or GIF (its first frame on the logical screen, transparency kept).
+ * frame), GIF (its first frame on the logical screen, transparency kept) or
+ * SVG (XML whose root element is svg: drawn at its intrinsic size, from width
+ * and height or else the viewBox, in CSS pixels; nothing outside the data is
+ * ever read, neither files nor URLs; the drawing is kept in out->vec).
  * Of an animation nothing after the first frame is parsed. Fails with
  * POYO_ERR_INPUT for data that is empty, not one of these, truncated or
  * larger than max_pixels (checked from the header before any
@@ -28,16 +36,21 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
 
 /* Reads path ("-" = standard input; at most FILE_MAX_BYTES) and decodes it as image_decode does. */
 poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_error *err);
+/* The window [x0, x1) x [y0, y1) of src as an image of its own; an SVG's
+ * drawing comes along, so the window too is drawn again at any size. */
+poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *out, poyo_error *err);
 /* Allocates a zeroed (fully transparent) w x h image. */
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err);
-/* Frees the pixels; safe on a zeroed image. */
+/* Frees the pixels and the drawing; safe on a zeroed image. */
 void image_free(image *im);
 /* Sets the colour of fully transparent pixels to 0 so equal-looking images compare equal. */
 void image_clear_invisible(image *im);
 /* Visible bounding box (alpha > 0) as [x0, x1) x [y0, y1); returns 0 when nothing is visible. */
 int image_visible_bbox(const image *im, int *x0, int *y0, int *x1, int *y1);
 /* Resamples src to pw x ph (sRGB-aware, alpha-weighted) and puts its top-left
- * corner at (ox, oy) on a transparent w x h canvas; the rest is clipped. */
+ * corner at (ox, oy) on a transparent w x h canvas; the rest is clipped. An
+ * SVG (src->vec) is not resampled but drawn again at pw x ph, so it stays sharp
+ * at any size. */
 poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, int oy, image *out, poyo_error *err);
 /* Encodes as PNG into *out (malloc'ed, *len bytes); the caller frees it. */
 poyo_status image_encode_png(const uint8_t *rgba, int w, int h, uint8_t **out, size_t *len, poyo_error *err);

@@ -135,7 +135,7 @@ test_expect_success 'bad inputs: one line, exit 1, no output, no temporary file'
     expect_exit 1 $POYO huge.png -o o6.gif 2>e6 &&
     expect_line e6 "poyo: huge.png: image is 60000x60000, more than the 16777216-pixel limit (see --max-pixels)" &&
     expect_exit 1 $POYO clear.png -o o7.gif 2>e7 && expect_line e7 "poyo: clear.png: image is fully transparent: nothing to animate" &&
-    expect_exit 1 $POYO dir.png 2>e8 && expect_line e8 "poyo: dir.png: is a directory with no PNG, JPEG, WebP or GIF files" &&
+    expect_exit 1 $POYO dir.png 2>e8 && expect_line e8 "poyo: dir.png: is a directory with no PNG, JPEG, WebP, GIF or SVG files" &&
     expect_exit 2 $POYO dir.png -o o8.gif 2>e8 &&
     expect_line e8 "poyo: o8.gif: with several inputs or a directory, -o must name a directory (end it with /)" &&
     expect_exit 1 $POYO missing.png -o o9.gif 2>e9 && expect_line e9 "poyo: missing.png: cannot open: No such file or directory" &&

@@ -286,7 +286,7 @@ test_expect_success 'rope, path and sdf: --sheet and --frames never overwrite th
 test_expect_success 'control characters in names are escaped in the messages of every subcommand' '
     bad=$(printf "x\033[2J") && mkdir "$bad.d" &&
     expect_exit 1 $T $POYO "$bad.d" 2>err &&
-    expect_line err "poyo: x\\033[2J.d: is a directory with no PNG, JPEG, WebP or GIF files" &&
+    expect_line err "poyo: x\\033[2J.d: is a directory with no PNG, JPEG, WebP, GIF or SVG files" &&
     for cmd in animate rope sdf "path --through 0.2,0.5,0 --through 0.8,0.5,0" "check -p slack"; do
         expect_exit 1 $T $POYO $cmd "$bad.png" 2>err &&
         expect_line err "poyo: x\\033[2J.png: cannot open: No such file or directory" || exit 1

@@ -18,7 +18,7 @@
  * breaks its contract (at least 1 x 1, within the limit, every pixel there). */
 static inline void fuzz_image_decode(const uint8_t *data, size_t size)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     if (image_decode(data, size, FUZZ_MAX_PIXELS, &im, NULL) != POYO_OK)
         return;
     if (im.w < 1 || im.h < 1 || (long long)im.w * im.h > FUZZ_MAX_PIXELS || !im.rgba)

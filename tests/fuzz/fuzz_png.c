@@ -1,6 +1,6 @@
-/* fuzz_png.c - libFuzzer target over image_decode on PNG and JPEG bytes (any
- * format it recognises by content) with a small pixel limit: a decoded image
- * must lie within the limit and own w * h * 4 readable bytes. */
+/* fuzz_png.c - libFuzzer target over image_decode on PNG, JPEG and SVG bytes
+ * (any format it recognises by content) with a small pixel limit: a decoded
+ * image must lie within the limit and own w * h * 4 readable bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     poyo_error err;
     if (image_decode(data, size, FUZZ_MAX_PIXELS, &im, &err) != POYO_OK)
         return 0;

@@ -59,6 +59,14 @@ done
 "$mk" webp-still "$out/webp/still.webp" 9 7
 "$mk" apng-frames "$out/apng/declared.png" 8 8 3
 "$mk" palette "$out/apng/still.png" 6 6
+# SVG for image_decode: a stamp, one cut short, entities, a data: URL, a DOCTYPE prolog
+cp "$here/../data/face.svg" "$out/png/face.svg"
+head -c 200 "$here/../data/face.svg" >"$out/png/cut.svg"
+cat >"$out/png/entity.svg" <<'EOF'
+<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY c "<circle cx='4' cy='4' r='3'/>">]><svg xmlns="http://www.w3.org/2000/svg" width="8" height="8">&c;&c;</svg>
+EOF
+printf '%s' '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><image href="data:image/png;base64,iVBORw0KGgo="/></svg>' >"$out/png/data.svg"
+printf '%s' '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 6 4"><defs><rect id="r" width="2" height="2"/></defs><use xlink:href="#r"/><use xlink:href="#r" x="3" style="fill:url(#g)"/><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></svg>' >"$out/png/use.svg"
 head -c 300 "$here/seeds-static/gif/a.gif" >"$out/gif/truncated.gif"
 head -c 400 "$here/seeds-static/webp/a.webp" >"$out/webp/truncated.webp"
 head -c 600 "$here/seeds-static/apng/a.apng" >"$out/apng/truncated.png"

@@ -1090,7 +1090,7 @@ static int clipset_load(clip *c, const char *dir)
         snprintf(path, plen, "%s/frame_%04d.png", dir, i);
         if (stat(path, &sb) != 0)
             break;
-        image im = { 0, 0, NULL };
+        image im = { 0 };
         poyo_error err;
         char msg[400];
         if (image_load(path, IMAGE_DEFAULT_MAX_PIXELS, &im, &err) != POYO_OK) {
@@ -1271,7 +1271,7 @@ static float *exact_flow(const opts *o, const clip *c)
         fail("--exact", "needs --input and poyo options it knows (-s -i --strength --at --angle --anchor --fps --hz --damping --volume --grid)");
         return NULL;
     }
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     poyo_error err;
     motion m;
     memset(&m, 0, sizeof m);
@@ -1494,7 +1494,7 @@ static int analyse(const opts *o, clip *c)
     double in_box[4] = { 0, 0, 0, 0 }; /* the input's opaque box and size, for --at */
     int in_size[2] = { 0, 0 };
     if (o->input) {
-        image in = { 0, 0, NULL };
+        image in = { 0 };
         poyo_error err;
         if (image_load(o->input, IMAGE_DEFAULT_MAX_PIXELS, &in, &err) != POYO_OK) {
             rc = fail(o->input, err.msg);
@@ -1821,7 +1821,7 @@ static void warp_fwd(const warp *wp, double x, double y, double *dx, double *dy)
 static int selftest(const opts *o)
 {
     const char *src = o->input ? o->input : "tests/data/1f600.png";
-    image in = { 0, 0, NULL }, canvas = { 0, 0, NULL };
+    image in = { 0 }, canvas = { 0 };
     poyo_error err;
     int W = 128, H = 128, side = 96, ox = 16, oy = 24;
     if (image_load(src, IMAGE_DEFAULT_MAX_PIXELS, &in, &err) != POYO_OK ||

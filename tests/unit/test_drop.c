@@ -77,7 +77,7 @@ static int rests_on_floor(int shape, int size, double stamp_size, double tilt, d
     d.tilt = tilt;
     d.draw_scene = 0;
     const double level = 0.8;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     anim a;
@@ -130,7 +130,7 @@ static void test_frame0_is_the_start(void)
     d.height = 120;
     d.at = v2_make(0.3, 0.2);
     d.duration = 0.2;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     sdf_scene *s = scene_of("floor(0.9)", &d);
@@ -156,7 +156,7 @@ static double bounce_height(double restitution)
     d.restitution = restitution;
     d.body.hz = 8.0; /* stiff, so the bounce is the contact's, not the wobble's */
     d.duration = 2.0;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     sdf_scene *s = scene_of("floor(0.8)", &d);
@@ -193,7 +193,7 @@ static double slide(double friction)
     d.tilt = -20.0;
     d.at = v2_make((100.0 - 31.0 * sin(a)) / 200.0, (110.0 - 31.0 * cos(a)) / 200.0);
     d.duration = 1.0;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     sdf_scene *s = scene_of("plane(0.5,0.55,20)", &d);
@@ -220,7 +220,7 @@ static void test_lands_on_bare_segment(void)
     d.width = d.height = 160;
     d.at = v2_make(0.5, 0.2);
     d.duration = 2.0;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     sdf_scene *s = scene_of("segment(0.1,0.6,0.9,0.6)", &d);
@@ -240,7 +240,7 @@ static void test_leaves_a_canvas_without_floor(void)
 {
     drop_def d = drop_default_def();
     d.width = d.height = 100;
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion m;
     memset(&m, 0, sizeof m);
     sdf_scene *s = scene_of("ceiling(-5)", &d);
@@ -262,7 +262,7 @@ static void test_finite(void)
     d.width = d.height = 128;
     d.spin = 120.0;
     d.velocity = v2_make(0.4, -0.5);
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     drop_motion a;
     memset(&a, 0, sizeof a);
     sdf_scene *s = scene_of("floor(0.9); circle(0.6,0.6,0.1) smin(0.05) box(0.2,0.6,0.1,0.05); wall(0); wall(1)", &d);
@@ -299,7 +299,7 @@ static void test_bad_definitions_refused(void)
     ENSURE(drop_check_def(&d, &err) == POYO_ERR_USAGE);
     /* a fully transparent stamp is an input error, not a crash */
     d = drop_default_def();
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     ENSURE(image_alloc(&im, 16, 16, NULL) == POYO_OK);
     sdf_scene *s = scene_of("floor(0.9)", &d);
     drop_motion m;

@@ -101,7 +101,7 @@ static double node_angle(const motion *m, int f)
 
 static void once_starts_and_ends_at_rest(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
     path *p = line_path();
@@ -154,7 +154,7 @@ static double node_accel(const motion *m, int f)
  * the same at frame f and f + N/2 - including across the wrap. */
 static void loop_is_seamless(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
     path *p = oval_path();
@@ -187,7 +187,7 @@ static void loop_is_seamless(void)
 
 static void body_stays_with_the_path_and_turns(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m, still;
     memset(&m, 0, sizeof m);
     memset(&still, 0, sizeof still);
@@ -218,7 +218,7 @@ static void body_stays_with_the_path_and_turns(void)
 
 static void bounce_is_a_round_trip(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
     path *p = line_path();
@@ -239,7 +239,7 @@ static void bounce_is_a_round_trip(void)
 
 static void same_input_same_motion(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
@@ -260,7 +260,7 @@ static void same_input_same_motion(void)
 
 static void render_draws_the_stamp_where_it_is(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
     anim a;
@@ -309,7 +309,7 @@ static void bad_definitions_are_refused(void)
 
 static void a_path_without_length_or_an_invisible_stamp_fails(void)
 {
-    image im = { 0, 0, NULL };
+    image im = { 0 };
     motion m;
     follow_def d = small_def(FOLLOW_ONCE);
     path *p = line_path();
