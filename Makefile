@@ -13,7 +13,7 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmiss
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib libavformat libavcodec libavutil
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
@@ -34,7 +34,8 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
-DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev pkg-config strace
+DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev libavcodec-dev libavformat-dev \
+            libavutil-dev pkg-config strace
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -43,6 +44,9 @@ deps:
 	  pkg-config --exists imagequant || missing="$$missing libimagequant-dev"; \
 	  pkg-config --exists libwebp libwebpmux libwebpdemux || missing="$$missing libwebp-dev"; \
 	  pkg-config --exists zlib || missing="$$missing zlib1g-dev"; \
+	  pkg-config --exists libavcodec || missing="$$missing libavcodec-dev"; \
+	  pkg-config --exists libavformat || missing="$$missing libavformat-dev"; \
+	  pkg-config --exists libavutil || missing="$$missing libavutil-dev"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	fi; \

@@ -272,7 +272,7 @@ int cli_output_option(cli_outopt which, const char *opt, const char *v, output_d
     case CLI_OUT_FORMAT: {
         int f = output_format_lookup(v);
         if (f < 0) {
-            cli_error(opt, "must be gif, apng or webp, not '%s'", v);
+            cli_error(opt, "must be gif, apng, webp or webm, not '%s'", v);
             return 0;
         }
         out->format = (out_format)f;

@@ -82,7 +82,7 @@ static void usage(FILE *out)
             "\n"
             "Output:\n"
             "  -o, --output FILE        output file (- = standard output); DIR/ for many inputs\n"
-            "      --format FMT         gif, apng or webp (default: from the extension of -o, else gif)\n"
+            "      --format FMT         gif, apng, webp or webm (default: from the extension of -o, else gif)\n"
             "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
             "      --sheet FILE.png     also write a sprite sheet and FILE.json (rectangles, durations)\n"
             "  -f, --force              overwrite existing output files\n"

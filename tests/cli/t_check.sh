@@ -50,7 +50,7 @@ test_expect_success 'usage errors exit 2' '
 test_expect_success 'unreadable files exit 1, the others are still checked' '
     echo hello >x.txt && : >empty.gif && gif2 a.gif &&
     expect_exit 1 $POYO check --preset mastodon x.txt missing.gif empty.gif a.gif >out 2>err &&
-    grep -qx "poyo: x.txt: not a GIF, PNG or WebP file" err &&
+    grep -qx "poyo: x.txt: not a GIF, PNG, WebP or WebM file" err &&
     grep -q "^poyo: missing.gif: " err &&
     grep -q "^poyo: empty.gif: " err &&
     test "$(wc -l <err)" -eq 3 &&
