@@ -305,6 +305,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
             char what[96] = "";
             if (rep.colors && rep.colors < o->out.quant.colors && f != FORMAT_WEBP)
                 snprintf(what, sizeof what, "%d colours, ", rep.colors);
+            else if (rep.crf >= 0)
+                snprintf(what, sizeof what, "crf %d, ", rep.crf);
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
             cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
