@@ -394,6 +394,46 @@ int webm_sniff(const uint8_t *data, size_t len)
     return data && len >= 4 && data[0] == 0x1a && data[1] == 0x45 && data[2] == 0xdf && data[3] == 0xa3;
 }
 
+/* Reads an EBML variable-size integer at p (at most end): its length in bytes
+ * (0 when malformed) and value, marker bit removed; *unknown is set when all
+ * value bits are ones (a size left open by a live stream). */
+static int ebml_vint(const uint8_t *p, const uint8_t *end, uint64_t *v, int *unknown)
+{
+    if (p >= end || *p == 0)
+        return 0;
+    int n = 1;
+    while (!(*p & (0x80 >> (n - 1))))
+        n++;
+    if (end - p < n)
+        return 0;
+    uint64_t x = *p & (0xffu >> n), ones = 0xffu >> n;
+    for (int i = 1; i < n; i++) {
+        x = (x << 8) | p[i];
+        ones = (ones << 8) | 0xffu;
+    }
+    *v = x;
+    *unknown = x == ones;
+    return n;
+}
+
+/* Where the Segment after the EBML header says it ends, or 0 when it leaves
+ * its size open or the header cannot be walked (the demuxer then judges). */
+static uint64_t segment_end(const uint8_t *data, size_t len)
+{
+    const uint8_t *p = data + 4, *end = data + len;
+    uint64_t size;
+    int unknown, k;
+    if ((k = ebml_vint(p, end, &size, &unknown)) == 0 || unknown || size > (uint64_t)(end - p - k))
+        return 0;
+    p += k + size;
+    if (end - p < 4 || memcmp(p, "\x18\x53\x80\x67", 4) != 0)
+        return 0;
+    p += 4;
+    if ((k = ebml_vint(p, end, &size, &unknown)) == 0 || unknown)
+        return 0;
+    return (uint64_t)(p + k - data) + size;
+}
+
 void webm_info_free(webm_info *info)
 {
     if (!info)
@@ -476,6 +516,10 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
         return poyo_fail(err, POYO_ERR_INPUT, "file is empty");
     if (!webm_sniff(data, len))
         return poyo_fail(err, POYO_ERR_INPUT, "not a WebM file");
+    uint64_t seg = segment_end(data, len);
+    if (seg > len)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM is truncated: its segment ends at byte %llu, the file has %zu",
+                         (unsigned long long)seg, len);
     quiet_libav();
     char t[128];
     source src = { data, len, 0 };

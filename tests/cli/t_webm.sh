@@ -74,4 +74,16 @@ test_expect_success '--max-bytes on a WebM raises the crf until it fits, else fa
     expect_no_file no.webm && no_temp_files .
 '
 
+test_expect_success 'check: a WebM with an audio track or in VP8 fails that rule alone' '
+    $POYO -p telegram "$EMOJI" -o t.webm 2>/dev/null &&
+    "$TOOLS/mkwebm" audio t.webm sound.webm &&
+    expect_exit 1 $POYO check -p telegram sound.webm >out &&
+    expect_line out "sound.webm: fail: audio 1 track, Telegram takes video without sound" &&
+    [ "$(fact sound.webm audio_tracks)" = 1 ] &&
+    "$TOOLS/mkwebm" vp8 old.webm 512 512 10 &&
+    expect_exit 1 $POYO check -p telegram old.webm >out &&
+    expect_line out "old.webm: fail: codec vp8, Telegram takes vp9 video only" &&
+    [ "$(fact old.webm alpha)" = 0 ] && [ "$(fact old.webm corner_alpha_max)" = 255 ]
+'
+
 test_done
