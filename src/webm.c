@@ -5,7 +5,6 @@
 #include "webm.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,20 +202,16 @@ static poyo_status encode_send(encoder *e, const AVFrame *f, poyo_error *err)
 
 static poyo_status check_args(const anim *a, const webm_options *o, poyo_error *err)
 {
-    if (!a || !a->rgba || !a->hold || a->count < 1 || a->width < 1 || a->height < 1)
-        return poyo_fail(err, POYO_ERR_USAGE, "cannot write an empty animation as WebM");
+    poyo_status st = anim_check_encodable(a, "WebM", err);
+    if (st != POYO_OK)
+        return st;
     if (a->width > WEBM_MAX_SIDE || a->height > WEBM_MAX_SIDE)
         return poyo_fail(err, POYO_ERR_USAGE, "WebM canvas %dx%d exceeds poyo's limit of %dx%d", a->width, a->height,
                          WEBM_MAX_SIDE, WEBM_MAX_SIDE);
-    if (!isfinite(a->fps) || !(a->fps > 0.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be a positive finite number");
     if (o->crf < 0 || o->crf > 63)
         return poyo_fail(err, POYO_ERR_USAGE, "VP9 crf %d is outside 0-63", o->crf);
     if (o->speed < 0 || o->speed > 8)
         return poyo_fail(err, POYO_ERR_USAGE, "VP9 speed %d is outside 0-8", o->speed);
-    for (int i = 0; i < a->count; i++)
-        if (a->hold[i] < 1)
-            return poyo_fail(err, POYO_ERR_USAGE, "frame %d is held %d ticks, fewer than 1", i + 1, a->hold[i]);
     return POYO_OK;
 }
 
