@@ -437,6 +437,136 @@ void webm_info_free(webm_info *info)
     info->delay_ms = NULL;
 }
 
+/* ---- frame sizes, read before decoding: libvpx allocates for whatever size a
+ * frame header declares, so every header (colour and alpha) must declare the
+ * track's size (VP9 bitstream spec, 6.2 uncompressed header; RFC 6386, 9.1). */
+
+typedef struct bitreader {
+    const uint8_t *p;
+    size_t n, pos;   /* bytes; position in bits */
+    int over;        /* read past the end */
+} bitreader;
+
+static unsigned get_bits(bitreader *b, int k)
+{
+    unsigned v = 0;
+    while (k-- > 0) {
+        if (b->pos >= b->n * 8) {
+            b->over = 1;
+            return 0;
+        }
+        v = (v << 1) | ((b->p[b->pos >> 3] >> (7 - (b->pos & 7))) & 1u);
+        b->pos++;
+    }
+    return v;
+}
+
+static int vp9_sync(bitreader *b)
+{
+    return get_bits(b, 8) == 0x49 && get_bits(b, 8) == 0x83 && get_bits(b, 8) == 0x42;
+}
+
+static void vp9_color_config(bitreader *b, int profile)
+{
+    if (profile >= 2)
+        get_bits(b, 1); /* ten_or_twelve_bit */
+    if (get_bits(b, 3) != 7) /* color_space other than RGB */
+        get_bits(b, profile == 1 || profile == 3 ? 4 : 1);
+    else if (profile == 1 || profile == 3)
+        get_bits(b, 1);
+}
+
+/* One VP9 frame's declared size: 1 (in *w, *h), 0 when it declares none (it
+ * shows or takes the size of a frame already checked), -1 when malformed. */
+static int vp9_frame_size(const uint8_t *p, size_t n, int *w, int *h)
+{
+    bitreader b = { p, n, 0, 0 };
+    if (get_bits(&b, 2) != 2)
+        return -1;
+    int profile = (int)get_bits(&b, 1);
+    profile |= (int)get_bits(&b, 1) << 1;
+    if (profile == 3)
+        get_bits(&b, 1);
+    if (get_bits(&b, 1)) /* show_existing_frame */
+        return b.over ? -1 : 0;
+    int key = get_bits(&b, 1) == 0, show = (int)get_bits(&b, 1), error_res = (int)get_bits(&b, 1);
+    if (key) {
+        if (!vp9_sync(&b))
+            return -1;
+        vp9_color_config(&b, profile);
+    } else {
+        int intra_only = show ? 0 : (int)get_bits(&b, 1);
+        if (!error_res)
+            get_bits(&b, 2); /* reset_frame_context */
+        if (intra_only) {
+            if (!vp9_sync(&b))
+                return -1;
+            if (profile > 0)
+                vp9_color_config(&b, profile);
+            get_bits(&b, 8); /* refresh_frame_flags */
+        } else {
+            get_bits(&b, 8 + 3 * 4); /* refresh_frame_flags, three references and sign biases */
+            for (int i = 0; i < 3; i++)
+                if (get_bits(&b, 1)) /* found_ref: a checked frame's size */
+                    return b.over ? -1 : 0;
+        }
+    }
+    *w = (int)get_bits(&b, 16) + 1;
+    *h = (int)get_bits(&b, 16) + 1;
+    return b.over ? -1 : 1;
+}
+
+/* 1 when every frame in a VP9 packet (a superframe holds several, indexed at
+ * its end) declares w x h or no size. */
+static int vp9_sizes_ok(const uint8_t *p, size_t n, int w, int h)
+{
+    if (n == 0)
+        return 0;
+    uint8_t last = p[n - 1];
+    size_t mag = ((last >> 3) & 3u) + 1u, frames = (last & 7u) + 1u, idx = 2 + mag * frames;
+    int super = (last & 0xe0) == 0xc0 && n >= idx && p[n - idx] == last;
+    size_t off = 0, end = super ? n - idx : n;
+    for (size_t i = 0; i < (super ? frames : 1); i++) {
+        size_t sz = end - off;
+        if (super) {
+            sz = 0;
+            for (size_t k = 0; k < mag; k++)
+                sz |= (size_t)p[n - idx + 1 + i * mag + k] << (8 * k);
+            if (sz > end - off)
+                return 0;
+        }
+        int fw = 0, fh = 0, r = sz ? vp9_frame_size(p + off, sz, &fw, &fh) : 0;
+        if (r < 0 || (r == 1 && (fw != w || fh != h)))
+            return 0;
+        off += sz;
+    }
+    return 1;
+}
+
+/* 1 when a VP8 frame declares w x h or no size (only key frames declare one). */
+static int vp8_size_ok(const uint8_t *p, size_t n, int w, int h)
+{
+    if (n < 3)
+        return 0;
+    if (p[0] & 1)
+        return 1;
+    if (n < 10 || p[3] != 0x9d || p[4] != 0x01 || p[5] != 0x2a)
+        return 0;
+    return ((p[6] | p[7] << 8) & 0x3fff) == w && ((p[8] | p[9] << 8) & 0x3fff) == h;
+}
+
+/* 1 when the packet's frames, and its alpha frames (BlockAdditional 1), all
+ * declare the track's size. */
+static int packet_sizes_ok(enum AVCodecID id, const AVPacket *pkt, int w, int h)
+{
+    int (*ok)(const uint8_t *, size_t, int, int) = id == AV_CODEC_ID_VP9 ? vp9_sizes_ok : vp8_size_ok;
+    if (!ok(pkt->data, (size_t)pkt->size, w, h))
+        return 0;
+    size_t sz = 0;
+    const uint8_t *add = av_packet_get_side_data(pkt, AV_PKT_DATA_MATROSKA_BLOCKADDITIONAL, &sz);
+    return !add || sz <= 8 || ok(add + 8, sz - 8, w, h);
+}
+
 /* Frames decoded so far, grown as they come. */
 typedef struct reel {
     uint8_t *rgba;
@@ -589,14 +719,15 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
     const char *cname = avcodec_get_name(par->codec_id);
     const AVDictionaryEntry *am = av_dict_get(vs->metadata, "alpha_mode", NULL, 0);
     int alpha = am && strtol(am->value, NULL, 10) == 1;
-    /* libavcodec's own VP9 decoder drops the alpha plane; libvpx's keeps it */
-    const AVCodec *codec = par->codec_id == AV_CODEC_ID_VP9 ? avcodec_find_decoder_by_name("libvpx-vp9")
-                         : par->codec_id == AV_CODEC_ID_VP8 ? avcodec_find_decoder_by_name("libvpx")
-                                                            : NULL;
-    if (!codec)
-        codec = avcodec_find_decoder(par->codec_id);
+    /* libavcodec's own VP9 decoder drops the alpha plane; libvpx's keeps it.
+     * Other codecs are refused: their frame headers are not checked below. */
+    if (par->codec_id != AV_CODEC_ID_VP9 && par->codec_id != AV_CODEC_ID_VP8) {
+        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s: poyo reads VP8 and VP9 only", cname);
+        goto done;
+    }
+    const AVCodec *codec = avcodec_find_decoder_by_name(par->codec_id == AV_CODEC_ID_VP9 ? "libvpx-vp9" : "libvpx");
     if (!codec) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s cannot be decoded", cname);
+        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s cannot be decoded: libavcodec has no libvpx", cname);
         goto done;
     }
     dc = avcodec_alloc_context3(codec);
@@ -614,7 +745,11 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
         if (pkt->stream_index == vi) {
             if (pkt->duration > 0)
                 last_duration = av_rescale_q(pkt->duration, vs->time_base, (AVRational){ 1, 1000 });
-            st = decode_send(dc, pkt, f, vs->time_base, &rl, err);
+            if (!packet_sizes_ok(par->codec_id, pkt, rl.width, rl.height))
+                st = poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is corrupt or not %dx%d as its track declares",
+                               rl.count + 1, rl.width, rl.height);
+            else
+                st = decode_send(dc, pkt, f, vs->time_base, &rl, err);
         }
         av_packet_unref(pkt);
     }

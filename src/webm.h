@@ -43,9 +43,10 @@ int webm_sniff(const uint8_t *data, size_t len);
 /* Decodes the first video track of a WebM (or Matroska) file into out:
  * frames of straight RGBA (alpha from the BlockAdditional plane where the
  * track has one, else opaque), fps 1000, hold[i] = max(1, delay_ms[i]),
- * loop 0. Refuses a file that ends before its Segment says (truncated),
- * canvases over max_pixels and frames totalling over max_bytes of RGBA
- * before holding them. info may be NULL; free it with
+ * loop 0. Refuses a file that ends before its Segment says (truncated), a
+ * codec other than VP8 and VP9, canvases over max_pixels, a frame header
+ * (colour or alpha) declaring another size than the track's before it is
+ * decoded, and frames totalling over max_bytes of RGBA before holding them. info may be NULL; free it with
  * webm_info_free. On failure out and info are left empty
  * (POYO_ERR_INPUT: corrupt, truncated, unsupported or oversized). */
 poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t max_bytes, anim *out,

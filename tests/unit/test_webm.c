@@ -183,10 +183,56 @@ static void test_broken_files_refused(void)
     bytebuf_free(&buf);
 }
 
+/* Rewrites the size in the nth VP9 key frame header of buf (profile 0: after
+ * the sync code, 4 bits of colour config, then width - 1 and height - 1 in 16
+ * bits each); returns 0 when there is no such header. */
+static int patch_key_frame_size(bytebuf *buf, int nth, int w, int h)
+{
+    for (size_t i = 1; i + 9 < buf->len; i++) {
+        if (buf->data[i] != 0x49 || buf->data[i + 1] != 0x83 || buf->data[i + 2] != 0x42 || (buf->data[i - 1] & 0xc0) != 0x80)
+            continue;
+        if (nth-- > 0)
+            continue;
+        uint8_t *q = buf->data + i + 3;
+        uint64_t v = 0;
+        for (int k = 0; k < 5; k++)
+            v = v << 8 | q[k];
+        /* 40 bits: 4 colour, 16 width - 1, 16 height - 1, 4 more kept */
+        v = (v & ((uint64_t)0xf << 36)) | (uint64_t)(w - 1) << 20 | (uint64_t)(h - 1) << 4 | (v & 0xf);
+        for (int k = 4; k >= 0; k--, v >>= 8)
+            q[k] = (uint8_t)v;
+        return 1;
+    }
+    return 0;
+}
+
+static void test_frame_size_checked_before_decoding(void)
+{
+    /* libvpx would allocate for a 16384x16384 frame; the header is read first,
+     * in the colour stream and in the alpha stream (BlockAdditional) alike */
+    anim a, b;
+    bytebuf buf;
+    poyo_error err;
+    ENSURE(make_disc(&a, 40, 40, 3, 10.0));
+    for (int nth = 0; nth < 2; nth++) {
+        ENSURE(encode(&a, &buf));
+        ENSURE(patch_key_frame_size(&buf, nth, 40, 40)); /* the same size: still read whole */
+        ENSURE(anim_read(buf.data, buf.len, &b, NULL, &err) == POYO_OK && b.count == 3);
+        anim_free(&b);
+        ENSURE(patch_key_frame_size(&buf, nth, 16384, 16384));
+        ENSURE(anim_read(buf.data, buf.len, &b, NULL, &err) == POYO_ERR_INPUT);
+        ENSURE_MSG(strstr(err.msg, "not 40x40 as its track declares") != NULL, "key frame %d: %s", nth, err.msg);
+        ENSURE(b.rgba == NULL);
+        bytebuf_free(&buf);
+    }
+    anim_free(&a);
+}
+
 const struct test_case test_cases[] = {
     { "round_trip", test_round_trip },
     { "same_bytes_twice_and_appended", test_same_bytes_twice_and_appended },
     { "crf_trades_size", test_crf_trades_size },
     { "broken_files_refused", test_broken_files_refused },
+    { "frame_size_checked_before_decoding", test_frame_size_checked_before_decoding },
     { NULL, NULL },
 };
