@@ -96,7 +96,7 @@ check-unit: $(TEST_BINS) check-fuzz
 	@sh tests/run-unit.sh $(TEST_BINS)
 
 # the fuzz targets replayed over the kept crashers and the seed inputs
-FUZZ_TARGETS := pipeline options png gif webp apng scene path
+FUZZ_TARGETS := pipeline options png gif webp webm apng scene path
 check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 	@sh tests/fuzz/seeds.sh $(BUILD)/tools/mkpng $(BUILD)/fuzz/seeds >/dev/null && \
 	for t in $(FUZZ_TARGETS); do \
