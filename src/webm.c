@@ -5,6 +5,7 @@
 #include "webm.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,15 @@ webm_options webm_default_def(void)
     return o;
 }
 
-/* libav* would print to stderr; modules never print. */
-static void quiet_libav(void) { av_log_set_level(AV_LOG_QUIET); }
+static void set_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+
+/* libav* would print to stderr; modules never print. Once, as batch workers
+ * encode at the same time. */
+static void quiet_libav(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, set_quiet);
+}
 
 static const char *av_text(int e, char *buf, size_t cap)
 {
