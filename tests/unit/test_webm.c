@@ -46,14 +46,19 @@ static int encode(const anim *a, bytebuf *out)
     return 1;
 }
 
+/* A disc animation and its WebM (default options). */
+static int disc_webm(anim *a, bytebuf *buf, int w, int h, int n, double fps)
+{
+    return make_disc(a, w, h, n, fps) && encode(a, buf);
+}
+
 static void test_round_trip(void)
 {
     anim a, b;
     anim_meta m;
     bytebuf buf;
     poyo_error err;
-    ENSURE(make_disc(&a, 64, 48, 12, 25.0));
-    ENSURE(encode(&a, &buf));
+    ENSURE(disc_webm(&a, &buf, 64, 48, 12, 25.0));
     ENSURE(webm_sniff(buf.data, buf.len));
     ENSURE(anim_read(buf.data, buf.len, &b, &m, &err) == POYO_OK);
     ENSURE(strcmp(m.format, "webm") == 0 && strcmp(m.codec, "vp9") == 0);
@@ -112,8 +117,7 @@ static void test_same_bytes_twice_and_appended(void)
     anim a;
     bytebuf one, two;
     poyo_error err;
-    ENSURE(make_disc(&a, 32, 32, 6, 10.0));
-    ENSURE(encode(&a, &one));
+    ENSURE(disc_webm(&a, &one, 32, 32, 6, 10.0));
     /* a buffer that already holds bytes keeps them; the file follows */
     memset(&two, 0, sizeof two);
     ENSURE(bytebuf_append(&two, "head", 4, &err) == POYO_OK);
@@ -155,8 +159,7 @@ static void test_broken_files_refused(void)
     anim_meta m;
     bytebuf buf;
     poyo_error err;
-    ENSURE(make_disc(&a, 40, 40, 5, 10.0));
-    ENSURE(encode(&a, &buf));
+    ENSURE(disc_webm(&a, &buf, 40, 40, 5, 10.0));
     /* every cut of the file is refused: the segment declares where it ends */
     for (size_t cut = 0; cut < buf.len; cut += buf.len / 40 + 1) {
         poyo_status st = anim_read(buf.data, cut, &b, &m, &err);
