@@ -13,7 +13,8 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmiss
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0 libavformat libavcodec \
+           libavutil
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
@@ -34,7 +35,8 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
-DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev pkg-config strace
+DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev \
+            libavcodec-dev libavformat-dev libavutil-dev pkg-config strace
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -45,6 +47,9 @@ deps:
 	  pkg-config --exists zlib || missing="$$missing zlib1g-dev"; \
 	  pkg-config --exists librsvg-2.0 || missing="$$missing librsvg2-dev"; \
 	  pkg-config --exists libxml-2.0 || missing="$$missing libxml2-dev"; \
+	  pkg-config --exists libavcodec || missing="$$missing libavcodec-dev"; \
+	  pkg-config --exists libavformat || missing="$$missing libavformat-dev"; \
+	  pkg-config --exists libavutil || missing="$$missing libavutil-dev"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	fi; \
@@ -94,7 +99,7 @@ check-unit: $(TEST_BINS) check-fuzz
 	@sh tests/run-unit.sh $(TEST_BINS)
 
 # the fuzz targets replayed over the kept crashers and the seed inputs
-FUZZ_TARGETS := pipeline options png gif webp apng scene path
+FUZZ_TARGETS := pipeline options png gif webp webm apng scene path
 check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 	@sh tests/fuzz/seeds.sh $(BUILD)/tools/mkpng $(BUILD)/fuzz/seeds >/dev/null && \
 	for t in $(FUZZ_TARGETS); do \

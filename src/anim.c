@@ -29,6 +29,18 @@ poyo_status anim_init(anim *a, int width, int height, int count, double fps, poy
     return POYO_OK;
 }
 
+poyo_status anim_check_encodable(const anim *a, const char *format, poyo_error *err)
+{
+    if (!a || !a->rgba || !a->hold || a->count < 1 || a->width < 1 || a->height < 1)
+        return poyo_fail(err, POYO_ERR_USAGE, "cannot write an empty animation as %s", format);
+    if (!isfinite(a->fps) || !(a->fps > 0.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be a positive finite number");
+    for (int i = 0; i < a->count; i++)
+        if (a->hold[i] < 1)
+            return poyo_fail(err, POYO_ERR_USAGE, "frame %d is held %d ticks, fewer than 1", i + 1, a->hold[i]);
+    return POYO_OK;
+}
+
 void anim_free(anim *a)
 {
     if (!a)

@@ -19,6 +19,10 @@ typedef struct anim {
 
 /* Allocates count frames of width x height, zeroed, each held 1 tick. */
 poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err);
+/* POYO_ERR_USAGE unless a holds at least one frame of at least 1x1, a positive
+ * finite frame rate and holds of 1 tick or more; format names the encoder
+ * in the message ("cannot write an empty animation as WebM"). */
+poyo_status anim_check_encodable(const anim *a, const char *format, poyo_error *err);
 /* Frees the buffers; safe on a zeroed or already freed anim. */
 void anim_free(anim *a);
 /* Pointer to frame i's first byte. */

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "image.h"
+#include "webm.h"
 
 /* Frames collected while decoding: the anim plus each frame's stored delay. */
 typedef struct builder {
@@ -918,6 +919,44 @@ done:
     return st;
 }
 
+/* ---- WebM ------------------------------------------------------------------- */
+
+/* 1 when some pixel of a has 0 < alpha < 255. */
+static int semi_transparent(const anim *a)
+{
+    size_t total = anim_frame_bytes(a) * (size_t)a->count;
+    for (size_t i = 3; i < total; i += 4)
+        if (a->rgba[i] != 0 && a->rgba[i] != 255)
+            return 1;
+    return 0;
+}
+
+/* webm.c decodes; the facts are copied into meta. */
+static poyo_status read_webm(const uint8_t *data, size_t len, anim *out, anim_meta *meta, poyo_error *err)
+{
+    webm_info info;
+    poyo_status st = webm_read(data, len, ANIMREAD_MAX_PIXELS, ANIMREAD_MAX_BYTES, out, &info, err);
+    if (st != POYO_OK)
+        return st;
+    if (meta) {
+        meta->semi_transparent = semi_transparent(out);
+        memcpy(meta->format, "webm", 5);
+        memcpy(meta->codec, info.codec, sizeof meta->codec);
+        meta->width = info.width;
+        meta->height = info.height;
+        meta->frames = info.frames;
+        meta->delay_ms = info.delay_ms;
+        info.delay_ms = NULL;
+        meta->loop = 0;
+        meta->alpha = info.alpha;
+        meta->audio_tracks = info.audio_tracks;
+        meta->fps = info.fps;
+        meta->file_bytes = len;
+    }
+    webm_info_free(&info);
+    return POYO_OK;
+}
+
 /* ---- entry ----------------------------------------------------------------- */
 
 poyo_status anim_read(const uint8_t *data, size_t len, anim *out, anim_meta *meta, poyo_error *err)
@@ -942,26 +981,26 @@ poyo_status anim_read(const uint8_t *data, size_t len, anim *out, anim_meta *met
     } else if (len >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) {
         fmt = "webp";
         st = read_webp(data, len, &b, err);
+    } else if (webm_sniff(data, len)) {
+        return read_webm(data, len, out, meta, err);
     } else {
-        return poyo_fail(err, POYO_ERR_INPUT, "not a GIF, PNG or WebP file");
+        return poyo_fail(err, POYO_ERR_INPUT, "not a GIF, PNG, WebP or WebM file");
     }
     if (st != POYO_OK) {
         builder_free(&b);
         return st;
     }
     if (meta) {
-        int semi = 0;
-        size_t total = anim_frame_bytes(&b.a) * (size_t)b.a.count;
-        for (size_t i = 3; i < total && !semi; i += 4)
-            semi = b.a.rgba[i] != 0 && b.a.rgba[i] != 255;
         memcpy(meta->format, fmt, strlen(fmt) + 1);
+        memcpy(meta->codec, fmt, strlen(fmt) + 1);
+        meta->alpha = 1;
         meta->width = b.a.width;
         meta->height = b.a.height;
         meta->frames = b.a.count;
         meta->delay_ms = b.delay;
         b.delay = NULL;
         meta->loop = b.loop_raw;
-        meta->semi_transparent = semi;
+        meta->semi_transparent = semi_transparent(&b.a);
         meta->palette_size = b.palette_size;
         meta->file_bytes = len;
     }

@@ -1,5 +1,5 @@
-/* animread.h - reads a GIF, APNG, still PNG or (animated) WebP from memory into an
- * anim of fully composited frames, plus the facts a validator checks. */
+/* animread.h - reads a GIF, APNG, still PNG, (animated) WebP or WebM video from
+ * memory into an anim of fully composited frames, plus the facts a validator checks. */
 #ifndef POYO_ANIMREAD_H
 #define POYO_ANIMREAD_H
 
@@ -17,14 +17,20 @@
 #define ANIMREAD_MAX_BYTES ((size_t)1024u * 1024u * 1024u)
 
 typedef struct anim_meta {
-    char format[8];        /* "gif", "apng", "png" or "webp" */
+    char format[8];        /* "gif", "apng", "png", "webp" or "webm" */
+    char codec[16];        /* WebM: the video codec ("vp9", "vp8", ...); otherwise the format */
     int width, height;     /* canvas in pixels */
     int frames;            /* frames in the file */
     int *delay_ms;         /* frames entries, as stored (GIF: centiseconds x 10, 0 kept); owned */
     int loop;              /* GIF: NETSCAPE2.0/ANIMEXTS1.0 count, -1 without the block;
-                              APNG num_plays; WebP loop_count; still PNG -1. 0 = forever */
+                              APNG num_plays; WebP loop_count; still PNG -1; WebM 0
+                              (a video has no count: players loop stickers). 0 = forever */
     int semi_transparent;  /* 1 when some composited pixel has 0 < alpha < 255 */
     int palette_size;      /* entries of the largest colour table (GIF, paletted PNG), else 0 */
+    int alpha;             /* 1 when the file can carry transparency: WebM with an alpha
+                              plane (AlphaMode 1); GIF, PNG and WebP always */
+    int audio_tracks;      /* WebM: audio tracks in the file; otherwise 0 */
+    double fps;            /* WebM: the video track's declared frame rate (0 none); otherwise 0 */
     size_t file_bytes;     /* size of the input */
 } anim_meta;
 

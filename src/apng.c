@@ -205,19 +205,15 @@ static poyo_status frame_delay(const anim *a, int i, int exact, const int *ms, u
 
 static poyo_status check_anim(const anim *a, const apng_options *o, poyo_error *err)
 {
-    if (!a || !a->rgba || !a->hold || a->count < 1 || a->width < 1 || a->height < 1)
-        return poyo_fail(err, POYO_ERR_USAGE, "cannot write an empty animation as APNG");
-    if (!isfinite(a->fps) || !(a->fps > 0.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be a positive finite number");
+    poyo_status st = anim_check_encodable(a, "APNG", err);
+    if (st != POYO_OK)
+        return st;
     if (a->loop < 0)
         return poyo_fail(err, POYO_ERR_USAGE, "loop count %d is negative", a->loop);
     if (o->level < 0 || o->level > 9)
         return poyo_fail(err, POYO_ERR_USAGE, "APNG compression level %d is outside 0-9", o->level);
     if ((size_t)a->width * 4u + 1u > (size_t)MAX_CHUNK_DATA)
         return poyo_fail(err, POYO_ERR_USAGE, "animation width %d is too large for APNG", a->width);
-    for (int i = 0; i < a->count; i++)
-        if (a->hold[i] < 1)
-            return poyo_fail(err, POYO_ERR_USAGE, "frame %d is held %d ticks, fewer than 1", i + 1, a->hold[i]);
     return POYO_OK;
 }
 

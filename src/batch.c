@@ -92,61 +92,20 @@ typedef struct run_state {
     pthread_mutex_t lock;
 } run_state;
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when it is not one
- * (stray continuation bytes, overlong forms, surrogates, past U+10FFFF). */
-static int utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-    if (n == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-        (c == 0xf4 && s[1] > 0x8f))
-        return 0;
-    return n;
-}
-
-/* Writes s as a JSON string: quotes, backslashes and control characters
- * escaped, and each byte that is not part of valid UTF-8 written as U+FFFD
- * (file names on Linux are bytes; JSON is Unicode). */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    while (*p) {
-        int n = utf8_len(p);
-        if (n == 0) {
-            fputs("\\ufffd", f);
-            p++;
-        } else if (*p == '"' || *p == '\\') {
-            fprintf(f, "\\%c", *p++);
-        } else if (*p < 0x20 || *p == 0x7f) {
-            fprintf(f, "\\u%04x", *p++);
-        } else {
-            fwrite(p, 1, (size_t)n, f);
-            p += n;
-        }
-    }
-    fputc('"', f);
-}
-
 void batch_print_json(const batch_job *j)
 {
     printf("{\"input\": ");
-    json_string(stdout, j->input);
+    cli_json_string(stdout, j->input);
     printf(", \"output\": ");
     if (j->output && !j->failed)
-        json_string(stdout, j->output);
+        cli_json_string(stdout, j->output);
     else
         printf("null");
     if (j->skipped) {
         printf(", \"status\": \"skipped\", \"milliseconds\": %.1f}\n", j->ms);
     } else if (j->failed) {
         printf(", \"status\": \"error\", \"error\": ");
-        json_string(stdout, j->error);
+        cli_json_string(stdout, j->error);
         printf(", \"milliseconds\": %.1f}\n", j->ms);
     } else {
         printf(", \"status\": \"ok\", \"bytes\": %zu, \"width\": %d, \"height\": %d, \"frames\": %d, "

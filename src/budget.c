@@ -1,7 +1,8 @@
 /* budget.c - the --max-bytes search. Settings are tried from the gentlest to
  * the harshest: for each (frame stride, canvas scale) in that order, the
- * harshest colour setting is tried first; when it fits, a binary search finds
- * the richest colour setting that still fits. */
+ * harshest colour setting (WebM: the highest crf) is tried first; when it fits,
+ * a binary search finds the richest setting that still fits. A WebM encode is
+ * dear, so its untouched setting is tried once before any search. */
 #include "budget.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 static const int gif_colors[] = { 256, 128, 96, 64, 48, 32, 24, 16, 8 };
 static const int webp_quality[] = { -1, 90, 80, 70, 60, 50, 40, 30, 20, 10 };
+static const int webm_crf[] = { -1, 36, 40, 44, 48, 52, 56, 63 };
 #define NLEVELS(a) ((int)(sizeof a / sizeof a[0]))
 
 /* Every stride-th frame of a, each held for the frames it stands for. */
@@ -38,6 +40,11 @@ static poyo_status encode_level(const anim *a, out_format f, const output_def *d
     out->len = 0;
     output_def d = *def;
     d.apng.level = 9; /* a budget is worth the slowest compression */
+    if (f == FORMAT_WEBM) {
+        if (webm_crf[lv] > d.webm.crf)
+            d.webm.crf = webm_crf[lv];
+        return output_encode(a, f, &d, out, err);
+    }
     if (f == FORMAT_WEBP) {
         if (webp_quality[lv] >= 0) {
             d.webp.lossy = 1;
@@ -67,19 +74,41 @@ static poyo_status encode_level(const anim *a, out_format f, const output_def *d
     return st;
 }
 
+/* Encodes a at level lv into trial; when it fits max_bytes, trial and best
+ * swap and *fit becomes lv. Counts the try and the smallest size seen. */
+static poyo_status try_level(const anim *a, out_format f, const output_def *def, int lv, long long max_bytes,
+                             bytebuf *trial, bytebuf *best, int *fit, size_t *smallest, budget_report *rep,
+                             poyo_error *err)
+{
+    poyo_status st = encode_level(a, f, def, lv, trial, err);
+    rep->tries++;
+    if (st != POYO_OK)
+        return st;
+    if (trial->len < *smallest)
+        *smallest = trial->len;
+    if ((long long)trial->len <= max_bytes) {
+        bytebuf t = *best;
+        *best = *trial;
+        *trial = t;
+        *fit = lv;
+    }
+    return POYO_OK;
+}
+
 poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
                           budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err)
 {
     memset(rep, 0, sizeof *rep);
+    rep->crf = -1;
     if (b->max_bytes <= 0)
         return poyo_fail(err, POYO_ERR_USAGE, "the byte budget must be positive");
-    int nlv = f == FORMAT_WEBP ? NLEVELS(webp_quality) : NLEVELS(gif_colors);
+    int nlv = f == FORMAT_WEBP ? NLEVELS(webp_quality) : f == FORMAT_WEBM ? NLEVELS(webm_crf) : NLEVELS(gif_colors);
     int min_stride = 1;
     if (b->max_frames > 0 && a->count > b->max_frames)
         min_stride = (a->count + b->max_frames - 1) / b->max_frames;
     static const double scales[] = { 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4 };
     int nscale = b->allow_resize ? (int)(sizeof scales / sizeof scales[0]) : 1;
-    bytebuf trial = { NULL, 0, 0 };
+    bytebuf trial = { NULL, 0, 0 }, best = { NULL, 0, 0 };
     poyo_status st = POYO_OK;
     size_t smallest = (size_t)-1;
     for (int si = 0; si < nscale; si++) {
@@ -103,27 +132,32 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     break;
                 cur = &sub;
             }
-            /* the harshest colour setting first: if it does not fit, nothing here will */
-            st = encode_level(cur, f, def, nlv - 1, &trial, err);
-            rep->tries++;
-            if (st == POYO_OK && trial.len < smallest)
-                smallest = trial.len;
-            if (st == POYO_OK && (long long)trial.len <= b->max_bytes) {
-                int lo = 0, hi = nlv - 1; /* hi fits; find the lowest level that fits */
+            /* best holds the encode at level fit, the richest that fits so far */
+            int fit = -1, lo = 0;
+            if (f == FORMAT_WEBM) {
+                st = try_level(cur, f, def, 0, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
+                lo = 1;
+            }
+            /* the harshest colour setting next: if it does not fit, nothing here will */
+            if (st == POYO_OK && fit < 0)
+                st = try_level(cur, f, def, nlv - 1, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
+            if (st == POYO_OK && fit >= 0) {
+                int hi = fit; /* hi fits; find the lowest level that fits */
                 while (lo < hi && st == POYO_OK) {
                     int mid = (lo + hi) / 2;
-                    st = encode_level(cur, f, def, mid, &trial, err);
-                    rep->tries++;
-                    if (st == POYO_OK && (long long)trial.len <= b->max_bytes)
+                    st = try_level(cur, f, def, mid, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
+                    if (fit == mid)
                         hi = mid;
                     else
                         lo = mid + 1;
                 }
-                if (st == POYO_OK)
-                    st = encode_level(cur, f, def, hi, out, err);
                 if (st == POYO_OK) {
-                    rep->colors = f == FORMAT_WEBP ? 0 : gif_colors[hi];
+                    bytebuf_free(out);
+                    *out = best;
+                    memset(&best, 0, sizeof best);
+                    rep->colors = f == FORMAT_WEBP || f == FORMAT_WEBM ? 0 : gif_colors[hi];
                     rep->quality = f == FORMAT_WEBP ? webp_quality[hi] : -1;
+                    rep->crf = f == FORMAT_WEBM ? webm_crf[hi] : -1;
                     rep->stride = stride;
                     rep->scale = scales[si];
                     rep->width = cur->width;
@@ -134,6 +168,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                 anim_free(&sub);
                 anim_free(&scaled);
                 bytebuf_free(&trial);
+                bytebuf_free(&best);
                 return st;
             }
             anim_free(&sub);
@@ -145,6 +180,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
             break;
     }
     bytebuf_free(&trial);
+    bytebuf_free(&best);
     if (st != POYO_OK)
         return st;
     return poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",

@@ -1,6 +1,6 @@
 /* budget.h - makes an animation fit a byte budget: fewer colours (or lower
- * WebP quality), then a lower frame rate, then fewer frames, and finally a
- * smaller canvas, until the encoded file fits. */
+ * WebP quality, or a higher WebM crf), then a lower frame rate, then fewer
+ * frames, and finally a smaller canvas, until the encoded file fits. */
 #ifndef POYO_BUDGET_H
 #define POYO_BUDGET_H
 
@@ -22,6 +22,7 @@ typedef struct budget_def {
 typedef struct budget_report {
     int colors;              /* GIF/APNG palette size, 0 = untouched */
     int quality;             /* WebP lossy quality, -1 = untouched */
+    int crf;                 /* WebM VP9 crf, -1 = untouched */
     int stride;              /* every stride-th frame kept */
     double scale;            /* canvas scale */
     int width, height, frames;

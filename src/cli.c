@@ -272,7 +272,7 @@ int cli_output_option(cli_outopt which, const char *opt, const char *v, output_d
     case CLI_OUT_FORMAT: {
         int f = output_format_lookup(v);
         if (f < 0) {
-            cli_error(opt, "must be gif, apng or webp, not '%s'", v);
+            cli_error(opt, "must be gif, apng, webp or webm, not '%s'", v);
             return 0;
         }
         out->format = (out_format)f;
@@ -317,4 +317,42 @@ mode_t cli_file_mode(void)
     mode_t um = umask(0);
     umask(um);
     return 0666 & ~um;
+}
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when it is not one
+ * (stray continuation bytes, overlong forms, surrogates, past U+10FFFF). */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p++);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            fprintf(f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, (size_t)n, f);
+            p += n;
+        }
+    }
+    fputc('"', f);
 }

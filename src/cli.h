@@ -50,6 +50,10 @@ void cli_note(const char *what, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Writes s as a JSON string: quotes, backslashes and control characters
+ * escaped, and each byte that is not part of valid UTF-8 written as U+FFFD
+ * (file names on Linux are bytes; JSON is Unicode). */
+void cli_json_string(FILE *f, const char *s);
 /* Parses a finite number; prints a message naming opt and returns 0 on failure. */
 int cli_double(const char *opt, const char *s, double *out);
 /* Parses a whole number within [lo, hi]; prints a message and returns 0 on failure. */

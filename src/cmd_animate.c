@@ -83,7 +83,7 @@ static void usage(FILE *out)
             "\n"
             "Output:\n"
             "  -o, --output FILE        output file (- = standard output); DIR/ for many inputs\n"
-            "      --format FMT         gif, apng or webp (default: from the extension of -o, else gif)\n"
+            "      --format FMT         gif, apng, webp or webm (default: from the extension of -o, else gif)\n"
             "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
             "      --sheet FILE.png     also write a sprite sheet and FILE.json (rectangles, durations)\n"
             "  -f, --force              overwrite existing output files\n"
@@ -306,6 +306,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
             char what[96] = "";
             if (rep.colors && rep.colors < o->out.quant.colors && f != FORMAT_WEBP)
                 snprintf(what, sizeof what, "%d colours, ", rep.colors);
+            else if (rep.crf >= 0)
+                snprintf(what, sizeof what, "crf %d, ", rep.crf);
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
             cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,

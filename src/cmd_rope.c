@@ -62,7 +62,7 @@ static void usage(FILE *out)
             "  -f, --force              overwrite an existing output file\n"
             "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
             "      --sheet FILE.png     also write a sprite sheet (plus FILE.json)\n"
-            "      --format NAME        gif, apng or webp (default: from the -o extension, else gif)\n"
+            "      --format NAME        gif, apng, webp or webm (default: from the -o extension, else gif)\n"
             "      --csv                print frame,time,particle,x,y for %g s (or --duration) from the kick;\n"
             "                           particles 0 (the anchor) to --segments, then the stamp's centre\n"
             "      --json               the same as one JSON document\n"

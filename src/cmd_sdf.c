@@ -104,7 +104,7 @@ static void usage(FILE *out)
     fprintf(out,
             "Output:\n"
             "  -o, --output FILE        .gif, .png (APNG) or .webp; - = standard output\n"
-            "      --format F           gif, apng or webp, whatever the name says\n"
+            "      --format F           gif, apng, webp or webm, whatever the name says\n"
             "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
             "      --sheet FILE.png     also write a sprite sheet and FILE.json\n"
             "  -f, --force              overwrite existing files\n"

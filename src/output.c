@@ -1,4 +1,4 @@
-/* output.c - format dispatch and writing: GIF, APNG, WebP into memory, then
+/* output.c - format dispatch and writing: GIF, APNG, WebP, WebM into memory, then
  * one atomic write; PNG frame folders; sprite sheets with a JSON index in the
  * array form game engines and CSS sprite tools read. */
 #include "output.h"
@@ -14,6 +14,7 @@
 #include "fileio.h"
 #include "gif.h"
 #include "image.h"
+#include "webm.h"
 
 output_def output_default_def(void)
 {
@@ -22,6 +23,7 @@ output_def output_default_def(void)
     d.quant = quantize_default_def();
     d.apng = apng_default_def();
     d.webp = webp_default_def();
+    d.webm = webm_default_def();
     d.force = 0;
     d.input = NULL;
     d.mode = 0644;
@@ -42,17 +44,19 @@ out_format output_format_of(const char *path)
         return FORMAT_APNG;
     if (strcasecmp(dot, ".webp") == 0)
         return FORMAT_WEBP;
+    if (strcasecmp(dot, ".webm") == 0)
+        return FORMAT_WEBM;
     return FORMAT_AUTO;
 }
 
 const char *output_format_name(out_format f)
 {
-    return f == FORMAT_APNG ? "apng" : f == FORMAT_WEBP ? "webp" : "gif";
+    return f == FORMAT_APNG ? "apng" : f == FORMAT_WEBP ? "webp" : f == FORMAT_WEBM ? "webm" : "gif";
 }
 
 const char *output_extension(out_format f)
 {
-    return f == FORMAT_APNG ? ".png" : f == FORMAT_WEBP ? ".webp" : ".gif";
+    return f == FORMAT_APNG ? ".png" : f == FORMAT_WEBP ? ".webp" : f == FORMAT_WEBM ? ".webm" : ".gif";
 }
 
 int output_format_lookup(const char *name)
@@ -63,6 +67,8 @@ int output_format_lookup(const char *name)
         return FORMAT_APNG;
     if (strcmp(name, "webp") == 0)
         return FORMAT_WEBP;
+    if (strcmp(name, "webm") == 0)
+        return FORMAT_WEBM;
     return -1;
 }
 
@@ -73,6 +79,8 @@ poyo_status output_encode(const anim *a, out_format f, const output_def *def, by
         return apng_encode(a, &def->apng, out, err);
     case FORMAT_WEBP:
         return webp_encode(a, &def->webp, out, err);
+    case FORMAT_WEBM:
+        return webm_encode(a, &def->webm, out, err);
     default:
         return gif_encode(a, &def->quant, out, NULL, err);
     }

@@ -11,15 +11,17 @@
 #include "bytebuf.h"
 #include "error.h"
 #include "quantize.h"
+#include "webm.h"
 #include "webp.h"
 
-typedef enum out_format { FORMAT_AUTO = 0, FORMAT_GIF, FORMAT_APNG, FORMAT_WEBP } out_format;
+typedef enum out_format { FORMAT_AUTO = 0, FORMAT_GIF, FORMAT_APNG, FORMAT_WEBP, FORMAT_WEBM } out_format;
 
 typedef struct output_def {
     out_format format;     /* FORMAT_AUTO: from the extension, GIF when it says nothing */
     quantize_def quant;    /* GIF palette settings */
     apng_options apng;
     webp_options webp;
+    webm_options webm;     /* VP9 settings */
     int force;             /* replace existing regular files */
     const char *input;     /* never overwrite this file, for frames and sheets too (NULL: none) */
     mode_t mode;           /* permissions of new files */
@@ -29,9 +31,9 @@ typedef struct output_def {
 
 /* The defaults, the only place they live (mode 0644). */
 output_def output_default_def(void);
-/* The format a file name asks for (".gif", ".png", ".apng", ".webp"), else FORMAT_AUTO. */
+/* The format a file name asks for (".gif", ".png", ".apng", ".webp", ".webm"), else FORMAT_AUTO. */
 out_format output_format_of(const char *path);
-/* "gif", "apng" or "webp". */
+/* "gif", "apng", "webp" or "webm". */
 const char *output_format_name(out_format f);
 /* The file extension of a format, with the dot. */
 const char *output_extension(out_format f);

@@ -28,12 +28,15 @@
  * line-emoji: LINE animated emoji: APNG, exactly 180x180, 5 to 20 frames,
  *   at most 4 s; the plays (1 to 4, 4 s in all) and the 300 KB limit of the
  *   animated stickers are applied too (stricter reading).
- * telegram: Telegram stickers: one side exactly 512, the other at most 512;
- *   animated stickers at most 3 s, 30 fps, 256 KB (256000 bytes). Sticker sets
- *   take animation as WebM video, which poyo does not write: the preset makes
- *   an animated WebP within the same limits (convert it with ffmpeg -c:v
- *   libvpx-vp9 for a set). Still WebP and PNG are accepted.
- * telegram-emoji: Telegram custom emoji: exactly 100x100, otherwise as telegram.
+ * telegram: Telegram video stickers (core.telegram.org/stickers#video-requirements):
+ *   WebM with the VP9 codec and no audio stream, one side exactly 512 and the
+ *   other at most 512, at most 3 s, at most 30 fps, at most 256 KB (256000
+ *   bytes). poyo writes VP9 with an alpha plane so the sticker has no box. Still
+ *   stickers may be PNG (the same page).
+ * telegram-emoji: Telegram custom emoji as video (the same page): exactly
+ *   100x100 and otherwise the video rules above; the page states 256 KB for
+ *   video stickers and emoji alike, poyo holds emoji to 64 KB (64000 bytes),
+ *   the limit of Telegram's animated emoji, as the stricter reading.
  * teams: Microsoft Teams custom emoji: JPEG, PNG or GIF. Microsoft's page
  *   (learn.microsoft.com, "Custom emojis in Microsoft Teams") states no size
  *   limit; assumed: square, at most 512x512 and 256 KB (256000 bytes), the
@@ -43,33 +46,35 @@
 static const preset_info presets[] = {
     { "slack", "Slack", "Slack custom emoji: GIF, square <= 128, <= 50 frames, <= 128 KB", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 128, 128, 0, 128, 128, 20.0, 2.4, 1, 50, 0, 0, 0, 0, 0,
-      0, 128000, "128 KB", 0, 0, CHECKED },
+      0, 128000, "128 KB", 0, 0, CHECKED, NULL, 0 },
     { "discord", "Discord", "Discord emoji: GIF, square <= 128, <= 256 KiB", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 128, 128, 0, 128, 128, 25.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0,
-      262144, "256 KiB", 0, 0, CHECKED },
+      262144, "256 KiB", 0, 0, CHECKED, NULL, 0 },
     { "discord-sticker", "a Discord sticker", "Discord sticker: APNG, 320x320, <= 5 s, <= 512 KB", FORMAT_APNG,
       PRESET_ACCEPT_APNG | PRESET_ACCEPT_PNG, CANVAS_EXACT, 320, 320, 0, 320, 320, 20.0, 3.0, 1, 0, 5000, 0, 0, 0, 0,
-      0, 512000, "512 KB", 0, 0, CHECKED },
+      0, 512000, "512 KB", 0, 0, CHECKED, NULL, 0 },
     { "line", "a LINE sticker",
       "LINE animated sticker: APNG, <= 320x270 with a side >= 270, 5-20 frames, 1-4 plays, <= 4 s in all, <= 300 KB",
       FORMAT_APNG, PRESET_ACCEPT_APNG, CANVAS_FIT, 320, 270, 270, 320, 270, 10.0, 2.0, 5, 20, 4000, 4000, 0, 1, 4, 2,
-      300000, "300 KB", 1, 1, CHECKED },
+      300000, "300 KB", 1, 1, CHECKED, NULL, 0 },
     { "line-emoji", "a LINE emoji",
       "LINE animated emoji: APNG, 180x180, 5-20 frames, 1-4 plays, <= 4 s in all, <= 300 KB", FORMAT_APNG,
       PRESET_ACCEPT_APNG, CANVAS_EXACT, 180, 180, 0, 180, 180, 10.0, 2.0, 5, 20, 4000, 4000, 0, 1, 4, 2, 300000,
-      "300 KB", 1, 1, CHECKED },
-    { "telegram", "Telegram", "Telegram sticker: WebP, one side 512, <= 3 s, <= 30 fps, <= 256 KB", FORMAT_WEBP,
-      PRESET_ACCEPT_WEBP | PRESET_ACCEPT_PNG, CANVAS_ONE_SIDE, 512, 512, 0, 512, 512, 25.0, 3.0, 1, 0, 3000, 0, 30, 0,
-      0, 0, 256000, "256 KB", 0, 0, CHECKED },
-    { "telegram-emoji", "a Telegram emoji", "Telegram custom emoji: WebP, 100x100, <= 3 s, <= 30 fps, <= 256 KB",
-      FORMAT_WEBP, PRESET_ACCEPT_WEBP | PRESET_ACCEPT_PNG, CANVAS_EXACT, 100, 100, 0, 100, 100, 25.0, 3.0, 1, 0, 3000,
-      0, 30, 0, 0, 0, 256000, "256 KB", 0, 0, CHECKED },
+      "300 KB", 1, 1, CHECKED, NULL, 0 },
+    { "telegram", "Telegram",
+      "Telegram video sticker: WebM VP9, no audio, one side 512, <= 3 s, <= 30 fps, <= 256 KB", FORMAT_WEBM,
+      PRESET_ACCEPT_WEBM | PRESET_ACCEPT_PNG, CANVAS_ONE_SIDE, 512, 512, 0, 512, 512, 25.0, 3.0, 1, 0, 3000, 0, 30, 0,
+      0, 0, 256000, "256 KB", 0, 0, CHECKED, "vp9", 1 },
+    { "telegram-emoji", "a Telegram emoji",
+      "Telegram custom emoji: WebM VP9, no audio, 100x100, <= 3 s, <= 30 fps, <= 64 KB", FORMAT_WEBM,
+      PRESET_ACCEPT_WEBM | PRESET_ACCEPT_PNG, CANVAS_EXACT, 100, 100, 0, 100, 100, 25.0, 3.0, 1, 0, 3000, 0, 30, 0, 0,
+      0, 64000, "64 KB", 0, 0, CHECKED, "vp9", 1 },
     { "teams", "Teams", "Microsoft Teams emoji: GIF, square <= 512, <= 256 KB (assumed limits)", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 512, 512, 0, 128, 128, 20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0,
-      256000, "256 KB", 0, 0, CHECKED },
+      256000, "256 KB", 0, 0, CHECKED, NULL, 0 },
     { "mastodon", "Mastodon", "Mastodon custom emoji: GIF (PNG, APNG, WebP taken), under 256 KiB", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG | PRESET_ACCEPT_APNG | PRESET_ACCEPT_WEBP, CANVAS_ANY, 0, 0, 0, 128, 128,
-      20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0, 262143, "under 256 KiB", 0, 0, CHECKED },
+      20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0, 262143, "under 256 KiB", 0, 0, CHECKED, NULL, 0 },
 };
 
 #define NPRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -91,14 +96,36 @@ const preset_info *preset_lookup(const char *name)
     return NULL;
 }
 
-const char *preset_accepts_text(unsigned accepts)
+void preset_accepts_text(unsigned accepts, char *buf, size_t cap)
 {
-    static const char *const words[16] = {
-        "nothing", "GIF", "still PNG", "GIF or still PNG", "APNG", "GIF or APNG", "APNG or still PNG",
-        "GIF, APNG or still PNG", "WebP", "GIF or WebP", "WebP or still PNG", "GIF, WebP or still PNG",
-        "APNG or WebP", "GIF, APNG or WebP", "APNG, WebP or still PNG", "GIF, PNG, APNG or WebP",
-    };
-    return words[accepts & 15u];
+    if (!buf || cap == 0)
+        return;
+    /* a still PNG comes last, except in the list of every image format */
+    int all = (accepts & 15u) == 15u;
+    const char *names[5];
+    int n = 0;
+    if (accepts & PRESET_ACCEPT_GIF)
+        names[n++] = "GIF";
+    if (all)
+        names[n++] = "PNG";
+    if (accepts & PRESET_ACCEPT_APNG)
+        names[n++] = "APNG";
+    if (accepts & PRESET_ACCEPT_WEBP)
+        names[n++] = "WebP";
+    if (accepts & PRESET_ACCEPT_WEBM)
+        names[n++] = "WebM";
+    if ((accepts & PRESET_ACCEPT_PNG) && !all)
+        names[n++] = "still PNG";
+    size_t used = 0;
+    buf[0] = '\0';
+    if (n == 0)
+        snprintf(buf, cap, "nothing");
+    for (int i = 0; i < n && used < cap; i++) {
+        int k = snprintf(buf + used, cap - used, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
 }
 
 void preset_canvas_text(const preset_info *p, char *buf, size_t cap)
@@ -140,6 +167,8 @@ void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long l
         out->format = p->format;
         if (p->format == FORMAT_APNG)
             out->apng.level = 9;
+        if (p->format == FORMAT_WEBM)
+            out->webm = webm_default_def();
         if (p->format == FORMAT_WEBP) {
             /* lossless 512x512 frames cannot meet the budget; the budget search lowers quality further */
             out->webp.lossy = 1;
@@ -169,9 +198,32 @@ int preset_plays_for(const preset_info *p, double clip_s)
 const char *preset_rule_name(preset_rule r)
 {
     static const char *const names[PRESET_RULE_COUNT] = {
-        "format", "size", "animated", "frames", "duration", "plays", "total", "fps", "delay", "first-frame", "bytes",
+        "format", "codec", "audio", "size",  "animated",    "frames", "duration",
+        "plays",  "total", "fps",   "delay", "first-frame", "bytes",
     };
     return (int)r >= 0 && r < PRESET_RULE_COUNT ? names[r] : "unknown";
+}
+
+int preset_rule_applies(const preset_info *p, preset_rule r)
+{
+    if (!p)
+        return 0;
+    switch (r) {
+    case PRESET_RULE_FORMAT: return 1;
+    case PRESET_RULE_CODEC: return p->codec != NULL;
+    case PRESET_RULE_AUDIO: return p->no_audio;
+    case PRESET_RULE_SIZE: return p->canvas != CANVAS_ANY;
+    case PRESET_RULE_ANIMATED: return p->animated;
+    case PRESET_RULE_FRAMES: return p->min_frames > 1 || p->max_frames > 0;
+    case PRESET_RULE_DURATION: return p->max_ms > 0;
+    case PRESET_RULE_PLAYS: return p->max_plays > 0;
+    case PRESET_RULE_TOTAL: return p->max_total_ms > 0;
+    case PRESET_RULE_FPS: return p->max_fps > 0;
+    case PRESET_RULE_DELAY: return (p->accepts & PRESET_ACCEPT_GIF) != 0;
+    case PRESET_RULE_FIRST_FRAME: return p->first_frame_still;
+    case PRESET_RULE_BYTES: return p->max_bytes > 0;
+    default: return 0;
+    }
 }
 
 /* Records one broken rule. */
@@ -200,6 +252,8 @@ static unsigned format_bit(const char *f)
         return PRESET_ACCEPT_APNG;
     if (strcmp(f, "webp") == 0)
         return PRESET_ACCEPT_WEBP;
+    if (strcmp(f, "webm") == 0)
+        return PRESET_ACCEPT_WEBM;
     return 0;
 }
 
@@ -255,9 +309,21 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
     unsigned bit = format_bit(meta->format);
     if (bit == PRESET_ACCEPT_APNG && !animated)
         bit = PRESET_ACCEPT_PNG; /* a one-frame APNG shows as a still PNG everywhere */
-    if (!(bit & p->accepts))
+    if (!(bit & p->accepts)) {
+        char takes[96];
+        preset_accepts_text(p->accepts, takes, sizeof takes);
         add(out, max, &n, PRESET_RULE_FORMAT, "format %s%s, %s takes %s", meta->format,
-            bit == PRESET_ACCEPT_PNG ? " (still)" : "", who, preset_accepts_text(p->accepts));
+            bit == PRESET_ACCEPT_PNG ? " (still)" : "", who, takes);
+    }
+
+    /* the codec and audio rules are about videos; an image has neither */
+    int video = bit == PRESET_ACCEPT_WEBM;
+    if (video && p->codec && strcmp(meta->codec, p->codec) != 0)
+        add(out, max, &n, PRESET_RULE_CODEC, "codec %s, %s takes %s video only", meta->codec[0] ? meta->codec : "unknown",
+            who, p->codec);
+    if (video && p->no_audio && meta->audio_tracks > 0)
+        add(out, max, &n, PRESET_RULE_AUDIO, "audio %d track%s, %s takes video without sound", meta->audio_tracks,
+            meta->audio_tracks == 1 ? "" : "s", who);
 
     if (!canvas_ok(p, meta->width, meta->height)) {
         char want[96];

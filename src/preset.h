@@ -1,5 +1,5 @@
 /* preset.h - what chat platforms accept for custom emoji and stickers: one table
- * that both makes files (preset_apply) and checks any GIF/APNG/WebP against the
+ * that both makes files (preset_apply) and checks any GIF/APNG/WebP/WebM against the
  * same rules (preset_check), naming every rule a file breaks. */
 #ifndef POYO_PRESET_H
 #define POYO_PRESET_H
@@ -15,7 +15,8 @@ enum {
     PRESET_ACCEPT_GIF = 1,   /* GIF, still or animated */
     PRESET_ACCEPT_PNG = 2,   /* still PNG (one frame, no animation chunks) */
     PRESET_ACCEPT_APNG = 4,  /* animated PNG */
-    PRESET_ACCEPT_WEBP = 8   /* WebP, still or animated */
+    PRESET_ACCEPT_WEBP = 8,  /* WebP, still or animated */
+    PRESET_ACCEPT_WEBM = 16  /* WebM video */
 };
 
 /* How the canvas must be shaped. */
@@ -52,6 +53,8 @@ typedef struct preset_info {
     int first_frame_still;   /* 1: the first frame is shown as the still image */
     int animated;            /* 1: must be an animation (2 frames or more) */
     const char *checked;     /* date the limits were last checked, YYYY-MM-DD */
+    const char *codec;       /* a video (WebM) must use this codec ("vp9"), NULL = any */
+    int no_audio;            /* 1: a video must have no audio track */
 } preset_info;
 
 /* Number of presets in the table. */
@@ -60,8 +63,8 @@ int preset_count(void);
 const preset_info *preset_at(int i);
 /* The preset called name, or NULL; static storage. */
 const preset_info *preset_lookup(const char *name);
-/* Plain words for a set of PRESET_ACCEPT_* bits, "GIF or still PNG"; static storage. */
-const char *preset_accepts_text(unsigned accepts);
+/* Plain words for a set of PRESET_ACCEPT_* bits, "GIF or still PNG", into buf (cap bytes). */
+void preset_accepts_text(unsigned accepts, char *buf, size_t cap);
 /* Plain words for the canvas rule, "a square of at most 128x128", into buf (cap bytes). */
 void preset_canvas_text(const preset_info *p, char *buf, size_t cap);
 
@@ -78,6 +81,8 @@ int preset_plays_for(const preset_info *p, double clip_s);
 /* The rules preset_check tests, one violation each at most. */
 typedef enum preset_rule {
     PRESET_RULE_FORMAT = 0,   /* file format */
+    PRESET_RULE_CODEC,        /* a video's codec */
+    PRESET_RULE_AUDIO,        /* a video's audio tracks */
     PRESET_RULE_SIZE,         /* canvas size */
     PRESET_RULE_ANIMATED,     /* must be an animation */
     PRESET_RULE_FRAMES,       /* frame count */
@@ -97,8 +102,11 @@ typedef struct preset_violation {
     char text[192];   /* one sentence starting with the rule's name and the file's value */
 } preset_violation;
 
-/* Short name of a rule: "format", "size", ..., "bytes"; static storage. */
+/* Short name of a rule: "format", "codec", ..., "bytes"; static storage. */
 const char *preset_rule_name(preset_rule r);
+/* 1 when p has rule r at all (a preset without a frame limit has no "frames"
+ * rule), 0 when every file passes it. */
+int preset_rule_applies(const preset_info *p, preset_rule r);
 /* Tests a decoded file (a and meta from anim_read) against every rule of p.
  * Fills out[0..max-1] with the broken rules in preset_rule order and sets
  * *count to how many are broken (at most PRESET_RULE_COUNT, which out may

@@ -18,22 +18,18 @@ webp_options webp_default_def(void)
 
 static poyo_status check_args(const anim *a, const webp_options *o, poyo_error *err)
 {
-    if (!a || !a->rgba || !a->hold || a->count < 1 || a->width < 1 || a->height < 1)
-        return poyo_fail(err, POYO_ERR_USAGE, "cannot write an empty animation as WebP");
+    poyo_status st = anim_check_encodable(a, "WebP", err);
+    if (st != POYO_OK)
+        return st;
     if (a->width > WEBP_MAX_SIDE || a->height > WEBP_MAX_SIDE)
         return poyo_fail(err, POYO_ERR_USAGE, "WebP canvas %dx%d exceeds the format's limit of %dx%d",
                          a->width, a->height, WEBP_MAX_SIDE, WEBP_MAX_SIDE);
-    if (!isfinite(a->fps) || !(a->fps > 0.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be a positive finite number");
     if (a->loop < 0 || a->loop > 65535)
         return poyo_fail(err, POYO_ERR_USAGE, "WebP loop count %d is outside 0-65535", a->loop);
     if (o->quality < 0 || o->quality > 100)
         return poyo_fail(err, POYO_ERR_USAGE, "WebP quality %d is outside 0-100", o->quality);
     if (o->method < 0 || o->method > 6)
         return poyo_fail(err, POYO_ERR_USAGE, "WebP method %d is outside 0-6", o->method);
-    for (int i = 0; i < a->count; i++)
-        if (a->hold[i] < 1)
-            return poyo_fail(err, POYO_ERR_USAGE, "frame %d is held %d ticks, fewer than 1", i + 1, a->hold[i]);
     return POYO_OK;
 }
 

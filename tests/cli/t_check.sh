@@ -50,7 +50,7 @@ test_expect_success 'usage errors exit 2' '
 test_expect_success 'unreadable files exit 1, the others are still checked' '
     echo hello >x.txt && : >empty.gif && gif2 a.gif &&
     expect_exit 1 $POYO check --preset mastodon x.txt missing.gif empty.gif a.gif >out 2>err &&
-    grep -qx "poyo: x.txt: not a GIF, PNG or WebP file" err &&
+    grep -qx "poyo: x.txt: not a GIF, PNG, WebP or WebM file" err &&
     grep -q "^poyo: missing.gif: " err &&
     grep -q "^poyo: empty.gif: " err &&
     test "$(wc -l <err)" -eq 3 &&
@@ -143,18 +143,60 @@ test_expect_success 'line: a GIF breaks format, size, frames and plays at once' 
     grep -qx "g.gif: fail: plays forever, a LINE sticker needs 1 to 4" out
 '
 
-test_expect_success 'telegram: one side 512 passes; emoji needs 100x100; 50 fps is too fast' '
-    $POYO "$EMOJI" -o t.webp --size 512x384 --fps 10 --duration 2 --quality 50 --damping 0.02 &&
-    expect_exit 0 $POYO check --preset telegram t.webp >out &&
-    grep -q "^t.webp: ok (preset telegram: webp, 512x384, 20 frames, 2.00 s, " out &&
-    expect_exit 1 $POYO check --preset telegram-emoji t.webp >out &&
-    expect_line out "t.webp: fail: size 512x384, a Telegram emoji needs exactly 100x100" &&
-    $POYO "$EMOJI" -o f.webp --size 100 --fps 50 --duration 1 --quality 50 &&
-    expect_exit 1 $POYO check --preset telegram-emoji f.webp >out &&
-    expect_line out "f.webp: fail: fps 50.0 (a 20 ms frame), a Telegram emoji allows at most 30" &&
-    $POYO "$EMOJI" -o l.webp --size 100 --fps 10 --duration 4 --quality 50 &&
-    expect_exit 1 $POYO check --preset telegram-emoji l.webp >out &&
-    expect_line out "l.webp: fail: duration 4.00 s, a Telegram emoji allows at most 3 s"
+test_expect_success 'telegram: a VP9 WebM with one side 512 passes; emoji needs 100x100; 50 fps is too fast' '
+    $POYO "$EMOJI" -o t.webm --size 512x384 --fps 10 --duration 2 --damping 0.02 &&
+    expect_exit 0 $POYO check --preset telegram t.webm >out &&
+    grep -q "^t.webm: ok (preset telegram: webm (vp9, alpha, no audio), 512x384, 20 frames, 2.00 s, " out &&
+    expect_exit 1 $POYO check --preset telegram-emoji t.webm >out &&
+    grep -qx "t.webm: fail: size 512x384, a Telegram emoji needs exactly 100x100" out &&
+    $POYO "$EMOJI" -o f.webm --size 100 --fps 50 --duration 1 &&
+    expect_exit 1 $POYO check --preset telegram-emoji f.webm >out &&
+    expect_line out "f.webm: fail: fps 50.0 (a 20 ms frame), a Telegram emoji allows at most 30" &&
+    $POYO "$EMOJI" -o l.webm --size 100 --fps 10 --duration 4 &&
+    expect_exit 1 $POYO check --preset telegram-emoji l.webm >out &&
+    expect_line out "l.webm: fail: duration 4.00 s, a Telegram emoji allows at most 3 s"
+'
+
+test_expect_success 'telegram takes video as WebM only: an animated WebP or GIF fails the format rule' '
+    $POYO "$EMOJI" -o t.webp --size 512 --fps 10 --duration 1 --quality 50 &&
+    expect_exit 1 $POYO check --preset telegram t.webp >out &&
+    expect_line out "t.webp: fail: format webp, Telegram takes WebM or still PNG" &&
+    $POYO "$EMOJI" -o t.gif --size 512 --fps 10 --duration 1 --max-bytes 200K -q &&
+    expect_exit 1 $POYO check --preset telegram t.gif >out &&
+    expect_line out "t.gif: fail: format gif, Telegram takes WebM or still PNG"
+'
+
+test_expect_success 'check --json: one valid object per file, a verdict for every rule' '
+    $POYO "$EMOJI" -o ok.webm --size 512 --fps 10 --duration 1 &&
+    $POYO "$EMOJI" -o big.webm --size 200 --fps 10 --duration 1 &&
+    echo junk >bad.webm &&
+    expect_exit 1 $POYO check --json --preset telegram ok.webm big.webm bad.webm >out 2>err &&
+    [ "$(wc -l <out)" -eq 3 ] && "$TOOLS/jsonlines" <out &&
+    grep -qx "poyo: bad.webm: not a GIF, PNG, WebP or WebM file" err &&
+    sed -n 1p out | grep -q "^{\"file\": \"ok.webm\", \"preset\": \"telegram\", \"ok\": true, \"format\": \"webm\", \"codec\": \"vp9\", \"width\": 512, \"height\": 512, \"frames\": 10, \"duration\": 1.000, \"fps\": 10.000, \"alpha\": true, \"audio_tracks\": 0, " &&
+    for r in format codec audio size animated frames duration plays total fps delay first-frame bytes; do
+        [ "$(grep -o "\"rule\": \"$r\", \"verdict\": \"[a-z]*\"" out | wc -l)" -eq 2 ] ||
+            { echo "rule $r: not one verdict per file" >&2; exit 1; }
+    done &&
+    sed -n 1p out | grep -q "\"rule\": \"codec\", \"verdict\": \"pass\"" &&
+    sed -n 1p out | grep -q "\"rule\": \"plays\", \"verdict\": \"none\"" &&
+    ! sed -n 1p out | grep -q "\"verdict\": \"fail\"" &&
+    sed -n 2p out | grep -q "\"ok\": false" &&
+    sed -n 2p out | grep -q "{\"rule\": \"size\", \"verdict\": \"fail\", \"why\": \"size 200x200, Telegram needs one side exactly 512 and the other at most 512\"}" &&
+    [ "$(sed -n 2p out | grep -o "\"verdict\": \"fail\"" | wc -l)" -eq 1 ] &&
+    sed -n 3p out | grep -qx "{\"file\": \"bad.webm\", \"preset\": \"telegram\", \"ok\": false, \"error\": \"not a GIF, PNG, WebP or WebM file\"}"
+'
+
+test_expect_success 'check --json on images: the text rules and the JSON agree' '
+    $POYO "$EMOJI" -o s.gif --size 200 --fps 10 --duration 1 &&
+    expect_exit 1 $POYO check --preset slack s.gif >text &&
+    expect_exit 1 $POYO check --json --preset slack s.gif >out &&
+    "$TOOLS/jsonlines" <out &&
+    grep -q "\"format\": \"gif\", \"codec\": \"gif\"" out &&
+    sed "s/^s.gif: fail: //" text | while IFS= read -r why; do
+        grep -qF "\"verdict\": \"fail\", \"why\": \"$why\"" out || { echo "missing: $why" >&2; exit 1; }
+    done &&
+    [ "$(grep -o "\"verdict\": \"fail\"" out | wc -l)" -eq "$(wc -l <text)" ]
 '
 
 test_expect_success 'several files: exit 1 when one fails, each named' '
@@ -171,7 +213,7 @@ if $POYO --preset slack --help >/dev/null 2>&1; then
 test_expect_success 'every preset makes a file its own check accepts' '
     for p in slack discord discord-sticker line line-emoji telegram telegram-emoji teams mastodon; do
         fmt=$($POYO check --list-presets | awk -v p=$p "\$1 == p { print \$2 }") &&
-        case $fmt in gif) ext=gif ;; apng) ext=png ;; *) ext=webp ;; esac &&
+        case $fmt in gif) ext=gif ;; apng) ext=png ;; webm) ext=webm ;; *) ext=webp ;; esac &&
         $POYO --preset $p "$EMOJI" -o "p-$p.$ext" &&
         $POYO check --preset $p "p-$p.$ext" || { echo "preset $p" >&2; exit 1; }
     done

@@ -356,4 +356,47 @@ test_expect_success 'an interrupt of rope, path or sdf leaves no temporary file;
     expect_exit 143 interrupt 1 $POYO s.png -o out.gif && expect_no_file out.gif && no_temp_files .
 '
 
+# patch FILE HEXFROM OCTALTO: overwrites the first occurrence of the bytes
+# HEXFROM (grep -P escapes) with OCTALTO (printf escapes), same length
+patch_bytes() {
+    off=$(LC_ALL=C grep -obUaP "$2" "$1" | head -n 1 | cut -d: -f1) &&
+    [ -n "$off" ] && printf "$3" | dd of="$1" bs=1 seek="$off" conv=notrunc 2>/dev/null
+}
+
+test_expect_success 'cut, empty and noisy WebM files: one line each, exit 1, nothing on stdout' '
+    $POYO "$DATA/1f600.png" -s 64 --fps 10 --duration 1 -o s.webm &&
+    len=$(wc -c <s.webm) &&
+    : >empty.webm && head -c 4 s.webm >magic.webm && head -c 60 s.webm >head.webm &&
+    head -c $((len / 2)) s.webm >half.webm && head -c $((len - 1)) s.webm >short.webm &&
+    { head -c 4 s.webm; i=0; while [ $i -lt 200 ]; do printf "\\377\\001\\200"; i=$((i + 1)); done; } >noise.webm &&
+    for f in empty magic head half short noise; do
+        expect_exit 1 $T $POYO check --preset telegram $f.webm >out 2>err &&
+        [ "$(wc -l <err)" -eq 1 ] && grep -q "^poyo: $f.webm: " err && test ! -s out || { echo "case $f" >&2; exit 1; }
+    done &&
+    expect_exit 1 $T $POYO check --preset telegram half.webm 2>err &&
+    expect_line err "poyo: half.webm: WebM is truncated: its segment ends at byte $len, the file has $((len / 2))" &&
+    expect_exit 1 $T $POYO check --preset telegram empty.webm 2>err &&
+    expect_line err "poyo: empty.webm: file is empty"
+'
+
+test_expect_success 'a WebM declaring a 65535x65535 video is refused before decoding' '
+    $POYO "$DATA/1f600.png" -s 512 --fps 10 --duration 1 -o big.webm &&
+    patch_bytes big.webm "\\xb0\\x82\\x02\\x00\\xba\\x82\\x02\\x00" "\\260\\202\\377\\377\\272\\202\\377\\377" &&
+    expect_exit 1 $T $POYO check --preset telegram big.webm 2>err &&
+    expect_line err "poyo: big.webm: WebM video is 65535x65535, more than 16777216 pixels"
+'
+
+test_expect_success 'a WebM whose frames differ from the size its track declares is refused' '
+    $POYO "$DATA/1f600.png" -s 64 --fps 10 --duration 1 -o odd.webm &&
+    patch_bytes odd.webm "\\xb0\\x81\\x40\\xba\\x81\\x40" "\\260\\201\\101" &&
+    expect_exit 1 $T $POYO check --preset telegram odd.webm 2>err &&
+    expect_line err "poyo: odd.webm: WebM frame 1 is corrupt or not 65x64 as its track declares"
+'
+
+test_expect_success 'a WebM given as the image to animate is refused in one line' '
+    $POYO "$DATA/1f600.png" -s 32 -o in.webm &&
+    expect_exit 1 $T $POYO in.webm -o out.gif 2>err &&
+    [ "$(wc -l <err)" -eq 1 ] && grep -q "^poyo: in.webm: " err && expect_no_file out.gif
+'
+
 test_done

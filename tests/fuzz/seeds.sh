@@ -7,8 +7,8 @@ set -e
 mk=$1
 out=$2
 here=$(dirname "$0")
-mkdir -p "$out/pipeline" "$out/options" "$out/png" "$out/gif" "$out/webp" "$out/apng" "$out/scene" "$out/path"
-for t in gif webp apng; do
+mkdir -p "$out/pipeline" "$out/options" "$out/png" "$out/gif" "$out/webp" "$out/webm" "$out/apng" "$out/scene" "$out/path"
+for t in gif webp webm apng; do
     cp "$here/seeds-static/$t"/* "$out/$t/"
 done
 for k in rgba rgba16 rgb gray graya palette interlaced truncated corrupt-idat zero-width huge transparent; do

@@ -1,5 +1,7 @@
-/* animinfo.c - reads back an animation (GIF, APNG, PNG, WebP) for the tests.
- *   animinfo FILE                    facts, one "key value" per line
+/* animinfo.c - reads back an animation (GIF, APNG, PNG, WebP, WebM) for the tests.
+ *   animinfo FILE                    facts, one "key value" per line (the largest
+ *                                    alpha at the four corners of any frame, and
+ *                                    anywhere, among them)
  *   animinfo --png N OUT FILE        composited frame N as a PNG
  *   animinfo --diff A B FILE         pixels that differ between frames A and B,
  *                                    and the largest channel difference
@@ -109,6 +111,20 @@ int main(int argc, char **argv)
             total += m.delay_ms[i];
         }
         printf("\nduration_ms %ld\nsemi_transparent %d\nbytes %zu\n", total, m.semi_transparent, m.file_bytes);
+        int corner = 0, most = 0;
+        for (int i = 0; i < a.count; i++) {
+            const uint8_t *f = anim_frame(&a, i);
+            size_t w = (size_t)a.width, h = (size_t)a.height;
+            size_t at[4] = { 0, w - 1, (h - 1) * w, h * w - 1 };
+            for (int k = 0; k < 4; k++)
+                if (f[at[k] * 4 + 3] > corner)
+                    corner = f[at[k] * 4 + 3];
+            for (size_t k = 0; k < w * h; k++)
+                if (f[k * 4 + 3] > most)
+                    most = f[k * 4 + 3];
+        }
+        printf("codec %s\nalpha %d\naudio_tracks %d\ncorner_alpha_max %d\nalpha_max %d\n", m.codec, m.alpha,
+               m.audio_tracks, corner, most);
         if (strcmp(m.format, "gif") == 0)
             gif_facts(argv[1]);
         anim_free(&a);

@@ -41,6 +41,9 @@ static int sample_make(const preset_info *p, sample *s)
         for (int i = 0; i < frames; i++)
             s->meta.delay_ms[i] *= 10;
     snprintf(s->meta.format, sizeof s->meta.format, "%s", output_format_name(p->format));
+    /* what poyo's WebM holds: VP9 with an alpha plane and no audio */
+    snprintf(s->meta.codec, sizeof s->meta.codec, "%s", p->format == FORMAT_WEBM ? "vp9" : s->meta.format);
+    s->meta.alpha = 1;
     s->meta.width = p->width;
     s->meta.height = p->height;
     s->meta.frames = frames;
@@ -151,8 +154,10 @@ static void test_apply_sets_defs(void)
         ENSURE(ad.width == p->width && ad.height == p->height && ad.fps == p->fps);
         ENSURE(ad.max_duration == p->clip_s && ad.loop == p->plays);
         ENSURE(od.format == p->format && budget == p->max_bytes);
-        ENSURE(p->accepts & (od.format == FORMAT_GIF ? PRESET_ACCEPT_GIF
-                             : od.format == FORMAT_APNG ? PRESET_ACCEPT_APNG : PRESET_ACCEPT_WEBP));
+        ENSURE(p->accepts & (od.format == FORMAT_GIF    ? PRESET_ACCEPT_GIF
+                             : od.format == FORMAT_APNG ? PRESET_ACCEPT_APNG
+                             : od.format == FORMAT_WEBM ? PRESET_ACCEPT_WEBM
+                                                        : PRESET_ACCEPT_WEBP));
         /* NULL targets are skipped */
         preset_apply(p, NULL, NULL, NULL);
     }
@@ -179,15 +184,16 @@ static void test_plays_fit_total(void)
 
 static void test_format_rule(void)
 {
-    const char *fmts[] = { "gif", "png", "apng", "webp" };
+    const char *fmts[] = { "gif", "png", "apng", "webp", "webm" };
     for (int i = 0; i < preset_count(); i++) {
         const preset_info *p = preset_at(i);
-        for (int f = 0; f < 4; f++) {
+        for (int f = 0; f < 5; f++) {
             if (p->accepts & (1u << f))
                 continue;
             sample s;
             ENSURE(sample_make(p, &s));
             snprintf(s.meta.format, sizeof s.meta.format, "%s", fmts[f]);
+            snprintf(s.meta.codec, sizeof s.meta.codec, "%s", f == 4 ? "vp9" : fmts[f]);
             /* a GIF keeps poyo's GIF delays so only the format is wrong */
             ENSURE_BREAKS(p, &s, PRESET_RULE_FORMAT, 0);
             sample_free(&s);
@@ -493,6 +499,54 @@ static void test_every_rule_listed(void)
     sample_free(&s);
 }
 
+static void test_video_codec_and_audio_rules(void)
+{
+    /* Telegram takes VP9 without sound; images have neither rule */
+    for (int i = 0; i < preset_count(); i++) {
+        const preset_info *p = preset_at(i);
+        if (p->format != FORMAT_WEBM)
+            continue;
+        ENSURE(p->codec && strcmp(p->codec, "vp9") == 0 && p->no_audio);
+        ENSURE(preset_rule_applies(p, PRESET_RULE_CODEC) && preset_rule_applies(p, PRESET_RULE_AUDIO));
+        sample s;
+        ENSURE(sample_make(p, &s));
+        snprintf(s.meta.codec, sizeof s.meta.codec, "vp8");
+        ENSURE_BREAKS(p, &s, PRESET_RULE_CODEC, 0);
+        snprintf(s.meta.codec, sizeof s.meta.codec, "vp9");
+        s.meta.audio_tracks = 1;
+        ENSURE_BREAKS(p, &s, PRESET_RULE_AUDIO, 0);
+        sample_free(&s);
+    }
+    const preset_info *sl = preset_lookup("slack");
+    ENSURE(sl && !preset_rule_applies(sl, PRESET_RULE_CODEC) && !preset_rule_applies(sl, PRESET_RULE_AUDIO));
+    ENSURE(preset_rule_applies(sl, PRESET_RULE_BYTES) && !preset_rule_applies(sl, PRESET_RULE_PLAYS));
+    sample s;
+    ENSURE(sample_make(sl, &s));
+    s.meta.audio_tracks = 2; /* never set for an image, and never judged */
+    snprintf(s.meta.codec, sizeof s.meta.codec, "whatever");
+    preset_violation v[PRESET_RULE_COUNT];
+    int n = 0;
+    ENSURE(broken(sl, &s, v, &n) == 0);
+    sample_free(&s);
+}
+
+static void test_accepts_text(void)
+{
+    char buf[96];
+    preset_accepts_text(PRESET_ACCEPT_WEBM | PRESET_ACCEPT_PNG, buf, sizeof buf);
+    ENSURE(strcmp(buf, "WebM or still PNG") == 0);
+    preset_accepts_text(PRESET_ACCEPT_APNG, buf, sizeof buf);
+    ENSURE(strcmp(buf, "APNG") == 0);
+    preset_accepts_text(PRESET_ACCEPT_GIF | PRESET_ACCEPT_APNG | PRESET_ACCEPT_PNG, buf, sizeof buf);
+    ENSURE(strcmp(buf, "GIF, APNG or still PNG") == 0);
+    preset_accepts_text(15u, buf, sizeof buf);
+    ENSURE(strcmp(buf, "GIF, PNG, APNG or WebP") == 0);
+    preset_accepts_text(0u, buf, sizeof buf);
+    ENSURE(strcmp(buf, "nothing") == 0);
+    preset_accepts_text(31u, buf, 8); /* cut short, still a string */
+    ENSURE(strlen(buf) == 7);
+}
+
 static void test_bad_arguments(void)
 {
     const preset_info *p = preset_at(0);
@@ -558,6 +612,8 @@ const struct test_case test_cases[] = {
     { "bytes_rule", test_bytes_rule },
     { "animated_required", test_animated_required },
     { "every_rule_listed", test_every_rule_listed },
+    { "video_codec_and_audio_rules", test_video_codec_and_audio_rules },
+    { "accepts_text", test_accepts_text },
     { "bad_arguments", test_bad_arguments },
     { NULL, NULL },
 };
