@@ -14,15 +14,15 @@
 
 static const impulse_info table[IMPULSE_COUNT] = {
     { "squash", "pressed from above and released: the classic jelly wobble",
-      0.16, 0.6, "peak squash, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.16, 0.4, "peak squash, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "stretch", "pulled up and released",
       0.12, 0.6, "peak stretch, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "poke", "a finger pokes the body at a point: a dent that ripples outwards",
-      0.20, 0.8, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.20, 0.4, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "shake", "a sideways shove: the body sways",
-      0.12, 0.6, "peak sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.12, 0.5, "peak sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "twist", "a turn about a point, more the higher up: the body twists and untwists",
-      0.20, 1.0, "peak twist, radians", 1, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.20, 0.4, "peak twist, radians", 1, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "jump", "crouches, jumps off the floor, lands and squashes",
       0.22, 2.0, "jump height, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_NONE, 1 },
     { "drop", "lifted from the floor, falls back onto it and splats",
@@ -30,7 +30,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
     { "wave", "a steady side-to-side sway (periodic, loops exactly)",
       0.08, 0.5, "sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 1, 1.2, ANCHOR_BOTTOM, 0 },
     { "pat", "patted on the head again and again (periodic, loops exactly)",
-      0.15, 0.6, "dent depth per pat, fraction of height", 1, { 0.5, 0.0 }, 0, 90.0, 1, 1.5, ANCHOR_BOTTOM, 0 },
+      0.15, 0.3, "dent depth per pat, fraction of height", 1, { 0.5, 0.0 }, 0, 90.0, 1, 1.5, ANCHOR_BOTTOM, 0 },
 };
 
 const impulse_info *impulse_get_info(impulse_kind kind)
@@ -65,8 +65,9 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
     if (isnan(d->strength))
         d->strength = info->strength;
     if (!(d->strength >= 0.0 && d->strength <= info->strength_max))
-        return poyo_fail(err, POYO_ERR_USAGE, "--strength for %s must be 0 to %g, not %g", info->name,
-                         info->strength_max, d->strength);
+        return poyo_fail(err, POYO_ERR_USAGE,
+                         "--strength for %s must be 0 to %g (beyond that the body folds over itself), not %g",
+                         info->name, info->strength_max, d->strength);
     if (isnan(d->at.x))
         d->at = info->at;
     if (!(fabs(d->at.x) <= 10.0 && fabs(d->at.y) <= 10.0))
