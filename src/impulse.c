@@ -229,11 +229,10 @@ static void keep_place(const impulse_run *run, const double *x, const double *y,
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
-    if (run->floor || run->free) {
+    if (run->floor || run->free)
         keep_upright(run, x, y, ax, ay, n);
-        if (run->free)
-            keep_place(run, x, y, ax, ay, n);
-    }
+    if (run->free && !run->held) /* while held, the hand keeps it in place */
+        keep_place(run, x, y, ax, ay, n);
     if (!run->held)
         return;
     softbody *sb = run->sb;
@@ -362,9 +361,11 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
             colbot[i] = k;
     }
     /* squash and stretch work against the anchor: from the top of a standing
-     * body, from the bottom of a hanging one, from both ends of a free one */
+     * body, from the bottom of a hanging one; a free one is squashed from the
+     * top onto a palm held under it, and stretched from both ends */
     anchor_kind anchor = softbody_get_def(run->sb)->anchor;
-    double from_top = anchor == ANCHOR_BOTTOM ? 1.0 : anchor == ANCHOR_TOP ? 0.0 : 0.5;
+    int free_body = anchor == ANCHOR_NONE;
+    double from_top = anchor == ANCHOR_TOP ? 0.0 : free_body && run->def.kind == IMPULSE_STRETCH ? 0.5 : 1.0;
     /* how far a node at rest height y is from the anchored edge (the bottom when free) */
 #define from_anchor(y) (anchor == ANCHOR_TOP ? (y) - top : bottom - (y))
 
@@ -382,7 +383,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->plane = from_top > 0.0;
         run->plane_top = top;
         run->plane_depth = from_top * s * size;
-        run->plane_up = from_top < 1.0;
+        run->plane_up = from_top < 1.0 || free_body;
         run->plane_bottom = bottom;
         run->plane_up_depth = (1.0 - from_top) * s * size;
         break;
