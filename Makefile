@@ -13,9 +13,10 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmiss
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0 libavformat libavcodec \
-           libavutil
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0
+# headers only: loaded with dlopen when first needed (src/avload.c), never linked
+DL_PKGS := libavformat libavcodec libavutil
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
 CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
@@ -78,6 +79,8 @@ $(BUILD)/poyo: $(BUILD)/obj/main.o $(BUILD)/libpoyo.a
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUILD)/libpoyo.a | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/unit/test_main.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
+# mkwebm writes test files with libav* itself
+$(BUILD)/tools/mkwebm: LDLIBS += $(shell pkg-config --libs $(DL_PKGS) 2>/dev/null)
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 

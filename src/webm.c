@@ -1,22 +1,16 @@
 /* webm.c - WebM (VP9 with alpha) through libavcodec's libvpx-vp9 and libavformat's
  * Matroska muxer and demuxer, in memory via custom AVIOContexts. The alpha plane
  * travels as BlockAdditional (the WebM alpha convention, AlphaMode 1); colours use
- * BT.601 limited range, the VP9 default. */
+ * BT.601 limited range, the VP9 default. libav* is called through avload's table,
+ * loaded by the first encode or read. */
 #include "webm.h"
 
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/dict.h>
-#include <libavutil/error.h>
-#include <libavutil/log.h>
-#include <libavutil/opt.h>
-#include <libavutil/pixdesc.h>
+#include "avload.h"
 
 #define WEBM_MAX_SIDE 16384
 #define AVIO_BUF 65536
@@ -34,19 +28,9 @@ webm_options webm_default_def(void)
     return o;
 }
 
-static void set_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
-
-/* libav* would print to stderr; modules never print. Once, as batch workers
- * encode at the same time. */
-static void quiet_libav(void)
+static const char *av_text(const avlib *av, int e, char *buf, size_t cap)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, set_quiet);
-}
-
-static const char *av_text(int e, char *buf, size_t cap)
-{
-    if (av_strerror(e, buf, cap) < 0)
+    if (av->av_strerror(e, buf, cap) < 0)
         snprintf(buf, cap, "error %d", e);
     return buf;
 }
@@ -167,6 +151,7 @@ static int64_t sink_seek(void *opaque, int64_t off, int whence)
 }
 
 typedef struct encoder {
+    const avlib *av;
     AVCodecContext *cc;
     AVFormatContext *fc;
     AVStream *st;
@@ -179,16 +164,17 @@ typedef struct encoder {
 /* Sends frame f (NULL: flush) and writes every packet the encoder gives back. */
 static poyo_status encode_send(encoder *e, const AVFrame *f, poyo_error *err)
 {
+    const avlib *av = e->av;
     char t[128];
-    int r = avcodec_send_frame(e->cc, f);
+    int r = av->avcodec_send_frame(e->cc, f);
     if (r < 0)
-        return poyo_fail(err, POYO_ERR_INPUT, "VP9 encoder refused a frame: %s", av_text(r, t, sizeof t));
+        return poyo_fail(err, POYO_ERR_INPUT, "VP9 encoder refused a frame: %s", av_text(av, r, t, sizeof t));
     for (;;) {
-        r = avcodec_receive_packet(e->cc, e->pkt);
+        r = av->avcodec_receive_packet(e->cc, e->pkt);
         if (r == AVERROR(EAGAIN) || r == AVERROR_EOF)
             return POYO_OK;
         if (r < 0)
-            return poyo_fail(err, POYO_ERR_INPUT, "VP9 encoding failed: %s", av_text(r, t, sizeof t));
+            return poyo_fail(err, POYO_ERR_INPUT, "VP9 encoding failed: %s", av_text(av, r, t, sizeof t));
         /* one packet per frame (no alt-ref frames): its duration is that frame's */
         int lo = 0, hi = e->count - 1;
         while (lo < hi) {
@@ -200,11 +186,11 @@ static poyo_status encode_send(encoder *e, const AVFrame *f, poyo_error *err)
         }
         e->pkt->duration = e->ms[lo];
         e->pkt->stream_index = e->st->index;
-        av_packet_rescale_ts(e->pkt, e->cc->time_base, e->st->time_base);
-        r = av_interleaved_write_frame(e->fc, e->pkt);
-        av_packet_unref(e->pkt);
+        av->av_packet_rescale_ts(e->pkt, e->cc->time_base, e->st->time_base);
+        r = av->av_interleaved_write_frame(e->fc, e->pkt);
+        av->av_packet_unref(e->pkt);
         if (r < 0)
-            return poyo_fail(err, POYO_ERR_NOMEM, "WebM muxing failed: %s", av_text(r, t, sizeof t));
+            return poyo_fail(err, POYO_ERR_NOMEM, "WebM muxing failed: %s", av_text(av, r, t, sizeof t));
     }
 }
 
@@ -229,13 +215,16 @@ poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, po
     poyo_status st = check_args(a, &o, err);
     if (st != POYO_OK)
         return st;
-    quiet_libav();
-    const AVCodec *codec = avcodec_find_encoder_by_name("libvpx-vp9");
+    const avlib *av = avload(err);
+    if (!av)
+        return POYO_ERR_IO;
+    const AVCodec *codec = av->avcodec_find_encoder_by_name("libvpx-vp9");
     if (!codec)
         return poyo_fail(err, POYO_ERR_INPUT, "this libavcodec has no libvpx-vp9 encoder");
     char t[128];
     encoder e;
     memset(&e, 0, sizeof e);
+    e.av = av;
     AVIOContext *io = NULL;
     AVFrame *frame = NULL;
     int *ms = malloc((size_t)a->count * sizeof *ms);
@@ -243,9 +232,9 @@ poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, po
     size_t start = out->len;
     sink s = { out, start, 0, 0, err };
     int header = 0, r;
-    e.cc = avcodec_alloc_context3(codec);
-    e.pkt = av_packet_alloc();
-    frame = av_frame_alloc();
+    e.cc = av->avcodec_alloc_context3(codec);
+    e.pkt = av->av_packet_alloc();
+    frame = av->av_frame_alloc();
     if (!ms || !pts || !e.cc || !e.pkt || !frame) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM encoder");
         goto done;
@@ -264,49 +253,49 @@ poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, po
     e.cc->height = a->height;
     e.cc->pix_fmt = AV_PIX_FMT_YUVA420P;
     e.cc->time_base = (AVRational){ 1, 1000 };
-    e.cc->framerate = av_d2q(a->fps, 100000);
+    e.cc->framerate = av->av_d2q(a->fps, 100000);
     e.cc->gop_size = a->count > 1 ? a->count : 1; /* one keyframe: the clip is short and loops whole */
     e.cc->bit_rate = 0;                          /* constant quality: crf alone sets the size */
     e.cc->thread_count = 1;                      /* the same bytes on every machine */
     e.cc->flags |= AV_CODEC_FLAG_BITEXACT;
     e.cc->color_range = AVCOL_RANGE_MPEG;
     e.cc->colorspace = AVCOL_SPC_BT470BG;
-    av_opt_set_int(e.cc->priv_data, "crf", o.crf, 0);
-    av_opt_set_int(e.cc->priv_data, "cpu-used", o.speed, 0);
-    av_opt_set(e.cc->priv_data, "deadline", "good", 0);
-    av_opt_set_int(e.cc->priv_data, "auto-alt-ref", 0, 0); /* alt-ref frames lose the alpha plane */
-    av_opt_set_int(e.cc->priv_data, "lag-in-frames", 0, 0);
-    av_opt_set_int(e.cc->priv_data, "row-mt", 0, 0);
+    av->av_opt_set_int(e.cc->priv_data, "crf", o.crf, 0);
+    av->av_opt_set_int(e.cc->priv_data, "cpu-used", o.speed, 0);
+    av->av_opt_set(e.cc->priv_data, "deadline", "good", 0);
+    av->av_opt_set_int(e.cc->priv_data, "auto-alt-ref", 0, 0); /* alt-ref frames lose the alpha plane */
+    av->av_opt_set_int(e.cc->priv_data, "lag-in-frames", 0, 0);
+    av->av_opt_set_int(e.cc->priv_data, "row-mt", 0, 0);
 
-    r = avformat_alloc_output_context2(&e.fc, NULL, "webm", NULL);
+    r = av->avformat_alloc_output_context2(&e.fc, NULL, "webm", NULL);
     if (r < 0 || !e.fc) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot start a WebM file: %s", av_text(r, t, sizeof t));
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot start a WebM file: %s", av_text(av, r, t, sizeof t));
         goto done;
     }
     if (e.fc->oformat->flags & AVFMT_GLOBALHEADER)
         e.cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if ((r = avcodec_open2(e.cc, codec, NULL)) < 0) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "cannot open the VP9 encoder: %s", av_text(r, t, sizeof t));
+    if ((r = av->avcodec_open2(e.cc, codec, NULL)) < 0) {
+        st = poyo_fail(err, POYO_ERR_INPUT, "cannot open the VP9 encoder: %s", av_text(av, r, t, sizeof t));
         goto done;
     }
-    e.st = avformat_new_stream(e.fc, NULL);
-    uint8_t *iobuf = av_malloc(AVIO_BUF);
+    e.st = av->avformat_new_stream(e.fc, NULL);
+    uint8_t *iobuf = av->av_malloc(AVIO_BUF);
     if (iobuf)
-        io = avio_alloc_context(iobuf, AVIO_BUF, 1, &s, NULL, sink_write, sink_seek);
+        io = av->avio_alloc_context(iobuf, AVIO_BUF, 1, &s, NULL, sink_write, sink_seek);
     if (!e.st || !io) {
         if (!io)
-            av_free(iobuf);
+            av->av_free(iobuf);
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM muxer");
         goto done;
     }
-    avcodec_parameters_from_context(e.st->codecpar, e.cc);
+    av->avcodec_parameters_from_context(e.st->codecpar, e.cc);
     e.st->time_base = (AVRational){ 1, 1000 };
     e.st->avg_frame_rate = e.cc->framerate;
     e.fc->pb = io;
     e.fc->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT;
-    if ((r = avformat_write_header(e.fc, NULL)) < 0) {
+    if ((r = av->avformat_write_header(e.fc, NULL)) < 0) {
         st = s.failed ? POYO_ERR_NOMEM : poyo_fail(err, POYO_ERR_INPUT, "cannot write the WebM header: %s",
-                                                   av_text(r, t, sizeof t));
+                                                   av_text(av, r, t, sizeof t));
         goto done;
     }
     header = 1;
@@ -314,12 +303,12 @@ poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, po
     frame->format = AV_PIX_FMT_YUVA420P;
     frame->width = a->width;
     frame->height = a->height;
-    if (av_frame_get_buffer(frame, 0) < 0) {
+    if (av->av_frame_get_buffer(frame, 0) < 0) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d WebM frame", a->width, a->height);
         goto done;
     }
     for (int i = 0; i < a->count && st == POYO_OK; i++) {
-        if (av_frame_make_writable(frame) < 0) {
+        if (av->av_frame_make_writable(frame) < 0) {
             st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d WebM frame", a->width, a->height);
             break;
         }
@@ -331,25 +320,25 @@ poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, po
         st = encode_send(&e, NULL, err);
     if (st == POYO_OK) {
         header = 0;
-        if ((r = av_write_trailer(e.fc)) < 0)
-            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot finish the WebM file: %s", av_text(r, t, sizeof t));
+        if ((r = av->av_write_trailer(e.fc)) < 0)
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot finish the WebM file: %s", av_text(av, r, t, sizeof t));
         else
-            avio_flush(io);
+            av->avio_flush(io);
     }
     if (st == POYO_OK && s.failed)
         st = POYO_ERR_NOMEM; /* the sink set err */
 done:
     if (header)
-        av_write_trailer(e.fc);
+        av->av_write_trailer(e.fc);
     if (io) {
-        av_freep(&io->buffer);
-        avio_context_free(&io);
+        av->av_freep(&io->buffer);
+        av->avio_context_free(&io);
     }
     if (e.fc)
-        avformat_free_context(e.fc);
-    avcodec_free_context(&e.cc);
-    av_packet_free(&e.pkt);
-    av_frame_free(&frame);
+        av->avformat_free_context(e.fc);
+    av->avcodec_free_context(&e.cc);
+    av->av_packet_free(&e.pkt);
+    av->av_frame_free(&frame);
     free(ms);
     free(pts);
     if (st != POYO_OK)
@@ -565,18 +554,19 @@ static int vp8_size_ok(const uint8_t *p, size_t n, int w, int h)
 
 /* 1 when the packet's frames, and its alpha frames (BlockAdditional 1), all
  * declare the track's size. */
-static int packet_sizes_ok(enum AVCodecID id, const AVPacket *pkt, int w, int h)
+static int packet_sizes_ok(const avlib *av, enum AVCodecID id, const AVPacket *pkt, int w, int h)
 {
     int (*ok)(const uint8_t *, size_t, int, int) = id == AV_CODEC_ID_VP9 ? vp9_sizes_ok : vp8_size_ok;
     if (!ok(pkt->data, (size_t)pkt->size, w, h))
         return 0;
     size_t sz = 0;
-    const uint8_t *add = av_packet_get_side_data(pkt, AV_PKT_DATA_MATROSKA_BLOCKADDITIONAL, &sz);
+    const uint8_t *add = av->av_packet_get_side_data(pkt, AV_PKT_DATA_MATROSKA_BLOCKADDITIONAL, &sz);
     return !add || sz <= 8 || ok(add + 8, sz - 8, w, h);
 }
 
 /* Frames decoded so far, grown as they come. */
 typedef struct reel {
+    const avlib *av;
     uint8_t *rgba;
     long long *pts;   /* each frame's timestamp, ms */
     int count, cap;
@@ -586,12 +576,13 @@ typedef struct reel {
 
 static poyo_status reel_push(reel *r, const AVFrame *f, long long pts, poyo_error *err)
 {
+    const char *fmt = r->av->av_get_pix_fmt_name(f->format);
     if (f->width != r->width || f->height != r->height)
         return poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is %dx%d, the track declares %dx%d", r->count + 1,
                          f->width, f->height, r->width, r->height);
     if (f->format != AV_PIX_FMT_YUVA420P && f->format != AV_PIX_FMT_YUV420P)
         return poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d has pixel format %s, poyo reads 8-bit 4:2:0 only",
-                         r->count + 1, av_get_pix_fmt_name(f->format) ? av_get_pix_fmt_name(f->format) : "unknown");
+                         r->count + 1, fmt ? fmt : "unknown");
     size_t fb = (size_t)r->width * (size_t)r->height * 4u;
     if ((size_t)(r->count + 1) > r->max_bytes / fb)
         return poyo_fail(err, POYO_ERR_INPUT, "WebM has more than %zu frames of %dx%d, over the %zu MiB limit",
@@ -619,21 +610,22 @@ static poyo_status reel_push(reel *r, const AVFrame *f, long long pts, poyo_erro
 static poyo_status decode_send(AVCodecContext *dc, const AVPacket *pkt, AVFrame *f, AVRational tb, reel *r,
                                poyo_error *err)
 {
+    const avlib *av = r->av;
     char t[128];
-    int e = avcodec_send_packet(dc, pkt);
+    int e = av->avcodec_send_packet(dc, pkt);
     if (e < 0 && e != AVERROR_EOF)
-        return poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is corrupt: %s", r->count + 1, av_text(e, t, sizeof t));
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is corrupt: %s", r->count + 1, av_text(av, e, t, sizeof t));
     for (;;) {
-        e = avcodec_receive_frame(dc, f);
+        e = av->avcodec_receive_frame(dc, f);
         if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
             return POYO_OK;
         if (e < 0)
             return poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is corrupt: %s", r->count + 1,
-                             av_text(e, t, sizeof t));
+                             av_text(av, e, t, sizeof t));
         int64_t ts = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp : f->pts;
-        long long ms = ts == AV_NOPTS_VALUE ? -1 : (long long)av_rescale_q(ts, tb, (AVRational){ 1, 1000 });
+        long long ms = ts == AV_NOPTS_VALUE ? -1 : (long long)av->av_rescale_q(ts, tb, (AVRational){ 1, 1000 });
         poyo_status st = reel_push(r, f, ms, err);
-        av_frame_unref(f);
+        av->av_frame_unref(f);
         if (st != POYO_OK)
             return st;
     }
@@ -653,11 +645,14 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
     if (seg > len)
         return poyo_fail(err, POYO_ERR_INPUT, "WebM is truncated: its segment ends at byte %llu, the file has %zu",
                          (unsigned long long)seg, len);
-    quiet_libav();
+    const avlib *av = avload(err);
+    if (!av)
+        return POYO_ERR_IO;
     char t[128];
     source src = { data, len, 0 };
     reel rl;
     memset(&rl, 0, sizeof rl);
+    rl.av = av;
     rl.max_bytes = max_bytes;
     AVFormatContext *fc = NULL;
     AVIOContext *io = NULL;
@@ -668,15 +663,15 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
     int *delay = NULL;
     poyo_status st = POYO_OK;
     int e;
-    uint8_t *iobuf = av_malloc(AVIO_BUF);
+    uint8_t *iobuf = av->av_malloc(AVIO_BUF);
     if (iobuf)
-        io = avio_alloc_context(iobuf, AVIO_BUF, 0, &src, source_read, NULL, source_seek);
-    fc = avformat_alloc_context();
-    pkt = av_packet_alloc();
-    f = av_frame_alloc();
+        io = av->avio_alloc_context(iobuf, AVIO_BUF, 0, &src, source_read, NULL, source_seek);
+    fc = av->avformat_alloc_context();
+    pkt = av->av_packet_alloc();
+    f = av->av_frame_alloc();
     if (!io || !fc || !pkt || !f) {
         if (!io)
-            av_free(iobuf);
+            av->av_free(iobuf);
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM reader");
         goto done;
     }
@@ -685,12 +680,12 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
     /* the file is already in memory; these bound what probing may read and decode */
     fc->probesize = 1 << 20;
     fc->max_analyze_duration = 5 * AV_TIME_BASE;
-    av_dict_set(&opts, "probesize", "1048576", 0);
-    av_dict_set(&opts, "analyzeduration", "5000000", 0);
-    const AVInputFormat *mkv = av_find_input_format("matroska");
-    if ((e = avformat_open_input(&fc, NULL, mkv, &opts)) < 0) {
+    av->av_dict_set(&opts, "probesize", "1048576", 0);
+    av->av_dict_set(&opts, "analyzeduration", "5000000", 0);
+    const AVInputFormat *mkv = av->av_find_input_format("matroska");
+    if ((e = av->avformat_open_input(&fc, NULL, mkv, &opts)) < 0) {
         fc = NULL; /* freed by avformat_open_input */
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(e, t, sizeof t));
+        st = poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(av, e, t, sizeof t));
         goto done;
     }
     int vi = -1;
@@ -724,8 +719,8 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
                        max_pixels);
         goto done;
     }
-    const char *cname = avcodec_get_name(par->codec_id);
-    const AVDictionaryEntry *am = av_dict_get(vs->metadata, "alpha_mode", NULL, 0);
+    const char *cname = av->avcodec_get_name(par->codec_id);
+    const AVDictionaryEntry *am = av->av_dict_get(vs->metadata, "alpha_mode", NULL, 0);
     int alpha = am && strtol(am->value, NULL, 10) == 1;
     /* libavcodec's own VP9 decoder drops the alpha plane; libvpx's keeps it.
      * Other codecs are refused: their frame headers are not checked below. */
@@ -733,36 +728,36 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
         st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s: poyo reads VP8 and VP9 only", cname);
         goto done;
     }
-    const AVCodec *codec = avcodec_find_decoder_by_name(par->codec_id == AV_CODEC_ID_VP9 ? "libvpx-vp9" : "libvpx");
+    const AVCodec *codec = av->avcodec_find_decoder_by_name(par->codec_id == AV_CODEC_ID_VP9 ? "libvpx-vp9" : "libvpx");
     if (!codec) {
         st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s cannot be decoded: libavcodec has no libvpx", cname);
         goto done;
     }
-    dc = avcodec_alloc_context3(codec);
-    if (!dc || avcodec_parameters_to_context(dc, par) < 0) {
+    dc = av->avcodec_alloc_context3(codec);
+    if (!dc || av->avcodec_parameters_to_context(dc, par) < 0) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM decoder");
         goto done;
     }
     dc->thread_count = 1;
-    if ((e = avcodec_open2(dc, codec, NULL)) < 0) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "cannot open the %s decoder: %s", cname, av_text(e, t, sizeof t));
+    if ((e = av->avcodec_open2(dc, codec, NULL)) < 0) {
+        st = poyo_fail(err, POYO_ERR_INPUT, "cannot open the %s decoder: %s", cname, av_text(av, e, t, sizeof t));
         goto done;
     }
     long long last_duration = -1;
-    while (st == POYO_OK && (e = av_read_frame(fc, pkt)) >= 0) {
+    while (st == POYO_OK && (e = av->av_read_frame(fc, pkt)) >= 0) {
         if (pkt->stream_index == vi) {
             if (pkt->duration > 0)
-                last_duration = av_rescale_q(pkt->duration, vs->time_base, (AVRational){ 1, 1000 });
-            if (!packet_sizes_ok(par->codec_id, pkt, rl.width, rl.height))
+                last_duration = av->av_rescale_q(pkt->duration, vs->time_base, (AVRational){ 1, 1000 });
+            if (!packet_sizes_ok(av, par->codec_id, pkt, rl.width, rl.height))
                 st = poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is corrupt or not %dx%d as its track declares",
                                rl.count + 1, rl.width, rl.height);
             else
                 st = decode_send(dc, pkt, f, vs->time_base, &rl, err);
         }
-        av_packet_unref(pkt);
+        av->av_packet_unref(pkt);
     }
     if (st == POYO_OK && e < 0 && e != AVERROR_EOF)
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(e, t, sizeof t));
+        st = poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(av, e, t, sizeof t));
     if (st == POYO_OK)
         st = decode_send(dc, NULL, f, vs->time_base, &rl, err);
     if (st != POYO_OK)
@@ -775,7 +770,7 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
      * declared end, else as its block says, else as the track's rate, else
      * as long as the frame before it */
     long long end_ms = fc->duration != AV_NOPTS_VALUE && fc->duration > 0
-                         ? (long long)av_rescale(fc->duration, 1000, AV_TIME_BASE) : -1;
+                         ? (long long)av->av_rescale(fc->duration, 1000, AV_TIME_BASE) : -1;
     delay = malloc((size_t)rl.count * sizeof *delay);
     if (!delay || anim_init(out, rl.width, rl.height, 1, 1000.0, err) != POYO_OK) {
         st = delay ? POYO_ERR_NOMEM : poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM delays");
@@ -827,16 +822,16 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
         info->other_tracks = ot;
     }
 done:
-    av_dict_free(&opts);
-    avcodec_free_context(&dc);
+    av->av_dict_free(&opts);
+    av->avcodec_free_context(&dc);
     if (fc)
-        avformat_close_input(&fc);
+        av->avformat_close_input(&fc);
     if (io) {
-        av_freep(&io->buffer);
-        avio_context_free(&io);
+        av->av_freep(&io->buffer);
+        av->avio_context_free(&io);
     }
-    av_packet_free(&pkt);
-    av_frame_free(&f);
+    av->av_packet_free(&pkt);
+    av->av_frame_free(&f);
     free(rl.rgba);
     free(rl.pts);
     free(delay);

@@ -1,5 +1,7 @@
 /* webm.h - writes an anim as a WebM video (VP9 with an alpha plane, no audio)
- * and reads WebM back, both through libavformat/libavcodec in memory. */
+ * and reads WebM back, both through libavformat/libavcodec in memory. Those
+ * libraries are loaded when first needed: webm_encode and webm_read fail with
+ * POYO_ERR_IO, and one sentence naming the missing package, when they cannot be. */
 #ifndef POYO_WEBM_H
 #define POYO_WEBM_H
 

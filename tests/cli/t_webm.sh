@@ -86,4 +86,40 @@ test_expect_success 'check: a WebM with an audio track or in VP8 fails that rule
     [ "$(fact old.webm alpha)" = 0 ] && [ "$(fact old.webm corner_alpha_max)" = 255 ]
 '
 
+# libav* is loaded only when a WebM is written or read: with a broken
+# libavcodec (an empty file) or a libavformat without its functions (a stub
+# built here) first on LD_LIBRARY_PATH, WebM fails in one line and the rest
+# works (were libav* linked, poyo would not even start).
+av_major() {
+    pkg-config --modversion "$1" | cut -d. -f1
+}
+
+test_expect_success 'without a loadable libavcodec, WebM fails in one line; every other format still works' '
+    util=$(av_major libavutil) && codec=$(av_major libavcodec) && format=$(av_major libavformat) &&
+    $POYO "$EMOJI" -s 48 -o good.webm &&
+    mkdir lib && : >lib/libavcodec.so.$codec &&
+    LD_LIBRARY_PATH=$PWD/lib expect_exit 1 $POYO "$EMOJI" -s 48 -o no.webm 2>err &&
+    [ "$(wc -l <err)" -eq 1 ] &&
+    grep -q "^poyo: no.webm: WebM needs libavutil$util, libavcodec$codec and libavformat$format: .*libavcodec\.so\.$codec" err &&
+    expect_no_file no.webm && no_temp_files . &&
+    LD_LIBRARY_PATH=$PWD/lib expect_exit 1 $POYO check -p telegram good.webm >out 2>err &&
+    grep -q "^poyo: good.webm: WebM needs libavutil$util, libavcodec$codec and libavformat$format: " err &&
+    LD_LIBRARY_PATH=$PWD/lib $POYO --version >/dev/null &&
+    LD_LIBRARY_PATH=$PWD/lib $POYO "$EMOJI" -s 48 -o yes.gif 2>/dev/null &&
+    LD_LIBRARY_PATH=$PWD/lib $POYO "$EMOJI" -s 48 -o yes.webp 2>/dev/null &&
+    LD_LIBRARY_PATH=$PWD/lib expect_exit 0 $POYO check -p discord yes.gif >/dev/null
+'
+
+test_expect_success 'a libavformat without the functions poyo calls: WebM names the missing one' '
+    format=$(av_major libavformat) &&
+    mkdir lib &&
+    echo "int poyo_stub;" >stub.c &&
+    ${CC:-cc} -shared -fPIC -Wl,-soname,libavformat.so.$format -o lib/libavformat.so.$format stub.c &&
+    LD_LIBRARY_PATH=$PWD/lib expect_exit 1 $POYO "$EMOJI" -s 48 -o no.webm 2>err &&
+    [ "$(wc -l <err)" -eq 1 ] &&
+    grep -q "^poyo: no.webm: WebM needs .*: .*libavformat\.so\.$format: undefined symbol: av" err &&
+    expect_no_file no.webm &&
+    LD_LIBRARY_PATH=$PWD/lib $POYO "$EMOJI" -s 48 -o yes.gif
+'
+
 test_done
