@@ -13,9 +13,11 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmiss
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0 libavformat libavcodec \
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib libavformat libavcodec \
            libavutil
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# headers only: src/svglib.c loads these with dlopen when the first SVG is decoded
+DL_PKGS := librsvg-2.0 libxml-2.0
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
 CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
