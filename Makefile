@@ -13,9 +13,10 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmiss
 ifeq ($(CI),true)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib librsvg-2.0 libxml-2.0
-# headers only: loaded with dlopen when first needed (src/avload.c), never linked
-DL_PKGS := libavformat libavcodec libavutil
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
+# headers only, never linked: loaded with dlopen when first needed, WebM's by
+# src/avload.c and the SVG libraries by src/svglib.c
+DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc

@@ -1,25 +1,20 @@
 /* image.c - decoding (PNG and JPEG through stb_image, WebP through libwebp, the
- * first frame of a GIF through giflib, SVG through librsvg and cairo) with a
- * pixel limit checked from the header, resampling (stb_image_resize) and PNG
- * encoding (stb_image_write). */
+ * first frame of a GIF through giflib, SVG through librsvg and cairo, loaded
+ * on the first SVG by svglib.c) with a pixel limit checked from the header,
+ * resampling (stb_image_resize) and PNG encoding (stb_image_write). */
 #include "image.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cairo.h>
 #include <gif_lib.h>
-#include <librsvg/rsvg.h>
-#include <libxml/parser.h>
-#include <libxml/SAX2.h>
-#include <libxml/parserInternals.h>
 #include <webp/decode.h>
 #include <zlib.h>
 
 #include "fileio.h"
+#include "svglib.h"
 
 #include <stb_image.h>
 #include <stb_image_resize.h>
@@ -631,6 +626,7 @@ typedef struct svg_seen {
     char *style;      /* its text so far (comments may split it) */
     size_t slen;
     char why[200];    /* libxml2's first error, one line */
+    const svglib *lib;
 } svg_seen;
 
 static void seen_check(svg_seen *s, const char *text, size_t n)
@@ -690,8 +686,9 @@ static void scan_pi(void *ctx, const xmlChar *target, const xmlChar *data)
 static void scan_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub, const xmlChar *sys,
                         xmlChar *content)
 {
+    const svglib *lib = ((svg_seen *)((xmlParserCtxtPtr)ctx)->_private)->lib;
     if (type == XML_INTERNAL_GENERAL_ENTITY || type == XML_INTERNAL_PARAMETER_ENTITY)
-        xmlSAX2EntityDecl(ctx, name, type, pub, sys, content);
+        lib->xmlSAX2EntityDecl(ctx, name, type, pub, sys, content);
 }
 
 static void scan_error(void *ctx, xmlErrorPtr e)
@@ -713,15 +710,15 @@ static void scan_error(void *ctx, xmlErrorPtr e)
  * and embedded documents, possibly compressed. An SVG holding one in an
  * attribute, a style sheet or a processing instruction is refused, as is one
  * that is not well-formed or uses an external entity. */
-static poyo_status svg_scan(const uint8_t *data, size_t len, poyo_error *err)
+static poyo_status svg_scan(const svglib *lib, const uint8_t *data, size_t len, poyo_error *err)
 {
-    svg_seen s = { 0, 0, -1, NULL, 0, "" };
-    xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt((const char *)data, (int)len);
+    svg_seen s = { 0, 0, -1, NULL, 0, "", lib };
+    xmlParserCtxtPtr ctxt = lib->xmlCreateMemoryParserCtxt((const char *)data, (int)len);
     if (!ctxt)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading an SVG");
-    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOENT | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    lib->xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOENT | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     xmlSAXHandler *h = ctxt->sax;
-    xmlSAXVersion(h, 2);
+    lib->xmlSAXVersion(h, 2);
     /* the document's DTD is kept (for its entities), no element tree */
     h->startElementNs = scan_start;
     h->endElementNs = scan_end;
@@ -734,10 +731,10 @@ static poyo_status svg_scan(const uint8_t *data, size_t len, poyo_error *err)
     h->serror = scan_error;
     h->error = h->warning = NULL;
     ctxt->_private = &s;
-    int bad = xmlParseDocument(ctxt) != 0 || !ctxt->wellFormed;
+    int bad = lib->xmlParseDocument(ctxt) != 0 || !ctxt->wellFormed;
     if (ctxt->myDoc)
-        xmlFreeDoc(ctxt->myDoc);
-    xmlFreeParserCtxt(ctxt);
+        lib->xmlFreeDoc(ctxt->myDoc);
+    lib->xmlFreeParserCtxt(ctxt);
     free(s.style);
     if (s.found < 0)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading an SVG");
@@ -752,12 +749,13 @@ static poyo_status svg_scan(const uint8_t *data, size_t len, poyo_error *err)
 /* A parsed SVG document and the window of it an image shows: the image's
  * pixels are those of the document drawn at full_w x full_h, from (x, y). */
 struct image_vector {
+    const svglib *lib;    /* the functions that draw it */
     RsvgHandle *handle;   /* a reference of its own */
     int x, y, full_w, full_h;
 };
 
 /* Fails with librsvg's own message (one line) after what went wrong. */
-static poyo_status svg_fail(poyo_error *err, GError *gerr, const char *what)
+static poyo_status svg_fail(const svglib *lib, poyo_error *err, GError *gerr, const char *what)
 {
     char why[200] = "";
     if (gerr && gerr->message) {
@@ -765,7 +763,7 @@ static poyo_status svg_fail(poyo_error *err, GError *gerr, const char *what)
         one_line(why);
     }
     if (gerr)
-        g_error_free(gerr);
+        lib->g_error_free(gerr);
     return poyo_fail(err, POYO_ERR_INPUT, "%s%s%s%s", what, *why ? " (" : "", why, *why ? ")" : "");
 }
 
@@ -775,20 +773,22 @@ static poyo_status svg_draw(const struct image_vector *v, int w, int h, double x
                             uint8_t *rgba, poyo_error *err)
 {
     /* cairo's ARGB32 rows are 4 * w bytes: it draws straight into the image */
+    const svglib *lib = v->lib;
     memset(rgba, 0, (size_t)w * (size_t)h * 4u);
-    cairo_surface_t *surf = cairo_image_surface_create_for_data(rgba, CAIRO_FORMAT_ARGB32, w, h, w * 4);
-    cairo_t *cr = cairo_create(surf);
+    cairo_surface_t *surf = lib->cairo_image_surface_create_for_data(rgba, CAIRO_FORMAT_ARGB32, w, h, w * 4);
+    cairo_t *cr = lib->cairo_create(surf);
     GError *gerr = NULL;
     RsvgRectangle vp = { x, y, dw, dh };
-    gboolean ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS && rsvg_handle_render_document(v->handle, cr, &vp, &gerr);
-    cairo_status_t cs = cairo_status(cr);
-    cairo_destroy(cr);
-    cairo_surface_finish(surf);
-    cairo_surface_destroy(surf);
+    gboolean ok = lib->cairo_status(cr) == CAIRO_STATUS_SUCCESS &&
+                  lib->rsvg_handle_render_document(v->handle, cr, &vp, &gerr);
+    cairo_status_t cs = lib->cairo_status(cr);
+    lib->cairo_destroy(cr);
+    lib->cairo_surface_finish(surf);
+    lib->cairo_surface_destroy(surf);
     if (!ok || cs != CAIRO_STATUS_SUCCESS) {
         if (!gerr && cs == CAIRO_STATUS_NO_MEMORY)
             return poyo_fail(err, POYO_ERR_NOMEM, "out of memory drawing the SVG at %dx%d", w, h);
-        return svg_fail(err, gerr, "cannot draw the SVG");
+        return svg_fail(lib, err, gerr, "cannot draw the SVG");
     }
     /* native-endian premultiplied ARGB to straight RGBA bytes */
     for (size_t i = 0, n = (size_t)w * (size_t)h; i < n; i++) {
@@ -807,17 +807,9 @@ static void vector_free(struct image_vector *v)
     if (!v)
         return;
     if (v->handle)
-        g_object_unref(v->handle);
+        v->lib->g_object_unref(v->handle);
     free(v);
 }
-
-/* libxml2 sets itself up once per process, before any thread parses. */
-static void svg_setup(void)
-{
-    xmlInitParser();
-}
-
-static pthread_once_t svg_once = PTHREAD_ONCE_INIT;
 
 /* Cairo's image surfaces hold at most this many pixels a side. */
 #define SVG_MAX_SIDE 32767
@@ -827,30 +819,35 @@ static pthread_once_t svg_once = PTHREAD_ONCE_INIT;
  * or URL) is ever read, and with
  * librsvg's limits on XML entity expansion, nesting and instancing left on;
  * its intrinsic size (width and height, or else the viewBox) is checked
- * against the pixel limit before anything is drawn. */
+ * against the pixel limit before anything is drawn. The libraries are loaded
+ * here, on the first SVG. */
 static poyo_status decode_svg(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
 {
-    pthread_once(&svg_once, svg_setup);
-    poyo_status st = svg_scan(data, len, err);
+    const svglib *lib;
+    poyo_status st = svglib_load(&lib, err);
     if (st != POYO_OK)
         return st;
-    GInputStream *in = g_memory_input_stream_new_from_data(data, (gssize)len, NULL);
+    st = svg_scan(lib, data, len, err);
+    if (st != POYO_OK)
+        return st;
+    GInputStream *in = lib->g_memory_input_stream_new_from_data(data, (gssize)len, NULL);
     GError *gerr = NULL;
-    RsvgHandle *handle = in ? rsvg_handle_new_from_stream_sync(in, NULL, RSVG_HANDLE_FLAGS_NONE, NULL, &gerr) : NULL;
+    RsvgHandle *handle =
+        in ? lib->rsvg_handle_new_from_stream_sync(in, NULL, RSVG_HANDLE_FLAGS_NONE, NULL, &gerr) : NULL;
     if (in)
-        g_object_unref(in);
+        lib->g_object_unref(in);
     if (!handle)
-        return svg_fail(err, gerr, "corrupt or truncated SVG");
-    rsvg_handle_set_dpi(handle, 96.0);
+        return svg_fail(lib, err, gerr, "corrupt or truncated SVG");
+    lib->rsvg_handle_set_dpi(handle, 96.0);
     double w = 0, h = 0;
-    if (!rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h)) {
+    if (!lib->rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h)) {
         /* width or height in percent, or absent: the viewBox gives the size */
         gboolean has_w, has_h, has_vb;
         RsvgLength lw, lh;
         RsvgRectangle vb;
-        rsvg_handle_get_intrinsic_dimensions(handle, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+        lib->rsvg_handle_get_intrinsic_dimensions(handle, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
         if (!has_vb) {
-            g_object_unref(handle);
+            lib->g_object_unref(handle);
             return poyo_fail(err, POYO_ERR_INPUT, "SVG has no size (neither width and height in absolute units nor a viewBox)");
         }
         w = vb.width;
@@ -870,9 +867,10 @@ static poyo_status decode_svg(const uint8_t *data, size_t len, long long max_pix
     if (st == POYO_OK && !(v = calloc(1, sizeof *v)))
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an SVG");
     if (st != POYO_OK) {
-        g_object_unref(handle);
+        lib->g_object_unref(handle);
         return st;
     }
+    v->lib = lib;
     v->handle = handle;
     v->full_w = (int)lround(w);
     v->full_h = (int)lround(h);
@@ -987,7 +985,7 @@ poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *
         *v = *src->vec;
         v->x += x0;
         v->y += y0;
-        g_object_ref(v->handle);
+        (v->lib->g_object_ref)(v->handle); /* parenthesised: GObject also defines g_object_ref as a macro */
         out->vec = v;
     }
     return POYO_OK;

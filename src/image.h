@@ -2,7 +2,8 @@
  * GIF or an animated WebP (each recognised by its content, whatever the file's
  * name; only PNG and JPEG reach stb_image, only SVG reaches librsvg) with a
  * pixel limit checked before decoding, resample, premultiply. The only caller
- * of stb_image, stb_image_resize, librsvg and libxml2. */
+ * of stb_image, stb_image_resize, librsvg and libxml2 (those two through
+ * svglib.h, loaded on the first SVG). */
 #ifndef POYO_IMAGE_H
 #define POYO_IMAGE_H
 

@@ -135,4 +135,32 @@ test_expect_success 'empty, truncated, unsized and non-SVG XML files fail with o
     expect_no_file o.gif && no_temp_files .
 '
 
+# The SVG libraries are loaded with dlopen when the first SVG is decoded, not
+# at start-up (nor is any library that needs them, such as libavcodec).
+test_expect_success 'poyo is not linked with librsvg, cairo, GIO, GObject, GLib or libxml2' '
+    readelf -d "$POYO" >dyn && grep -q "(NEEDED)" dyn &&
+    ! grep -E "(NEEDED).*(librsvg|libcairo|libgio|libgobject|libglib|libxml2)" dyn
+'
+
+test_expect_success 'a PNG never loads the SVG libraries; an SVG loads them' '
+    traced trace -e trace=%file $T $POYO "$DATA/1f600.png" -o a.gif && [ -s a.gif ] &&
+    ! grep -E "librsvg|libcairo|libgio|libgobject|libglib|libxml2" trace &&
+    traced trace2 -e trace=%file $T $POYO "$FACE" -o b.gif && [ -s b.gif ] &&
+    grep -q "librsvg-2\.so\.2" trace2 && grep -q "libxml2\.so\.2" trace2
+'
+
+# an empty librsvg-2.so.2 found first: dlopen takes it, dlsym finds nothing in it
+test_expect_success 'without librsvg an SVG fails in one line, and every other input still works' '
+    mkdir stub && ${CC:-cc} -shared -fPIC -o stub/librsvg-2.so.2 -x c /dev/null &&
+    NOSVG="env LD_LIBRARY_PATH=$PWD/stub" &&
+    why="SVG input needs librsvg2-2: $PWD/stub/librsvg-2.so.2: undefined symbol: rsvg_handle_new_from_stream_sync" &&
+    cp "$FACE" face.svg &&
+    expect_exit 1 $NOSVG $T $POYO face.svg -o f.gif 2>err &&
+    expect_line err "poyo: face.svg: $why" && expect_no_file f.gif &&
+    $NOSVG $T $POYO "$DATA/1f600.png" -o p.gif && $T $POYO "$DATA/1f600.png" -o q.gif && cmp p.gif q.gif &&
+    mkdir in && cp "$FACE" in/a.svg && cp "$FACE" in/b.svg && cp "$DATA/1f600.png" in/c.png &&
+    expect_exit 1 $NOSVG $T $POYO in -o out/ -j 2 2>err &&
+    [ "$(grep -cF "$why" err)" -eq 2 ] && cmp p.gif out/c.gif && expect_no_file out/a.gif out/b.gif
+'
+
 test_done
