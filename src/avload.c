@@ -53,11 +53,11 @@ static void load(void)
     AVLOAD_FUNCTIONS(AVLOAD_RESOLVE)
 #undef AVLOAD_RESOLVE
     if (e) {
+        /* what did load stays loaded, as it would on success: closing a
+         * library that has run its constructors would strand what they
+         * allocated */
         snprintf(why, sizeof why, "%s", e);
         memset(&table, 0, sizeof table);
-        for (int i = NLIBS - 1; i >= 0; i--)
-            if (lib[i])
-                dlclose(lib[i]);
         return;
     }
     table.av_log_set_level(AV_LOG_QUIET); /* libav would print to stderr; modules never print */
