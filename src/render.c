@@ -1,10 +1,12 @@
 /* render.c - warps the stamp over the deformed lattice. Node displacements
  * are refined with Catmull-Rom splines onto a finer grid (quads of at most
  * 8 px); each refined quad is filled by inverting its bilinear map at every
- * pixel centre and sampling the placed source bicubically (Keys, a = -0.75) in
- * premultiplied alpha. Quads that are parallelograms to within 0.02 px have an affine
- * inverse and are filled a row span at a time; others are split into the
- * quads of their own bilinear map. Quads are drawn in lattice order and the
+ * pixel centre and sampling bilinearly, in premultiplied alpha, a copy of the
+ * placed source upsampled twice with Keys' cubic (so a moving frame stays as
+ * crisp as the rest frame, whose samples fall on the source's own pixels).
+ * Quads that are parallelograms to within 0.02 px have an affine inverse and
+ * are filled a row span at a time; others are split into the quads of their
+ * own bilinear map. Quads are drawn in lattice order and the
  * first one to cover a pixel keeps it. */
 #include "render.h"
 
@@ -70,14 +72,10 @@ static void fill_displacements(renderer *r, const double *x, const double *y)
     }
 }
 
-/* The transparent border around the placed source, pixels: a bicubic sample
- * reaches one pixel before and two after its own. */
+/* The transparent border around the placed source, pixels: its cubic
+ * upsampling reads two pixels either side. */
 #define PAD 3
 #define SRC_OFF (PAD - 0.5f)
-
-/* the table of bicubic weights, filled once (see cr4) */
-static void cr_table_init(void);
-static pthread_once_t cr_once = PTHREAD_ONCE_INIT;
 
 /* Catmull-Rom weights for the segment [p1, p2] at t in [0, 1]. */
 static void cr_weights(double t, double w[4])
@@ -159,69 +157,80 @@ static int cell_drawn(const lattice *lat, int ci, int cj)
     return lat->cell[(size_t)cj * (lat->nx - 1) + ci];
 }
 
-/* Premultiplied float copy of im with a transparent border of PAD pixels,
- * followed by one byte per bordered pixel (*flat): 1 where the 4 x 4 pixels a
- * bicubic sample at that pixel reads are all the same, so the sample is that
- * pixel (flat colour and the empty canvas cost one load). */
-/* Bicubic and bilinear samples differ by at most about an eighth of the
- * source's second differences: where these stay below SMOOTH (premultiplied
- * levels) the cheaper bilinear sample is within half a level. */
-#define SMOOTH 4.0f
-
-/* The largest second difference along x or y, over the four channels, of the
- * premultiplied pixel at c (stride floats per row). */
-static float curvature(const float *c, size_t stride)
+/* Keys' cubic convolution kernel with a = -1: interpolating like Catmull-Rom's
+ * (a = -0.5) but sharper, so that an edge drawn between the source's pixels
+ * keeps the crispness it has on them. */
+static double keys(double x)
 {
-    float m = 0.0f;
-    for (int ch = 0; ch < 4; ch++) {
-        float dxx = fabsf(c[ch - 4] - 2.0f * c[ch] + c[ch + 4]);
-        float dyy = fabsf(c[ch - (long)stride] - 2.0f * c[ch] + c[ch + stride]);
-        m = m > dxx ? m : dxx;
-        m = m > dyy ? m : dyy;
-    }
-    return m;
+    const double a = -1.0;
+    x = fabs(x);
+    return x <= 1.0 ? ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0 : x < 2.0 ? ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a : 0.0;
 }
 
-/* Premultiplied float copy of im with a transparent border of PAD pixels,
- * followed by one byte per bordered pixel (*smooth): 1 where the source is so
- * smooth around that pixel that a bilinear sample there is as good as a
- * bicubic one (flat colour, soft shading and the empty canvas). */
-static poyo_status premultiply_padded(const image *im, float **out, const uint8_t **smooth, poyo_error *err)
+/* Largest canvas side drawn from a source upsampled twice (its float copy is
+ * then 64 bytes per canvas pixel); larger canvases sample the source itself. */
+#define UP2_MAX_SIDE 1024
+
+/* Premultiplied float copy of im with a transparent border of PAD pixels, at
+ * up times its resolution: with up = 2 the pixels in between are Keys'
+ * cubic of their four neighbours along each axis (overshoot cut), so a
+ * bilinear sample of it is nearly as sharp as a bicubic one of the source,
+ * while a sample on a source pixel is that pixel. */
+static poyo_status premultiply_padded(const image *im, int up, float **out, poyo_error *err)
 {
-    size_t pw = (size_t)im->w + 2 * PAD, ph = (size_t)im->h + 2 * PAD, stride = pw * 4;
-    float *f = calloc(pw * ph * 4 * sizeof *f + pw * ph, 1);
+    size_t pw = (size_t)im->w + 2 * PAD, ph = (size_t)im->h + 2 * PAD;
+    size_t uw = pw * (size_t)up, uh = ph * (size_t)up;
+    float *f = calloc(uw * uh * 4, sizeof *f);
     if (!f)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", im->w, im->h);
     for (int y = 0; y < im->h; y++)
         for (int x = 0; x < im->w; x++) {
             const uint8_t *p = im->rgba + ((size_t)y * im->w + x) * 4;
-            float *d = f + (((size_t)y + PAD) * pw + (size_t)x + PAD) * 4;
+            float *d = f + ((((size_t)y + PAD) * uw + (size_t)x + PAD) * (size_t)up) * 4;
             float a = p[3];
             d[0] = p[0] * a / 255.0f;
             d[1] = p[1] * a / 255.0f;
             d[2] = p[2] * a / 255.0f;
             d[3] = a;
         }
-    /* first each pixel's own test, then a sample at (x, y) needs it at the
-     * segment's ends x, x + 1 and y, y + 1 */
-    uint8_t *sm = (uint8_t *)(f + pw * ph * 4);
-    for (size_t y = 1; y + 1 < ph; y++)
-        for (size_t x = 1; x + 1 < pw; x++)
-            sm[y * pw + x] = curvature(f + y * stride + x * 4, stride) <= SMOOTH;
-    for (size_t y = 0; y + 1 < ph; y++)
-        for (size_t x = 0; x + 1 < pw; x++) {
-            size_t g = y * pw + x;
-            sm[g] = sm[g] && sm[g + 1] && sm[g + pw] && sm[g + pw + 1];
+    if (up == 2) {
+        const float w0 = (float)keys(1.5), w1 = (float)keys(0.5);
+        /* along rows (the source's rows only), then along columns (every column) */
+        for (size_t y = 0; y < uh; y += 2)
+            for (size_t x = 1; x < uw; x += 2) {
+                float *d = f + (y * uw + x) * 4;
+                size_t xm = x >= 3 ? x - 3 : x - 1, xp = x + 3 < uw ? x + 3 : x + 1 < uw ? x + 1 : x - 1;
+                const float *a0 = f + (y * uw + xm) * 4, *a1 = f + (y * uw + x - 1) * 4;
+                const float *a2 = f + (y * uw + (x + 1 < uw ? x + 1 : x - 1)) * 4, *a3 = f + (y * uw + xp) * 4;
+                for (int c = 0; c < 4; c++)
+                    d[c] = w0 * (a0[c] + a3[c]) + w1 * (a1[c] + a2[c]);
+            }
+        for (size_t y = 1; y < uh; y += 2) {
+            size_t ym = y >= 3 ? y - 3 : y - 1, yp = y + 3 < uh ? y + 3 : y + 1 < uh ? y + 1 : y - 1;
+            size_t y2 = y + 1 < uh ? y + 1 : y - 1;
+            for (size_t x = 0; x < uw; x++) {
+                float *d = f + (y * uw + x) * 4;
+                const float *a0 = f + (ym * uw + x) * 4, *a1 = f + ((y - 1) * uw + x) * 4;
+                const float *a2 = f + (y2 * uw + x) * 4, *a3 = f + (yp * uw + x) * 4;
+                for (int c = 0; c < 4; c++)
+                    d[c] = w0 * (a0[c] + a3[c]) + w1 * (a1[c] + a2[c]);
+            }
         }
+        /* premultiplied colours within alpha, alpha within 0..255 */
+        for (size_t g = 0; g < uw * uh; g++) {
+            float *d = f + g * 4;
+            d[3] = d[3] < 0.0f ? 0.0f : d[3] > 255.0f ? 255.0f : d[3];
+            for (int c = 0; c < 3; c++)
+                d[c] = d[c] < 0.0f ? 0.0f : d[c] > d[3] ? d[3] : d[c];
+        }
+    }
     *out = f;
-    *smooth = sm;
     return POYO_OK;
 }
 
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err)
 {
-    pthread_once(&cr_once, cr_table_init);
     memset(r, 0, sizeof *r);
     r->lat = lat;
     r->w = w;
@@ -245,7 +254,8 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->mask = malloc((size_t)w * h);
     r->src_max_x = (float)(w + PAD);
     r->src_max_y = (float)(h + PAD);
-    r->src_stride = ((size_t)w + 2 * PAD) * 4;
+    r->up = w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1;
+    r->src_stride = ((size_t)w + 2 * PAD) * 4 * (size_t)r->up;
     for (int a = 0; a < 256; a++) {
         float k = a ? 255.0f / (float)a : 0.0f;
         r->unpremul[a][0] = r->unpremul[a][1] = r->unpremul[a][2] = k;
@@ -259,7 +269,7 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
         image placed;
         poyo_status st = image_place(src, w, h, place.pw, place.ph, place.ox, place.oy, &placed, err);
         if (st == POYO_OK) {
-            st = premultiply_padded(&placed, &r->src, &r->smooth, err);
+            st = premultiply_padded(&placed, r->up, &r->src, err);
             image_free(&placed);
         }
         if (st != POYO_OK) {
@@ -283,7 +293,6 @@ void renderer_free(renderer *r)
     free(r->gy);
     free(r->mask);
     r->src = NULL;
-    r->smooth = NULL;
     r->dx = r->dy = r->tx = r->ty = r->gx = r->gy = NULL;
     r->filled = NULL;
     r->mask = NULL;
@@ -471,52 +480,6 @@ static inline v4f bilerp(const float *p, size_t stride, float tx, float ty)
     return top + (bottom - top) * ty;
 }
 
-/* Bicubic weights at fractions k / CR_STEPS, as four floats for the pixels
- * at -1..2 (a table: a sample then costs two lookups, not two polynomials). */
-#define CR_STEPS 256
-static v4f cr_table[CR_STEPS + 1];
-/* Keys' cubic convolution kernel with a = -0.75: interpolating like
- * Catmull-Rom's (a = -0.5) but a little sharper, so an edge that moves between
- * pixel centres keeps the crispness it has on them. */
-static double keys(double x)
-{
-    const double a = -0.75;
-    x = fabs(x);
-    return x <= 1.0 ? ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0 : x < 2.0 ? ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a : 0.0;
-}
-
-static void cr_table_init(void)
-{
-    for (int k = 0; k <= CR_STEPS; k++) {
-        double t = (double)k / CR_STEPS, w[4] = { keys(1.0 + t), keys(t), keys(1.0 - t), keys(2.0 - t) };
-        cr_table[k] = (v4f){ (float)w[0], (float)w[1], (float)w[2], (float)w[3] };
-    }
-}
-
-static inline v4f cr4(float t) { return cr_table[(int)(t * CR_STEPS + 0.5f)]; }
-
-/* The bicubic mix of the 4 x 4 pixels around p, the pixel at
- * fractions tx, ty from p towards p + 4, p + stride (floats). Unlike a bilinear
- * mix it keeps an edge as sharp between pixel centres as on them, so a moving
- * frame is as crisp as the rest frame. The overshoot is cut at zero. */
-static inline __attribute__((always_inline)) v4f bicubic(const float *p, size_t stride, float tx, float ty)
-{
-    v4f wx = cr4(tx), wy = cr4(ty);
-    const float *r0 = p - stride - 4, *r1 = r0 + stride, *r2 = r1 + stride, *r3 = r2 + stride;
-#define CR_ROW(q) (load4(q) * wx[0] + load4((q) + 4) * wx[1] + load4((q) + 8) * wx[2] + load4((q) + 12) * wx[3])
-    v4f acc = CR_ROW(r0) * wy[0] + CR_ROW(r1) * wy[1] + CR_ROW(r2) * wy[2] + CR_ROW(r3) * wy[3];
-#undef CR_ROW
-    float a = acc[3] < 0.0f ? 0.0f : acc[3] > 255.0f ? 255.0f : acc[3];
-    v4f lo = { 0.0f, 0.0f, 0.0f, 0.0f }, hi = { a, a, a, a }; /* premultiplied colours stay within alpha */
-#if defined(__SSE2__)
-    return (v4f)_mm_min_ps(_mm_max_ps((__m128)acc, (__m128)lo), (__m128)hi);
-#else
-    for (int c = 0; c < 4; c++)
-        acc[c] = acc[c] < lo[c] ? lo[c] : acc[c] > hi[c] ? hi[c] : acc[c];
-    return acc;
-#endif
-}
-
 /* Sample of the placed source at (fx, fy) in bordered source coordinates
  * (pixel centres at x + 0.5 - PAD), premultiplied. The source has a
  * transparent border of PAD pixels and points are clamped one pixel inside
@@ -525,12 +488,9 @@ static inline v4f sample_at(const renderer *r, float fx, float fy)
 {
     fx = fx < 1.0f ? 1.0f : fx > r->src_max_x ? r->src_max_x : fx;
     fy = fy < 1.0f ? 1.0f : fy > r->src_max_y ? r->src_max_y : fy;
+    fx *= (float)r->up, fy *= (float)r->up;
     int x0 = (int)fx, y0 = (int)fy;
-    const float *p = r->src + (size_t)y0 * r->src_stride + (size_t)x0 * 4;
-    float tx = fx - (float)x0, ty = fy - (float)y0;
-    if (r->smooth[(size_t)y0 * (r->src_stride / 4) + (size_t)x0])
-        return bilerp(p, r->src_stride, tx, ty);
-    return bicubic(p, r->src_stride, tx, ty);
+    return bilerp(r->src + (size_t)y0 * r->src_stride + (size_t)x0 * 4, r->src_stride, fx - (float)x0, fy - (float)y0);
 }
 
 /* The same at canvas point (sx, sy). */
@@ -567,20 +527,16 @@ static __attribute__((noinline)) void fill_row(const renderer *r, uint8_t *m, ui
                                                float sy, float dsx, float dsy)
 {
     const float *src = r->src;
-    const uint8_t *smooth = r->smooth;
     const int stride = (int)r->src_stride;
-    v4f s = { sx, sy, 0.0f, 0.0f }, ds = { dsx, dsy, 0.0f, 0.0f };
+    float up = (float)r->up;
+    v4f s = { sx * up, sy * up, 0.0f, 0.0f }, ds = { dsx * up, dsy * up, 0.0f, 0.0f };
     for (int k = k0; k <= k1; k++, s += ds) {
         if (m[k])
             continue;
         m[k] = 1;
         v4i i = __builtin_convertvector(s, v4i);
-        const float *p = src + (i[1] * stride + i[0] * 4);
         v4f t = s - __builtin_convertvector(i, v4f);
-        if (smooth[i[1] * (stride / 4) + i[0]])
-            store(r, out + (size_t)k * 4, bilerp(p, (size_t)stride, t[0], t[1]));
-        else
-            store(r, out + (size_t)k * 4, bicubic(p, (size_t)stride, t[0], t[1]));
+        store(r, out + (size_t)k * 4, bilerp(src + (i[1] * stride + i[0] * 4), (size_t)stride, t[0], t[1]));
     }
 }
 
@@ -769,7 +725,6 @@ poyo_status renderer_clone(renderer *dst, const renderer *src, poyo_error *err)
     if (st != POYO_OK)
         return st;
     dst->src = src->src;
-    dst->smooth = src->smooth;
     dst->shared_src = 1;
     return POYO_OK;
 }

@@ -27,7 +27,7 @@ typedef struct renderer {
     int rx, ry;              /* render grid nodes per row and column */
     placement place;
     float *src;              /* premultiplied source placed on the canvas, (w + 6) * (h + 6) * 4 with a 3-pixel border */
-    const uint8_t *smooth;   /* per bordered pixel, in src's allocation: 1 where a bilinear sample is enough */
+    int up;                  /* src is at this many times the canvas's resolution (1 or 2) */
     double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
     double *tx, *ty;         /* rows refined along x: ny * rx */
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
