@@ -216,6 +216,34 @@ static double least_cell_share(const motion *m)
     return least;
 }
 
+/* The least share of its area any cell keeps (see least_cell_share) when
+ * impulse kind at strength moves stamp (a file; NULL: a 64 px disc) with
+ * the body's volume (NAN: its default) on a canvas of side canvas (0: the
+ * stamp's own size); NAN when the stamp cannot be read or simulated. */
+static double least_share_after(const char *stamp, impulse_kind kind, double strength, double volume, int canvas)
+{
+    image im;
+    poyo_error err;
+    if (stamp && image_load(stamp, IMAGE_DEFAULT_MAX_PIXELS, &im, &err) != POYO_OK)
+        return NAN;
+    if (!stamp)
+        im = make_disc(64, 64);
+    animate_def d = animate_default_def();
+    d.impulse.kind = kind;
+    d.impulse.strength = strength;
+    if (!isnan(volume))
+        d.body.volume = volume;
+    d.width = d.height = canvas;
+    motion m;
+    poyo_status st = animate_simulate(&im, &d, &m, NULL);
+    image_free(&im);
+    if (st != POYO_OK)
+        return NAN;
+    double least = least_cell_share(&m);
+    motion_free(&m);
+    return least;
+}
+
 static void no_cell_folds_at_the_defaults(void)
 {
     /* every impulse at its default strength, with the body's volume at either end
@@ -223,18 +251,10 @@ static void no_cell_folds_at_the_defaults(void)
     const double volumes[] = { 0.0, 0.8 };
     for (int k = 0; k < IMPULSE_COUNT; k++)
         for (int v = 0; v < 2; v++) {
-            image im = make_disc(64, 64);
-            animate_def d = animate_default_def();
-            d.impulse.kind = (impulse_kind)k;
-            d.impulse.strength = impulse_get_info((impulse_kind)k)->strength;
-            d.body.volume = volumes[v];
-            motion m;
-            ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
-            image_free(&im);
-            double least = least_cell_share(&m);
-            motion_free(&m);
-            ENSURE_MSG(least >= 0.05, "%s at %g, volume %g: a cell keeps %g of its area", impulse_get_info((impulse_kind)k)->name,
-                       impulse_get_info((impulse_kind)k)->strength, volumes[v], least);
+            const impulse_info *info = impulse_get_info((impulse_kind)k);
+            double least = least_share_after(NULL, (impulse_kind)k, info->strength, volumes[v], 0);
+            ENSURE_MSG(least >= 0.05, "%s at %g, volume %g: a cell keeps %g of its area", info->name, info->strength,
+                       volumes[v], least);
         }
 }
 
@@ -246,18 +266,7 @@ static void a_poke_up_to_its_default_folds_no_cell(void)
     const double strengths[] = { 0.05, 0.1, 0.2 };
     for (int f = 0; f < 2; f++)
         for (int s = 0; s < 3; s++) {
-            image im;
-            poyo_error err;
-            ENSURE(image_load(faces[f], IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
-            animate_def d = animate_default_def();
-            d.impulse.kind = IMPULSE_POKE;
-            d.impulse.strength = strengths[s];
-            d.width = d.height = 128;
-            motion m;
-            ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
-            image_free(&im);
-            double least = least_cell_share(&m);
-            motion_free(&m);
+            double least = least_share_after(faces[f], IMPULSE_POKE, strengths[s], NAN, 128);
             ENSURE_MSG(least >= 0.05, "poke at %g on %s: a cell keeps %g of its area", strengths[s], faces[f], least);
         }
 }
@@ -268,20 +277,9 @@ static void a_shape_on_a_corner_folds_no_cell(void)
      * its foot are held, so nothing pins the underside of what overhangs and
      * the upper body turns without folding a cell against it */
     for (int k = 0; k < IMPULSE_COUNT; k++) {
-        image im;
-        poyo_error err;
-        ENSURE(image_load("tests/data/1f680.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
-        animate_def d = animate_default_def();
-        d.impulse.kind = (impulse_kind)k;
-        d.impulse.strength = impulse_get_info((impulse_kind)k)->strength;
-        d.width = d.height = 128;
-        motion m;
-        ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
-        image_free(&im);
-        double least = least_cell_share(&m);
-        motion_free(&m);
-        ENSURE_MSG(least >= 0.05, "%s at %g on 1f680: a cell keeps %g of its area", impulse_get_info((impulse_kind)k)->name,
-                   d.impulse.strength, least);
+        const impulse_info *info = impulse_get_info((impulse_kind)k);
+        double least = least_share_after("tests/data/1f680.png", (impulse_kind)k, info->strength, NAN, 128);
+        ENSURE_MSG(least >= 0.05, "%s at %g on 1f680: a cell keeps %g of its area", info->name, info->strength, least);
     }
 }
 
@@ -301,26 +299,12 @@ static void no_cell_folds_over_the_documented_range(void)
             for (int v = 0; v < 3; v++)
                 for (int f = 0; f < 6; f++) {
                     const impulse_info *info = impulse_get_info((impulse_kind)k);
-                    if (info->periodic && q * info->strength_max / 4 > info->strength && f == 3)
+                    double strength = q * info->strength_max / 4;
+                    if (info->periodic && strength > info->strength && f == 3)
                         continue;
-                    image im;
-                    poyo_error err;
-                    if (stamps[f])
-                        ENSURE(image_load(stamps[f], IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
-                    else
-                        im = make_disc(64, 64);
-                    animate_def d = animate_default_def();
-                    d.impulse.kind = (impulse_kind)k;
-                    d.impulse.strength = q * info->strength_max / 4;
-                    d.body.volume = volumes[v];
-                    d.width = d.height = 128;
-                    motion m;
-                    ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
-                    image_free(&im);
-                    double least = least_cell_share(&m);
-                    motion_free(&m);
+                    double least = least_share_after(stamps[f], (impulse_kind)k, strength, volumes[v], 128);
                     ENSURE_MSG(least >= 0.05, "%s at %g, volume %g, on %s: a cell keeps %g of its area", info->name,
-                               d.impulse.strength, volumes[v], stamps[f] ? stamps[f] : "a disc", least);
+                               strength, volumes[v], stamps[f] ? stamps[f] : "a disc", least);
                 }
 }
 
