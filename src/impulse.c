@@ -175,12 +175,14 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
 
 static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
 
-/* Moves the handles' pins to the press at time t, or lets go once it is over. */
 /* A body that lands keeps upright, as a stamp should: a turn away from how it
  * stands at rest is pulled back (2.5 Hz, well damped), so a tall shape on a
  * small foot wobbles on it instead of toppling over, and a free body does not
- * spin away. */
-static void keep_upright(const impulse_run *run, const double *x, const double *y, double *ax, double *ay, int n)
+ * spin away. With place, a free body (no anchor, no floor) also keeps its
+ * place: its centre is pulled back to where it rests (2 Hz, well damped), so
+ * the stamp wobbles in place instead of drifting off. */
+static void keep_pose(const impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
+                      int n)
 {
     softbody_nodes nd = softbody_view(run->sb);
     double qx = 0, qy = 0, cx = 0, cy = 0, vx = 0, vy = 0;
@@ -189,6 +191,12 @@ static void keep_upright(const impulse_run *run, const double *x, const double *
         vx += nd.vx[k], vy += nd.vy[k];
     }
     qx /= n, qy /= n, cx /= n, cy /= n, vx /= n, vy /= n;
+    double fx = 0.0, fy = 0.0;
+    if (place) {
+        double wp = 2.0 * PI * 2.0;
+        fx = -wp * wp * (cx - qx) - 2.0 * 0.8 * wp * vx;
+        fy = -wp * wp * (cy - qy) - 2.0 * 0.8 * wp * vy;
+    }
     double dot = 0, cross = 0, mom = 0, r2 = 0;
     for (int k = 0; k < n; k++) {
         double rx = nd.qx[k] - qx, ry = nd.qy[k] - qy, sx = x[k] - cx, sy = y[k] - cy;
@@ -197,42 +205,24 @@ static void keep_upright(const impulse_run *run, const double *x, const double *
         mom += sx * (nd.vy[k] - vy) - sy * (nd.vx[k] - vx);
         r2 += sx * sx + sy * sy;
     }
-    if (!(r2 > 0))
-        return;
-    double theta = atan2(cross, dot), omega = mom / r2;
-    double wn = 2.0 * PI * 2.5, alpha = -wn * wn * theta - 2.0 * 0.8 * wn * omega;
+    double alpha = 0.0;
+    if (r2 > 0) {
+        double theta = atan2(cross, dot), omega = mom / r2;
+        double wn = 2.0 * PI * 2.5;
+        alpha = -wn * wn * theta - 2.0 * 0.8 * wn * omega;
+    }
     for (int k = 0; k < n; k++) {
-        ax[k] += -alpha * (y[k] - cy);
-        ay[k] += alpha * (x[k] - cx);
+        ax[k] += fx - alpha * (y[k] - cy);
+        ay[k] += fy + alpha * (x[k] - cx);
     }
 }
 
-/* A free body (no anchor, no floor) keeps its place: whatever the press gives
- * its centre is pulled back to where it rests (2 Hz, well damped), so the
- * stamp wobbles in place instead of drifting off. */
-static void keep_place(const impulse_run *run, const double *x, const double *y, double *ax, double *ay, int n)
-{
-    softbody_nodes nd = softbody_view(run->sb);
-    double qx = 0, qy = 0, cx = 0, cy = 0, vx = 0, vy = 0;
-    for (int k = 0; k < n; k++) {
-        qx += nd.qx[k], qy += nd.qy[k], cx += x[k], cy += y[k];
-        vx += nd.vx[k], vy += nd.vy[k];
-    }
-    double wn = 2.0 * PI * 2.0;
-    double fx = (-wn * wn * (cx - qx) - 2.0 * 0.8 * wn * vx) / n, fy = (-wn * wn * (cy - qy) - 2.0 * 0.8 * wn * vy) / n;
-    for (int k = 0; k < n; k++) {
-        ax[k] += fx;
-        ay[k] += fy;
-    }
-}
-
+/* Moves the handles' pins to the press at time t, or lets go once it is over. */
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
-    if (run->floor || run->free)
-        keep_upright(run, x, y, ax, ay, n);
-    if (run->free && !run->held) /* while held, the hand keeps it in place */
-        keep_place(run, x, y, ax, ay, n);
+    if (run->floor || run->free) /* while held, the hand keeps a free body in place */
+        keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
     if (!run->held)
         return;
     softbody *sb = run->sb;
