@@ -225,17 +225,7 @@ static poyo_status gif_frame(GifFileType *gif, builder *b, const GraphicsControl
                 return gif_fail(err, gif->Error, "image data");
             if (y >= H)
                 continue;
-            uint8_t *dst = b->canvas + (size_t)y * (size_t)W * 4u;
-            for (int x = 0; x < d->Width && d->Left + x < W; x++) {
-                int idx = l[x];
-                if (idx == gcb->TransparentColor || idx >= cm->ColorCount)
-                    continue;
-                uint8_t *px = dst + (size_t)(d->Left + x) * 4u;
-                px[0] = cm->Colors[idx].Red;
-                px[1] = cm->Colors[idx].Green;
-                px[2] = cm->Colors[idx].Blue;
-                px[3] = 255;
-            }
+            image_gif_paint_row(b->canvas + (size_t)y * (size_t)W * 4u, W, d->Left, l, d->Width, cm, gcb->TransparentColor);
         }
     }
     st = builder_push(b, gcb->DelayTime * 10, err);

@@ -359,6 +359,21 @@ static poyo_status decode_webp(const uint8_t *data, size_t len, long long max_pi
     return POYO_OK;
 }
 
+void image_gif_paint_row(uint8_t *dst, int w, int left, const unsigned char *line, int width,
+                         const struct ColorMapObject *cm, int transparent)
+{
+    for (int x = 0; x < width && left + x < w; x++) {
+        int idx = line[x];
+        if (idx == transparent || idx >= cm->ColorCount)
+            continue;
+        uint8_t *px = dst + (size_t)(left + x) * 4u;
+        px[0] = cm->Colors[idx].Red;
+        px[1] = cm->Colors[idx].Green;
+        px[2] = cm->Colors[idx].Blue;
+        px[3] = 255;
+    }
+}
+
 int image_gif_read(GifFileType *g, GifByteType *buf, int n)
 {
     image_gif_src *s = g->UserData;
@@ -438,17 +453,8 @@ static poyo_status gif_first_frame(GifFileType *gif, long long max_pixels, image
             }
             if (y >= out->h)
                 continue;
-            uint8_t *dst = out->rgba + (size_t)y * (size_t)out->w * 4u;
-            for (int x = 0; x < d->Width && d->Left + x < out->w; x++) {
-                int idx = line[x];
-                if (idx == transparent || idx >= cm->ColorCount)
-                    continue;
-                uint8_t *px = dst + (size_t)(d->Left + x) * 4u;
-                px[0] = cm->Colors[idx].Red;
-                px[1] = cm->Colors[idx].Green;
-                px[2] = cm->Colors[idx].Blue;
-                px[3] = 255;
-            }
+            image_gif_paint_row(out->rgba + (size_t)y * (size_t)out->w * 4u, out->w, d->Left, line, d->Width, cm,
+                                transparent);
         }
     }
     free(line);

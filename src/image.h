@@ -56,7 +56,8 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
 /* Encodes as PNG into *out (malloc'ed, *len bytes); the caller frees it. */
 poyo_status image_encode_png(const uint8_t *rgba, int w, int h, uint8_t **out, size_t *len, poyo_error *err);
 
-struct GifFileType; /* giflib's (gif_lib.h) */
+struct GifFileType;     /* giflib's (gif_lib.h) */
+struct ColorMapObject;
 
 /* Bytes in memory for giflib to read: DGifOpen(&src, image_gif_read, &err). */
 typedef struct image_gif_src {
@@ -65,5 +66,10 @@ typedef struct image_gif_src {
 } image_gif_src;
 /* giflib's read callback over the image_gif_src in g->UserData: up to n bytes into buf. */
 int image_gif_read(struct GifFileType *g, unsigned char *buf, int n);
+/* Paints one decoded GIF row, width colour indices from canvas column left,
+ * onto dst, a row of an RGBA canvas w pixels wide: every index but transparent
+ * that cm holds becomes an opaque pixel; the rest of dst is left as it is. */
+void image_gif_paint_row(uint8_t *dst, int w, int left, const unsigned char *line, int width,
+                         const struct ColorMapObject *cm, int transparent);
 
 #endif
