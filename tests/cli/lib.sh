@@ -60,6 +60,12 @@ expect_line() {
     fi
 }
 
+# expect_refused FILE MESSAGE: poyo, given FILE as input (within 20 s), exits 1
+# with the one line "poyo: FILE: MESSAGE" on standard error.
+expect_refused() {
+    expect_exit 1 timeout 20 "$POYO" "$1" -o o.gif 2>err && expect_line err "poyo: $1: $2"
+}
+
 # expect_no_file PATH...: none of the files exist.
 expect_no_file() {
     for f in "$@"; do

@@ -123,15 +123,11 @@ test_expect_success 'empty, truncated, unsized and non-SVG XML files fail with o
     printf "<?xml version=\"1.0\"?>\n<html><body/></html>\n" >page.svg &&
     printf "<?xml version=\"1.0\"?>\n<!-- nothing else" >prolog.svg &&
     printf "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"9\"/></svg>" >nosize.svg &&
-    expect_exit 1 $T $POYO empty.svg -o o.gif 2>err && expect_line err "poyo: empty.svg: empty file" &&
-    expect_exit 1 $T $POYO cut.svg -o o.gif 2>err &&
-    expect_line err "poyo: cut.svg: corrupt or truncated SVG (line 4: Premature end of data in tag svg line 1)" &&
-    expect_exit 1 $T $POYO page.svg -o o.gif 2>err &&
-    expect_line err "poyo: page.svg: XML whose root element is <html>, not an SVG image" &&
-    expect_exit 1 $T $POYO prolog.svg -o o.gif 2>err &&
-    expect_line err "poyo: prolog.svg: corrupt or truncated XML (no root element), not an SVG image" &&
-    expect_exit 1 $T $POYO nosize.svg -o o.gif 2>err &&
-    expect_line err "poyo: nosize.svg: SVG has no size (neither width and height in absolute units nor a viewBox)" &&
+    expect_refused empty.svg "empty file" &&
+    expect_refused cut.svg "corrupt or truncated SVG (line 4: Premature end of data in tag svg line 1)" &&
+    expect_refused page.svg "XML whose root element is <html>, not an SVG image" &&
+    expect_refused prolog.svg "corrupt or truncated XML (no root element), not an SVG image" &&
+    expect_refused nosize.svg "SVG has no size (neither width and height in absolute units nor a viewBox)" &&
     expect_no_file o.gif && no_temp_files .
 '
 
