@@ -26,7 +26,8 @@ typedef struct renderer {
     int sub;                 /* render cells per lattice cell along each side */
     int rx, ry;              /* render grid nodes per row and column */
     placement place;
-    float *src;              /* premultiplied source placed on the canvas, (w + 6) * (h + 6) * 4 with a 3-pixel border */
+    float *src;              /* premultiplied source placed on the canvas with a 3-pixel border, at up times the
+                                canvas resolution: (w + 6) up * (h + 6) up * 4 floats */
     int up;                  /* src is at this many times the canvas's resolution (1 or 2) */
     double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
     double *tx, *ty;         /* rows refined along x: ny * rx */
