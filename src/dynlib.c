@@ -3,38 +3,53 @@
 #include "dynlib.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 _Static_assert(sizeof(void *) == sizeof(void (*)(void)), "dlsym's results are stored as function pointers");
 
-/* The libraries stay loaded for the rest of the process: closing one that has
- * run its constructors (GObject types, say) would strand what they made. */
-int dynlib_open(const char *const *sonames, int nlibs, const dynlib_fn *fns, size_t nfns, void *table, char *why,
-                size_t cap)
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The libraries stay loaded for the rest of the process, even when a later one
+ * fails: closing one that has run its constructors (GObject types, say) would
+ * strand what they made. */
+static void open_set(dynlib_set *s)
 {
     void *handle[16];
-    if (nlibs > (int)(sizeof handle / sizeof handle[0])) {
-        snprintf(why, cap, "too many libraries");
-        return -1;
+    if (s->nlibs > (int)(sizeof handle / sizeof handle[0])) {
+        snprintf(s->why, sizeof s->why, "too many libraries");
+        return;
     }
-    for (int i = 0; i < nlibs; i++) {
-        if (!(handle[i] = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL))) {
+    for (int i = 0; i < s->nlibs; i++) {
+        if (!(handle[i] = dlopen(s->sonames[i], RTLD_NOW | RTLD_LOCAL))) {
             const char *e = dlerror();
-            snprintf(why, cap, "%s", e ? e : sonames[i]);
-            return -1;
+            snprintf(s->why, sizeof s->why, "%s", e ? e : s->sonames[i]);
+            return;
         }
     }
-    for (size_t i = 0; i < nfns; i++) {
+    for (size_t i = 0; i < s->nfns; i++) {
         dlerror();
-        void *sym = dlsym(handle[fns[i].lib], fns[i].name);
+        void *sym = dlsym(handle[s->fns[i].lib], s->fns[i].name);
         if (!sym) {
             const char *e = dlerror();
-            snprintf(why, cap, "%s", e ? e : fns[i].name);
-            return -1;
+            snprintf(s->why, sizeof s->why, "%s", e ? e : s->fns[i].name);
+            return;
         }
         /* POSIX lets a dlsym result be used as a function pointer; ISO C has no cast for it */
-        memcpy((char *)table + fns[i].offset, &sym, sizeof sym);
+        memcpy((char *)s->table + s->fns[i].offset, &sym, sizeof sym);
     }
-    return 0;
+    if (s->ready)
+        s->ready(s->table);
+}
+
+poyo_status dynlib_load(dynlib_set *s, const char *need, poyo_error *err)
+{
+    pthread_mutex_lock(&lock);
+    if (!s->tried) {
+        open_set(s);
+        s->tried = 1;
+    }
+    pthread_mutex_unlock(&lock);
+    return *s->why ? poyo_fail(err, POYO_ERR_INPUT, "%s: %s", need, s->why) : POYO_OK;
 }
