@@ -21,6 +21,7 @@
 #include "image.h"
 #include "output.h"
 #include "preset.h"
+#include "stagger.h"
 #include "text.h"
 
 enum {
@@ -28,7 +29,7 @@ enum {
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
     O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP,
-    O_FONT, O_COLOR, O_GRADIENT, O_TEXT_OUTLINE, O_ALIGN, O_VERTICAL /* poyo text's own */
+    O_FONT, O_COLOR, O_GRADIENT, O_TEXT_OUTLINE, O_ALIGN, O_VERTICAL, O_PER_GLYPH /* poyo text's own */
 };
 
 static const cli_option options[] = {
@@ -52,7 +53,7 @@ static const cli_option options[] = {
 static const cli_option text_only[] = {
     { "font", 0, 1, O_FONT }, { "color", 0, 1, O_COLOR }, { "gradient", 0, 1, O_GRADIENT },
     { "outline", 0, 1, O_TEXT_OUTLINE }, { "align", 0, 1, O_ALIGN }, { "vertical", 0, 0, O_VERTICAL },
-    { NULL, 0, 0, 0 },
+    { "per-glyph", 0, 0, O_PER_GLYPH }, { NULL, 0, 0, 0 },
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 #define N_TEXT_ONLY (sizeof text_only / sizeof text_only[0])
@@ -191,6 +192,7 @@ static void text_usage(FILE *out)
             "      --vertical           top to bottom, columns right to left, vertical glyph forms\n"
             "      --fit fill|keep      fill: each line stretched over its share of the canvas (default);\n"
             "                           keep: proportions kept. --fit auto|none is the canvas fit below\n"
+            "      --per-glyph          each glyph a body of its own, kicked one after another (at most %d)\n"
             "  -s, --size WxH|N         canvas size (1 to 4096; default %dx%d)\n"
             "\n"
             "Every option of poyo animate applies (see poyo animate --help): -o, --format, -p,\n"
@@ -199,12 +201,15 @@ static void text_usage(FILE *out)
             "\n"
             "  -h, --help               this help\n"
             "Exit status: 0 success, 1 failure, 2 usage error (bad text, no such font).\n",
-            t.font, t.color, t.angle, t.width, t.height);
+            t.font, t.color, t.angle, STAGGER_MAX_PARTS, t.width, t.height);
 }
 
 typedef struct run_opts {
     text_def text;              /* poyo text: the letters */
     image text_im;              /* poyo text: the text drawn (w = 0 for poyo animate) */
+    int per_glyph;              /* poyo text --per-glyph */
+    image *glyphs;              /* with it: each glyph alone (nglyphs images the size of text_im) */
+    int nglyphs;
     animate_def anim;
     output_def out;
     const char *output;
@@ -224,6 +229,7 @@ typedef struct run_opts {
 typedef struct rerender {
     const image *im;
     const motion *m;
+    const stagger *sg;          /* glyphs as bodies of their own, or NULL */
     const animate_def *def;
 } rerender;
 
@@ -236,7 +242,7 @@ static poyo_status rerender_scaled(void *user, double scale, anim *out, poyo_err
     d.height = (int)(h * scale + 0.5);
     if (d.width < 1) d.width = 1;
     if (d.height < 1) d.height = 1;
-    return animate_render(r->im, r->m, &d, out, err);
+    return r->sg ? stagger_render(r->sg, &d, out, err) : animate_render(r->im, r->m, &d, out, err);
 }
 
 /* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the
@@ -317,6 +323,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
+    stagger sg;
+    memset(&sg, 0, sizeof sg);
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
@@ -326,7 +334,10 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     }
     if (!src)
         src = &im;
-    if (animate_simulate(src, &o->anim, &m, &err) != POYO_OK || animate_render(src, &m, &o->anim, &a, &err) != POYO_OK) {
+    if (o->nglyphs ? stagger_simulate(src, o->glyphs, o->nglyphs, &o->anim, &sg, &err) != POYO_OK ||
+                         stagger_render(&sg, &o->anim, &a, &err) != POYO_OK
+                   : animate_simulate(src, &o->anim, &m, &err) != POYO_OK ||
+                         animate_render(src, &m, &o->anim, &a, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
@@ -348,7 +359,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0, o->preset == NULL };
         if (bd.max_bytes <= 0)
             bd.max_bytes = o->preset->max_bytes;
-        rerender rr = { src, &m, &o->anim };
+        rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
         budget_report rep;
         bytebuf buf = { NULL, 0, 0 };
         poyo_status st = budget_encode(&a, f, &od, &bd, rerender_scaled, &rr, &buf, &rep, &err);
@@ -394,6 +405,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 done:
     image_free(&im);
     motion_free(&m);
+    stagger_free(&sg);
     anim_free(&a);
     return rc;
 }
@@ -733,6 +745,34 @@ static int parse_text_colours(int id, const char *opt, const char *v, text_def *
     return 1;
 }
 
+static void glyph_images_free(run_opts *o)
+{
+    for (int i = 0; i < o->nglyphs; i++)
+        image_free(&o->glyphs[i]);
+    free(o->glyphs);
+    o->glyphs = NULL;
+    o->nglyphs = 0;
+}
+
+/* --per-glyph: each glyph of the text drawn alone, for stagger.c. */
+static poyo_status glyph_images(run_opts *o, poyo_error *err)
+{
+    int n = text_glyph_count(&o->text_im);
+    if (n > STAGGER_MAX_PARTS)
+        return poyo_fail(err, POYO_ERR_USAGE, "the text has %d glyphs, more than %d", n, STAGGER_MAX_PARTS);
+    if (!(o->glyphs = calloc((size_t)n, sizeof *o->glyphs)))
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        poyo_status st = text_glyph_image(&o->text_im, i, &o->glyphs[i], err);
+        o->nglyphs = i + 1;
+        if (st != POYO_OK) {
+            glyph_images_free(o);
+            return st;
+        }
+    }
+    return POYO_OK;
+}
+
 /* The words of poyo text joined by spaces (malloc'ed; NULL when out of memory). */
 static char *join_words(const char **words, int n)
 {
@@ -937,6 +977,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             }
             break;
         case O_VERTICAL: o.text.vertical = 1; break;
+        case O_PER_GLYPH: o.per_glyph = 1; break;
         default: ok = 0; break;
         }
     }
@@ -1010,6 +1051,13 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             free(inputs);
             return st == POYO_ERR_USAGE ? 2 : 1;
         }
+        if (o.per_glyph && (st = glyph_images(&o, &err)) != POYO_OK) {
+            cli_error("--per-glyph", "%s", err.msg);
+            image_free(&o.text_im);
+            free(text);
+            free(inputs);
+            return st == POYO_ERR_USAGE ? 2 : 1;
+        }
     }
     if (!ok || parse_only) {
         free(text);
@@ -1019,6 +1067,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     if (o.output && (many || o.output[strlen(o.output) - 1] == '/') && !file_is_dir(o.output) &&
         make_dirs(o.output) != 0) {
         cli_error(o.output, "cannot create the directory: %s", strerror(errno));
+        glyph_images_free(&o);
         image_free(&o.text_im);
         free(text);
         free(inputs);
@@ -1042,6 +1091,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             cli_error(NULL, "out of memory");
             walk_free(&walk);
             jobs_free(&jl);
+            glyph_images_free(&o);
             image_free(&o.text_im);
             free(text);
             free(inputs);
@@ -1098,6 +1148,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1, o.skip_existing };
     int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
     jobs_free(&jl);
+    glyph_images_free(&o);
     image_free(&o.text_im);
     free(inputs);
     return failed ? 1 : 0;

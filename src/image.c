@@ -1018,6 +1018,12 @@ poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *
     return POYO_OK;
 }
 
+void *image_drawing(const image *im, const image_drawer *d)
+{
+    const struct image_vector *v = im->vec;
+    return v && v->d == d && v->x == 0 && v->y == 0 && v->full_w == im->w && v->full_h == im->h ? v->obj : NULL;
+}
+
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -53,6 +53,9 @@ poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *
 /* A w x h image drawn from obj by d; out keeps a reference of its own to obj
  * (taken on success), so that image_place draws it again at any size. */
 poyo_status image_from_drawing(const image_drawer *d, void *obj, int w, int h, image *out, poyo_error *err);
+/* The drawing obj of an image made by image_from_drawing with drawer d (not a
+ * crop of it), else NULL. */
+void *image_drawing(const image *im, const image_drawer *d);
 /* Allocates a zeroed (fully transparent) w x h image. */
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err);
 /* Frees the pixels and the drawing; safe on a zeroed image. */

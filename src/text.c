@@ -131,6 +131,7 @@ typedef struct tglyph {
     int font;
     unsigned gid;
     double x, y;
+    int ink;   /* 1 when it draws anything */
 } tglyph;
 
 /* One line (a column when vertical): its glyphs, its ink box in ems and the
@@ -155,6 +156,7 @@ typedef struct text_drawing {
     text_def def;
     double outline_px;  /* outline width, image pixels */
     int w, h;           /* the image's size */
+    int inked;          /* glyphs with ink */
 } text_drawing;
 
 static void font_close(const textlib *lib, tfont *f)
@@ -491,7 +493,7 @@ static poyo_status shape_line(text_drawing *t, FcConfig *cfg, FcPattern *pattern
         const hb_glyph_info_t *info = lib->hb_buffer_get_glyph_infos(buf, &count);
         const hb_glyph_position_t *pos = lib->hb_buffer_get_glyph_positions(buf, NULL);
         for (unsigned g = 0; g < count && st == POYO_OK; g++) {
-            tglyph gl = { font, info[g].codepoint, 0, 0 };
+            tglyph gl = { font, info[g].codepoint, 0, 0, 0 };
             if (t->def.vertical) {
                 gl.x = pos[g].x_offset / f->upem;
                 gl.y = pen - pos[g].y_offset / f->upem;
@@ -502,7 +504,8 @@ static poyo_status shape_line(text_drawing *t, FcConfig *cfg, FcPattern *pattern
                 pen += pos[g].x_advance / f->upem;
             }
             double b[4];
-            if (glyph_box(t, f, gl.gid, b)) {
+            if ((gl.ink = glyph_box(t, f, gl.gid, b))) {
+                t->inked++;
                 b[0] += gl.x, b[2] += gl.x, b[1] += gl.y, b[3] += gl.y;
                 if (!line->ink) {
                     line->x0 = b[0], line->y0 = b[1], line->x1 = b[2], line->y1 = b[3];
@@ -732,10 +735,10 @@ static void draw_bitmap_glyph(const text_drawing *t, const tline *l, const tglyp
         }
 }
 
-static poyo_status text_draw(void *obj, int w, int h, double x, double y, double dw, double dh, uint8_t *rgba,
-                             poyo_error *err)
+/* Draws every glyph (only < 0) or only the inked glyph number only. */
+static poyo_status draw_glyphs(const text_drawing *t, int only, int w, int h, double x, double y, double dw,
+                               double dh, uint8_t *rgba, poyo_error *err)
 {
-    const text_drawing *t = obj;
     const textlib *lib = t->lib;
     const text_def *d = &t->def;
     size_t n = (size_t)w * (size_t)h;
@@ -752,10 +755,12 @@ static poyo_status text_draw(void *obj, int w, int h, double x, double y, double
     if (d->outline && radius > 0 && lib->FT_Stroker_New(t->ft, &stroker) == 0)
         lib->FT_Stroker_Set(stroker, (FT_Fixed)lround(radius * 64), FT_STROKER_LINECAP_ROUND,
                             FT_STROKER_LINEJOIN_ROUND, 0);
-    for (int i = 0; i < t->nlines; i++)
+    for (int i = 0, inked = 0; i < t->nlines; i++)
         for (int k = 0; k < t->lines[i].count; k++) {
             const tglyph *g = &t->g[t->lines[i].first + k];
-            if (!t->fonts[g->font].bitmap)
+            int shown = only < 0 || (g->ink && inked == only);
+            inked += g->ink;
+            if (shown && !t->fonts[g->font].bitmap)
                 draw_outline_glyph(t, &t->lines[i], g, &fr, stroker, &fill, &ring);
         }
     if (stroker)
@@ -789,13 +794,21 @@ static poyo_status text_draw(void *obj, int w, int h, double x, double y, double
     free(fill.a);
     free(ring.a);
     /* colour emoji over the letters */
-    for (int i = 0; i < t->nlines; i++)
+    for (int i = 0, inked = 0; i < t->nlines; i++)
         for (int k = 0; k < t->lines[i].count; k++) {
             const tglyph *g = &t->g[t->lines[i].first + k];
-            if (t->fonts[g->font].bitmap)
+            int shown = only < 0 || (g->ink && inked == only);
+            inked += g->ink;
+            if (shown && t->fonts[g->font].bitmap)
                 draw_bitmap_glyph(t, &t->lines[i], g, &fr, rgba);
         }
     return POYO_OK;
+}
+
+static poyo_status text_draw(void *obj, int w, int h, double x, double y, double dw, double dh, uint8_t *rgba,
+                             poyo_error *err)
+{
+    return draw_glyphs(obj, -1, w, h, x, y, dw, dh, rgba, err);
 }
 
 static void text_ref(void *obj)
@@ -812,6 +825,61 @@ static void text_unref(void *obj)
 }
 
 static const image_drawer text_drawer = { text_draw, text_ref, text_unref };
+
+/* One glyph of a text drawing, for text_glyph_image. */
+typedef struct text_part {
+    atomic_int refs;
+    text_drawing *t; /* a reference of its own */
+    int glyph;
+} text_part;
+
+static poyo_status part_draw(void *obj, int w, int h, double x, double y, double dw, double dh, uint8_t *rgba,
+                             poyo_error *err)
+{
+    const text_part *p = obj;
+    return draw_glyphs(p->t, p->glyph, w, h, x, y, dw, dh, rgba, err);
+}
+
+static void part_ref(void *obj)
+{
+    text_part *p = obj;
+    atomic_fetch_add(&p->refs, 1);
+}
+
+static void part_unref(void *obj)
+{
+    text_part *p = obj;
+    if (atomic_fetch_sub(&p->refs, 1) == 1) {
+        text_unref(p->t);
+        free(p);
+    }
+}
+
+static const image_drawer part_drawer = { part_draw, part_ref, part_unref };
+
+int text_glyph_count(const image *im)
+{
+    const text_drawing *t = image_drawing(im, &text_drawer);
+    return t ? t->inked : 0;
+}
+
+poyo_status text_glyph_image(const image *im, int k, image *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    text_drawing *t = image_drawing(im, &text_drawer);
+    if (!t || k < 0 || k >= t->inked)
+        return poyo_fail(err, POYO_ERR_USAGE, "no glyph %d in this image", k);
+    text_part *p = malloc(sizeof *p);
+    if (!p)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a glyph");
+    atomic_init(&p->refs, 1);
+    text_ref(t);
+    p->t = t;
+    p->glyph = k;
+    poyo_status st = image_from_drawing(&part_drawer, p, im->w, im->h, out, err);
+    part_unref(p);
+    return st;
+}
 
 /* Splits utf8 into lines and shapes each; the fonts stay open in t. */
 static poyo_status layout(text_drawing *t, const char *utf8, poyo_error *err)

@@ -48,4 +48,12 @@ poyo_status text_check(const char *utf8, poyo_error *err);
  * when a font cannot be read or the libraries are missing. */
 poyo_status text_image(const char *utf8, const text_def *def, image *out, poyo_error *err);
 
+/* The glyphs with ink in a text image (made by text_image), in the order the
+ * lines are written; 0 for any other image. */
+int text_glyph_count(const image *im);
+/* An image of the same size as the text image im showing only its glyph k
+ * (0 <= k < text_glyph_count(im)) where im shows it, drawn again at any size
+ * as im is. */
+poyo_status text_glyph_image(const image *im, int k, image *out, poyo_error *err);
+
 #endif

@@ -103,6 +103,19 @@ test_expect_success 'bad text and option values: one line, exit 2, no file' '
     expect_line err "poyo: text has more than 16 lines" && expect_no_file o.gif
 '
 
+test_expect_success '--per-glyph: each glyph a body of its own, kicked one after another' '
+    $T $POYO text LGTM -i jump --per-glyph -s 64 --frames pg -o pg.gif &&
+    $T $POYO text LGTM -i jump -s 64 --frames whole -o whole.gif &&
+    [ "$(info pg.gif frames)" -gt "$(info whole.gif frames)" ] &&
+    cmp pg/frame_0000.png whole/frame_0000.png &&
+    $T $POYO text LGTM -i wave --per-glyph -s 64 -o wave.gif && [ "$(info wave.gif frames)" -gt 5 ] &&
+    $T $POYO text "すごい" --per-glyph -p slack -o slack.gif 2>/dev/null && $POYO check -p slack slack.gif &&
+    expect_exit 2 $POYO text "abcdefghijklmnopqrstuvwxyzabcdefg" --per-glyph -o many.gif 2>err &&
+    expect_line err "poyo: --per-glyph: the text has 33 glyphs, more than 32" &&
+    expect_exit 2 $POYO "$DATA/1f600.png" --per-glyph -o no.gif 2>err &&
+    expect_line err "poyo: --per-glyph: unknown option (see poyo --help)" && expect_no_file many.gif no.gif
+'
+
 # LeakSanitizer cannot work under ptrace, so traced runs leave it off.
 traced() {
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o "$@"
