@@ -181,7 +181,7 @@ static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3
  * spin away. With place, a free body (no anchor, no floor) also keeps its
  * place: its centre is pulled back to where it rests (2 Hz, well damped), so
  * the stamp wobbles in place instead of drifting off. */
-static void keep_pose(const impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
+static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
                       int n)
 {
     softbody_nodes nd = softbody_view(run->sb);
@@ -208,8 +208,14 @@ static void keep_pose(const impulse_run *run, int place, const double *x, const 
     double alpha = 0.0;
     if (r2 > 0) {
         double theta = atan2(cross, dot), omega = mom / r2;
+        /* with a part that integrates the tilt: a stamp whose foot is off its
+         * centre (a flag on its pole) would otherwise rest where the floor's
+         * push and the pull balance, leaning, instead of standing upright; it
+         * starts when the hand lets go, so it does not fight a twist */
         double wn = 2.0 * PI * 2.5;
-        alpha = -wn * wn * theta - 2.0 * 0.8 * wn * omega;
+        if (!run->held)
+            run->tilt_sum += theta * run->step_dt;
+        alpha = -wn * wn * (theta + 5.0 * run->tilt_sum) - 2.0 * 0.8 * wn * omega;
     }
     for (int k = 0; k < n; k++) {
         ax[k] += fx - alpha * (y[k] - cy);
@@ -489,6 +495,7 @@ static void press_start(impulse_run *run, softbody *sb)
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     run->palm_y = run->plane_top;
     run->palm_up_y = run->plane_bottom;
+    run->tilt_sum = 0.0;
     softbody_set_force(sb, press_force, run);
     if (run->plane || run->plane_up)
         softbody_set_collide(sb, body_collide, run);

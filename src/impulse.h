@@ -85,6 +85,7 @@ typedef struct impulse_run {
     double gain;            /* scale that makes the peak deformation the strength asked */
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     double launch;          /* jump: upward speed given at the release, pixels/s */
+    double tilt_sum;        /* the upright pull's integral of the tilt, radian seconds */
     int held;               /* 1 while the handles are held */
     int free;               /* 1: no anchor and no floor: the body is held in place and upright */
     int cap_energy;         /* 1: the body's energy is capped at the release (undamped bodies) */
