@@ -368,6 +368,23 @@ static void snap_to_first(clip_frames *c, const clip_def *d)
         }
 }
 
+/* 1 when frame f is a copy of frame 0. */
+static int same_as_first(const clip_frames *c, int f)
+{
+    return !memcmp(fx(c, f), c->x, (size_t)c->n * sizeof(double)) &&
+           !memcmp(fy(c, f), c->y, (size_t)c->n * sizeof(double)) &&
+           !memcmp(fe(c, f), c->e, (size_t)c->extra * sizeof(double));
+}
+
+/* A one-shot clip that comes home before its end keeps one copy of frame 0
+ * at the end: the loop rests there and on frame 0, not for a run of still frames. */
+static void trim_rest_tail(clip_frames *c, const clip_def *d)
+{
+    while (c->count > 2 && c->count > d->min_frames && same_as_first(c, c->count - 1) &&
+           same_as_first(c, c->count - 2))
+        c->count--;
+}
+
 poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frames *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -382,6 +399,8 @@ poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frame
                                                   : film_oneshot(def, driver, out, err);
     if (st == POYO_OK && def->snap > 0.0)
         snap_to_first(out, def);
+    if (st == POYO_OK && def->kind == CLIP_ONESHOT && def->fixed <= 0 && def->frame0_rest)
+        trim_rest_tail(out, def);
     if (st != POYO_OK)
         clip_free(out);
     return st;
