@@ -167,7 +167,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     cd.height = H;
     cd.sx = cd.sy = scale0;
     cd.fps = def->fps;
-    cd.snap = 0.75;
+    cd.snap = 1.0;
     if (info->periodic) {
         int period = (int)lround(def->fps / run.def.rate);
         if (period < 2)
