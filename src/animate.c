@@ -196,6 +196,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
         cd.rest_y = m->qy;
         cd.frame0_rest = 1; /* frame 0 is the still image */
         cd.ease = (int)lround(0.2 * def->fps);
+        cd.ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
     }
     clip_frames c;
     st = clip_film(&cd, &drv, &c, err);
