@@ -73,8 +73,7 @@ static void usage(FILE *out)
 {
     animate_def a = animate_default_def();
     quantize_def q = quantize_default_def();
-    fprintf(out,
-            "Usage: poyo [animate] [OPTIONS] INPUT...\n"
+    fputs("Usage: poyo [animate] [OPTIONS] INPUT...\n"
             "Make a stamp jiggle as a soft body and write a looping animated GIF.\n"
             "INPUT is a PNG, JPEG, WebP, GIF (an animation's first frame) or SVG file (drawn at the\n"
             "size it is shown), - for standard input, or a directory (its *.png, *.jpg, *.jpeg,\n"
@@ -88,9 +87,12 @@ static void usage(FILE *out)
             "      --sheet FILE.png     also write a sprite sheet and FILE.json (rectangles, durations)\n"
             "  -f, --force              overwrite existing output files\n"
             "  -p, --preset NAME        slack, discord, discord-sticker, line, line-emoji, telegram,\n"
-            "                           telegram-emoji, teams or mastodon (size, format, fps, budget)\n"
+            "                           telegram-emoji, teams, mastodon, signal or whatsapp (size,\n"
+            "                           format, fps, budget)\n"
             "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M)\n"
-            "\n"
+            "\n",
+          out);
+    fprintf(out,
             "Many files:\n"
             "  -r, --recursive          take images in subdirectories too; -o DIR/ mirrors them\n"
             "  -j, --jobs N             files processed at once (1 to 256, default: the cores)\n"
@@ -240,6 +242,44 @@ static int job_fail(batch_job *j, const char *what, const char *msg)
     return 1;
 }
 
+/* Makes one play of a last play_s seconds (a whole number of milliseconds),
+ * each frame held whole milliseconds on a clock of 1000 ticks a second, so
+ * that the frames and plays add up exactly as every reader counts them. */
+static void retime(anim *a, double play_s)
+{
+    double per_tick = play_s * 1000.0 / anim_duration(a) / a->fps; /* ms per old tick */
+    long ticks = 0, prev = 0;
+    for (int i = 0; i < a->count; i++) {
+        ticks += a->hold[i];
+        long end = lround(ticks * per_tick);
+        a->hold[i] = end - prev > 1 ? (int)(end - prev) : 1;
+        prev += a->hold[i];
+    }
+    a->fps = 1000.0;
+}
+
+/* Reads the encoded file back and checks it against p, as `poyo check` does:
+ * a file the platform would refuse is not written. */
+static poyo_status passes_preset(const preset_info *p, const bytebuf *buf, poyo_error *err)
+{
+    anim back;
+    anim_meta meta;
+    memset(&back, 0, sizeof back);
+    memset(&meta, 0, sizeof meta);
+    poyo_status st = anim_read(buf->data, buf->len, &back, &meta, err);
+    if (st == POYO_OK) {
+        meta.file_bytes = buf->len;
+        preset_violation v[PRESET_RULE_COUNT];
+        int n = 0;
+        st = preset_check(p, &back, &meta, v, PRESET_RULE_COUNT, &n, err);
+        if (st == POYO_OK && n > 0)
+            st = poyo_fail(err, POYO_ERR_INPUT, "cannot make a file %s takes: %s", p->label, v[0].text);
+    }
+    anim_free(&back);
+    anim_meta_free(&meta);
+    return st;
+}
+
 /* Processes one job (a batch_fn): read, simulate, render, encode, write. */
 static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 {
@@ -279,8 +319,18 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         out_format f = o->out.format != FORMAT_AUTO ? o->out.format : output_format_of(output);
         if (f == FORMAT_AUTO)
             f = FORMAT_GIF;
-        if (o->preset && !o->loop_set)
-            a.loop = preset_plays_for(o->preset, anim_duration(&a));
+        double shown_fps = a.fps;
+        if (o->preset) {
+            /* the plays, and the speed a whole-seconds rule asks for */
+            int plays;
+            double d = anim_duration(&a), play_s = d;
+            preset_timing(o->preset, d, o->loop_set ? o->anim.loop : -1, &plays, &play_s);
+            if (!o->loop_set)
+                a.loop = plays;
+            if (play_s > 0.0 && play_s != d)
+                retime(&a, play_s);
+            shown_fps = a.count / play_s;
+        }
         budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0, o->preset == NULL };
         if (bd.max_bytes <= 0)
             bd.max_bytes = o->preset->max_bytes;
@@ -288,6 +338,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         budget_report rep;
         bytebuf buf = { NULL, 0, 0 };
         poyo_status st = budget_encode(&a, f, &od, &bd, rerender_scaled, &rr, &buf, &rep, &err);
+        if (st == POYO_OK && o->preset)
+            st = passes_preset(o->preset, &buf, &err);
         if (st == POYO_OK) {
             write_opts wo = { o->out.force, input, o->out.mode };
             st = file_write_atomic(output, buf.data, buf.len, &wo, tmp, BATCH_TMP_MAX, &err);
@@ -312,7 +364,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
             cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
-                     a.fps / rep.stride, rep.frames, rep.width, rep.height);
+                     shown_fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
