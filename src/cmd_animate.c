@@ -78,17 +78,19 @@ static void usage(FILE *out)
             "INPUT is a PNG, JPEG, WebP, GIF (an animation's first frame) or SVG file (drawn at the\n"
             "size it is shown), - for standard input, or a directory (its *.png, *.jpg, *.jpeg,\n"
             "*.webp, *.gif and *.svg). Without -o, STEM.gif is written beside each input\n"
-            "(standard output for standard input).\n"
+            "(standard output for standard input); an APNG, or an output with its input's\n"
+            "extension, is STEM.PRESET.EXT or STEM.poyo.EXT (stamp.line.png), never the input.\n"
             "\n"
             "Output:\n"
             "  -o, --output FILE        output file (- = standard output); DIR/ for many inputs\n"
-            "      --format FMT         gif, apng, webp or webm (default: from the extension of -o, else gif)\n"
+            "      --format FMT         gif, apng, webp or webm (default: the extension of -o, else the\n"
+            "                           preset's, else gif); -o x.jpg, x.mp4 or a clash is a usage error\n"
             "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
             "      --sheet FILE.png     also write a sprite sheet and FILE.json (rectangles, durations)\n"
             "  -f, --force              overwrite existing output files\n"
             "  -p, --preset NAME        slack, discord, discord-sticker, line, line-emoji, telegram,\n"
             "                           telegram-emoji, teams, mastodon, signal or whatsapp (size,\n"
-            "                           format, fps, budget)\n"
+            "                           format, fps, budget); an option that breaks its rules is refused\n"
             "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M)\n"
             "\n",
           out);
@@ -182,17 +184,15 @@ static poyo_status rerender_scaled(void *user, double scale, anim *out, poyo_err
     return animate_render(r->im, r->m, &d, out, err);
 }
 
-/* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the
- * input. An input found in a directory input (root_len > 0: the length of that
- * directory's name) keeps its place below it: DIR/SUB/STEM.EXT. */
-static char *output_for(const char *input, size_t root_len, const char *output, int many, const char *ext)
+/* Output path for an input: -o as given, DIR/NAME, or NAME beside the input,
+ * NAME being cli_output_stem's (tag: the preset's name or "poyo"). An input
+ * found in a directory input (root_len > 0: the length of that directory's
+ * name) keeps its place below it: DIR/SUB/NAME. */
+static char *output_for(const char *input, size_t root_len, const char *output, int many, const char *ext,
+                        const char *tag)
 {
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
-    size_t stem = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base)
-        stem = (size_t)(dot - base);
     char *out;
     if (output && !many && !(strlen(output) && output[strlen(output) - 1] == '/') && !file_is_dir(output)) {
         out = strdup(output);
@@ -203,12 +203,15 @@ static char *output_for(const char *input, size_t root_len, const char *output, 
         while (root_len && *sub == '/')
             sub++;
         size_t sublen = root_len && base > sub ? (size_t)(base - sub) : 0;
-        size_t need = dl + 1 + sublen + stem + strlen(ext) + 1;
+        size_t name = cli_output_stem(input, ext, tag, NULL, 0);
+        size_t need = dl + 1 + sublen + name + 1;
         out = malloc(need);
-        if (out)
-            snprintf(out, need, "%s%s%.*s%.*s%s", output, slash ? "" : "/", (int)sublen, sub, (int)stem, base, ext);
+        if (out) {
+            int k = snprintf(out, need, "%s%s%.*s", output, slash ? "" : "/", (int)sublen, sub);
+            cli_output_stem(input, ext, tag, out + k, need - (size_t)k);
+        }
     } else {
-        out = cli_output_beside(input, ext);
+        out = cli_output_beside(input, ext, tag);
     }
     return out;
 }
@@ -316,9 +319,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     }
     size_t bytes = 0;
     if (output && (o->max_bytes > 0 || o->preset)) {
-        out_format f = o->out.format != FORMAT_AUTO ? o->out.format : output_format_of(output);
-        if (f == FORMAT_AUTO)
-            f = FORMAT_GIF;
+        out_format f = o->out.format;
         double shown_fps = a.fps;
         if (o->preset) {
             /* the plays, and the speed a whole-seconds rule asks for */
@@ -661,6 +662,123 @@ static void drop_earlier_outputs(job_list *l, int verbose)
     free(keys);
 }
 
+/* A format as a sentence names it. */
+static const char *format_label(out_format f)
+{
+    return f == FORMAT_APNG ? "APNG" : f == FORMAT_WEBP ? "WebP" : f == FORMAT_WEBM ? "WebM" : "GIF";
+}
+
+/* The extension of path's last name, with its dot, or NULL when it has none. */
+static const char *name_extension(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot : NULL;
+}
+
+/* 1 when ext (with its dot) names an image or video format poyo does not write. */
+static int foreign_extension(const char *ext)
+{
+    static const char *const names[] = { ".jpg",  ".jpeg", ".jpe", ".jfif", ".bmp", ".tif", ".tiff", ".ico",
+                                         ".svg",  ".heic", ".heif", ".avif", ".jxl", ".psd", ".mp4",  ".m4v",
+                                         ".mov",  ".mkv",  ".avi", ".ogv",  ".mpg", ".mpeg", ".wmv", ".flv" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(ext, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* path with its extension replaced by f's, into buf. */
+static void with_extension(const char *path, out_format f, char *buf, size_t cap)
+{
+    const char *dot = name_extension(path);
+    size_t stem = dot ? (size_t)(dot - path) : strlen(path);
+    snprintf(buf, cap, "%.*s%s", (int)(stem < 200 ? stem : 200), path, output_extension(f));
+}
+
+/* The format to write, from --format (format_set), the name -o gives (file:
+ * 1 when -o names one file) and the preset, into o->out.format: the name's
+ * extension when it is one of poyo's formats, else --format, else the
+ * preset's, else GIF. An extension of another image or video format (.jpg,
+ * .mp4), or one that contradicts --format or the preset, is a usage error:
+ * one line saying what would work, and 0. */
+static int choose_format(run_opts *o, int format_set, int file)
+{
+    const preset_info *p = o->preset;
+    out_format named = FORMAT_AUTO;
+    const char *dot = file ? name_extension(o->output) : NULL;
+    char fix[256];
+    if (dot) {
+        named = output_format_of(o->output);
+        if (named == FORMAT_AUTO && foreign_extension(dot)) {
+            if (format_set || p) {
+                with_extension(o->output, o->out.format, fix, sizeof fix);
+                cli_error(o->output, "poyo cannot write %s files; use -o %s", dot, fix);
+            } else {
+                cli_error(o->output, "poyo cannot write %s files; name it .gif, .png (APNG), .webp or .webm", dot);
+            }
+            return 0;
+        }
+        if (format_set && named != FORMAT_AUTO && named != o->out.format) {
+            with_extension(o->output, o->out.format, fix, sizeof fix);
+            cli_error(o->output, "%s names a %s file but --format asks for %s; use -o %s or leave out --format", dot,
+                      format_label(named), format_label(o->out.format), fix);
+            return 0;
+        }
+    }
+    out_format f = named != FORMAT_AUTO ? named : o->out.format != FORMAT_AUTO ? o->out.format : FORMAT_GIF;
+    if (p) {
+        unsigned bit = f == FORMAT_GIF    ? PRESET_ACCEPT_GIF
+                       : f == FORMAT_APNG ? PRESET_ACCEPT_APNG
+                       : f == FORMAT_WEBP ? PRESET_ACCEPT_WEBP
+                                          : PRESET_ACCEPT_WEBM;
+        if (!(p->accepts & bit)) {
+            char takes[96];
+            preset_accepts_text(p->accepts & ~(unsigned)PRESET_ACCEPT_PNG, takes, sizeof takes);
+            if (named != FORMAT_AUTO) {
+                with_extension(o->output, p->format, fix, sizeof fix);
+                cli_error(o->output, "%s takes %s, not %s; use -o %s", p->label, takes, format_label(f), fix);
+            } else {
+                cli_error("--format", "%s takes %s, not %s; use --format %s or leave it out", p->label, takes,
+                          format_label(f), output_format_name(p->format));
+            }
+            return 0;
+        }
+    }
+    o->out.format = f;
+    return 1;
+}
+
+/* With a preset: refuses, before any work, options that would make a file the
+ * platform does not take (the rule and the option in one line); 0 then. */
+static int preset_allows(run_opts *o, int duration_set, int bytes_set)
+{
+    const preset_info *p = o->preset;
+    if (!p)
+        return 1;
+    const animate_def *ad = &o->anim;
+    preset_request req = { o->out.format, ad->width, ad->height, ad->fps, duration_set ? ad->duration : 0.0,
+                           ad->max_duration, 0.0, o->loop_set ? ad->loop : -1, bytes_set ? o->max_bytes : 0 };
+    const impulse_info *in = impulse_get_info(ad->impulse.kind);
+    if (in && in->periodic) {
+        double rate = isnan(ad->impulse.rate) ? in->rate : ad->impulse.rate;
+        long period = rate > 0.0 ? lround(ad->fps / rate) : 2;
+        req.period = (period < 2 ? 2 : period) / ad->fps;
+    }
+    preset_violation v;
+    const char *opt = NULL;
+    if (preset_request_ok(p, &req, &v, &opt)) {
+        /* plays the user fixed shorten a one-shot clip to the time they share */
+        if (o->loop_set && ad->loop > 0 && p->max_total_ms > 0 && !duration_set &&
+            o->anim.max_duration * ad->loop > p->max_total_ms / 1000.0)
+            o->anim.max_duration = p->max_total_ms / 1000.0 / ad->loop;
+        return 1;
+    }
+    cli_error(opt, "%s", v.text);
+    return 0;
+}
+
 /* The whole command; with parse_only it stops once the options are checked,
  * touching no file (for the option-parser fuzzer). */
 static int animate_main(int argc, char **argv, int parse_only)
@@ -681,6 +799,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     cli_parser p;
     const char *operand;
     int id, ok = 1;
+    int format_set = 0, duration_set = 0, bytes_set = 0;
     double d;
     /* a preset sets defaults first; every other option given overrides it */
     cli_init(&p, argc, argv, options);
@@ -774,6 +893,7 @@ static int animate_main(int argc, char **argv, int parse_only)
                 ok = 0;
             }
             o.anim.duration = d;
+            duration_set = 1;
             break;
         case O_SIZE: ok = cli_size(on, v, &o.anim.width, &o.anim.height); break;
         case O_FIT:
@@ -789,7 +909,10 @@ static int animate_main(int argc, char **argv, int parse_only)
             o.loop_set = 1;
             break;
         case O_PRESET: break; /* applied before the other options */
-        case O_MAXBYTES: ok = cli_bytes(on, v, &o.max_bytes); break;
+        case O_MAXBYTES:
+            ok = cli_bytes(on, v, &o.max_bytes);
+            bytes_set = 1;
+            break;
         case O_MATTE: ok = parse_matte(on, v, &o.out.quant.matte); break;
         case O_LOSSY: o.out.webp.lossy = 1; break;
         case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
@@ -799,7 +922,10 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
         case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
         case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
+        case O_FORMAT:
+            ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out);
+            format_set = 1;
+            break;
         case O_FRAMES:
         case O_SHEET:
             if (!*v) {
@@ -856,6 +982,12 @@ static int animate_main(int argc, char **argv, int parse_only)
         cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
         ok = 0;
     }
+    int one_file = o.output && strcmp(o.output, "-") != 0 && !many && o.output[strlen(o.output) - 1] != '/' &&
+                   !file_is_dir(o.output);
+    if (ok)
+        ok = choose_format(&o, format_set, one_file);
+    if (ok)
+        ok = preset_allows(&o, duration_set, bytes_set);
     if (!ok || parse_only) {
         free(inputs);
         return ok ? 0 : 2;
@@ -866,12 +998,7 @@ static int animate_main(int argc, char **argv, int parse_only)
         free(inputs);
         return 1;
     }
-    out_format fmt = o.out.format;
-    if (fmt == FORMAT_AUTO && o.output && !many && o.output[strlen(o.output) - 1] != '/' && !file_is_dir(o.output))
-        fmt = output_format_of(o.output);
-    if (fmt == FORMAT_AUTO)
-        fmt = FORMAT_GIF;
-    const char *ext = output_extension(fmt);
+    const char *ext = output_extension(o.out.format);
     /* only --frames or --sheet and no -o: write just those */
     int frames_only = !o.output && (o.frames_dir || o.sheet);
     /* the jobs: files as given, directories expanded to their PNGs */
@@ -902,7 +1029,7 @@ static int animate_main(int argc, char **argv, int parse_only)
         if (strcmp(j->input, "-") == 0 && !o.output) {
             j->output = strdup("-");
         } else {
-            j->output = output_for(j->input, j->root_len, o.output, many, ext);
+            j->output = output_for(j->input, j->root_len, o.output, many, ext, o.preset ? o.preset->name : "poyo");
         }
         if (!j->output) {
             job_fail(j, j->input, "out of memory");
