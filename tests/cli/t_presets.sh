@@ -51,4 +51,10 @@ test_expect_success 'LINE: wave and pat play a whole number of seconds in all (t
     done
 '
 
+test_expect_success 'a Discord sticker squeezed to a few colours keeps a clear background (no box)' '
+    "$POYO" -p discord-sticker --max-bytes 120K "$DATA/1f600.png" -o d.png 2>err &&
+    grep -q " [0-9]* colours, " err && "$POYO" check -q -p discord-sticker d.png &&
+    "$TOOLS/animinfo" d.png >info && grep -qx "corner_alpha_max 0" info
+'
+
 test_done
