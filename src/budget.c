@@ -112,7 +112,9 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
     if (b->max_frames > 0 && a->count > b->max_frames)
         min_stride = (a->count + b->max_frames - 1) / b->max_frames;
     static const double scales[] = { 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4 };
-    int nscale = b->allow_resize ? (int)(sizeof scales / sizeof scales[0]) : 1;
+    int nscale = 1;
+    while (nscale < (int)(sizeof scales / sizeof scales[0]) && scales[nscale] >= b->min_scale - 1e-9)
+        nscale++;
     bytebuf trial = { NULL, 0, 0 }, best = { NULL, 0, 0 };
     poyo_status st = POYO_OK;
     size_t smallest = (size_t)-1;

@@ -332,7 +332,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
                 retime(&a, play_s);
             shown_fps = a.count / play_s;
         }
-        budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0, o->preset == NULL };
+        budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0,
+                          o->preset ? preset_min_scale(o->preset, a.width, a.height) : 0.0 };
         if (bd.max_bytes <= 0)
             bd.max_bytes = o->preset->max_bytes;
         rerender rr = { &im, &m, &o->anim };

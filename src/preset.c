@@ -209,6 +209,24 @@ int preset_plays_for(const preset_info *p, double clip_s)
     return (int)n;
 }
 
+double preset_min_scale(const preset_info *p, int w, int h)
+{
+    if (!p || w < 1 || h < 1)
+        return 1.0;
+    switch (p->canvas) {
+    case CANVAS_ANY:
+        return 0.0;
+    case CANVAS_SQUARE:
+        return w == h ? 0.0 : 1.0;
+    case CANVAS_FIT: {
+        int longer = w > h ? w : h;
+        return longer > p->min_side ? (p->min_side - 0.5) / longer : 1.0;
+    }
+    default:
+        return 1.0;
+    }
+}
+
 void preset_timing(const preset_info *p, double clip_s, int plays_given, int *plays, double *play_s)
 {
     int n = plays_given >= 1 ? plays_given : preset_plays_for(p, clip_s);

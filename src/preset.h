@@ -77,6 +77,11 @@ void preset_canvas_text(const preset_info *p, char *buf, size_t cap);
  * budget in *max_bytes. Any pointer but p may be NULL. It overwrites those
  * fields: call it before applying the user's own flags so they win. */
 void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long long *max_bytes);
+/* The smallest fraction a w x h canvas that keeps p's canvas rule may be
+ * shrunk to and still keep it: 0 for any size or a square, 1 for an exact
+ * size or one exact side, and for a fit rule as far as the longer side stays
+ * at its least. */
+double preset_min_scale(const preset_info *p, int w, int h);
 /* The most plays (1 or more; 0 = forever) p allows for a clip of clip_s
  * seconds: p->plays when there is no total limit, else as many as fit. */
 int preset_plays_for(const preset_info *p, double clip_s);

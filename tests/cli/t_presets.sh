@@ -57,4 +57,12 @@ test_expect_success 'a Discord sticker squeezed to a few colours keeps a clear b
     "$TOOLS/animinfo" d.png >info && grep -qx "corner_alpha_max 0" info
 '
 
+test_expect_success 'a tight budget shrinks a canvas the platform lets shrink (Slack), never an exact one' '
+    "$POYO" -q -p slack --max-bytes 3K "$DATA/openmoji-1F600-512.png" -o s.gif &&
+    "$POYO" check -p slack s.gif >out && ! grep -q "128x128" out && [ "$(wc -c <s.gif)" -le 3000 ] &&
+    expect_exit 1 "$POYO" -p discord-sticker --max-bytes 20K "$DATA/1f600.png" -o d.png 2>err &&
+    grep -q "^poyo: .*1f600.png: cannot fit 20000 bytes: the smallest setting tried gives [0-9]* bytes$" err &&
+    [ "$(wc -l <err)" -eq 1 ] && expect_no_file d.png
+'
+
 test_done

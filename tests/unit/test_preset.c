@@ -724,6 +724,21 @@ static void test_request_rules(void)
     }
 }
 
+static void test_min_scale(void)
+{
+    /* a square may shrink freely, an exact size not at all, LINE's fit rule until its longer side is 270 */
+    ENSURE(preset_min_scale(preset_lookup("slack"), 128, 128) == 0.0);
+    ENSURE(preset_min_scale(preset_lookup("mastodon"), 128, 80) == 0.0);
+    ENSURE(preset_min_scale(preset_lookup("discord-sticker"), 320, 320) == 1.0);
+    ENSURE(preset_min_scale(preset_lookup("telegram"), 512, 512) == 1.0);
+    const preset_info *ln = preset_lookup("line");
+    double s = preset_min_scale(ln, 320, 270);
+    ENSURE(s > 0.8 && s < 0.9);
+    ENSURE((int)(320 * 0.9 + 0.5) >= ln->min_side && (int)(320 * s + 0.5) >= ln->min_side);
+    ENSURE(preset_min_scale(ln, 270, 270) == 1.0);
+    ENSURE(preset_min_scale(NULL, 10, 10) == 1.0);
+}
+
 const struct test_case test_cases[] = {
     { "names_unique_and_found", test_names_unique_and_found },
     { "own_settings_pass", test_own_settings_pass },
@@ -749,5 +764,6 @@ const struct test_case test_cases[] = {
     { "whole_seconds_rule", test_whole_seconds_rule },
     { "signal_and_whatsapp", test_signal_and_whatsapp },
     { "request_rules", test_request_rules },
+    { "min_scale", test_min_scale },
     { NULL, NULL },
 };
