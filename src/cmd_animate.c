@@ -216,6 +216,123 @@ static char *output_for(const char *input, size_t root_len, const char *output, 
     return out;
 }
 
+/* A format as a sentence names it. */
+static const char *format_label(out_format f)
+{
+    return f == FORMAT_APNG ? "APNG" : f == FORMAT_WEBP ? "WebP" : f == FORMAT_WEBM ? "WebM" : "GIF";
+}
+
+/* The extension of path's last name, with its dot, or NULL when it has none. */
+static const char *name_extension(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot : NULL;
+}
+
+/* 1 when ext (with its dot) names an image or video format poyo does not write. */
+static int foreign_extension(const char *ext)
+{
+    static const char *const names[] = { ".jpg",  ".jpeg", ".jpe", ".jfif", ".bmp", ".tif", ".tiff", ".ico",
+                                         ".svg",  ".heic", ".heif", ".avif", ".jxl", ".psd", ".mp4",  ".m4v",
+                                         ".mov",  ".mkv",  ".avi", ".ogv",  ".mpg", ".mpeg", ".wmv", ".flv" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(ext, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* path with its extension replaced by f's, into buf. */
+static void with_extension(const char *path, out_format f, char *buf, size_t cap)
+{
+    const char *dot = name_extension(path);
+    size_t stem = dot ? (size_t)(dot - path) : strlen(path);
+    snprintf(buf, cap, "%.*s%s", (int)(stem < 200 ? stem : 200), path, output_extension(f));
+}
+
+/* The format to write, from --format (format_set), the name -o gives (file:
+ * 1 when -o names one file) and the preset, into o->out.format: the name's
+ * extension when it is one of poyo's formats, else --format, else the
+ * preset's, else GIF. An extension of another image or video format (.jpg,
+ * .mp4), or one that contradicts --format or the preset, is a usage error:
+ * one line saying what would work, and 0. */
+static int choose_format(run_opts *o, int format_set, int file)
+{
+    const preset_info *p = o->preset;
+    out_format named = FORMAT_AUTO;
+    const char *dot = file ? name_extension(o->output) : NULL;
+    char fix[256];
+    if (dot) {
+        named = output_format_of(o->output);
+        if (named == FORMAT_AUTO && foreign_extension(dot)) {
+            if (format_set || p) {
+                with_extension(o->output, o->out.format, fix, sizeof fix);
+                cli_error(o->output, "poyo cannot write %s files; use -o %s", dot, fix);
+            } else {
+                cli_error(o->output, "poyo cannot write %s files; name it .gif, .png (APNG), .webp or .webm", dot);
+            }
+            return 0;
+        }
+        if (format_set && named != FORMAT_AUTO && named != o->out.format) {
+            with_extension(o->output, o->out.format, fix, sizeof fix);
+            cli_error(o->output, "%s names a %s file but --format asks for %s; use -o %s or leave out --format", dot,
+                      format_label(named), format_label(o->out.format), fix);
+            return 0;
+        }
+    }
+    out_format f = named != FORMAT_AUTO ? named : o->out.format != FORMAT_AUTO ? o->out.format : FORMAT_GIF;
+    if (p) {
+        unsigned bit = f == FORMAT_GIF    ? PRESET_ACCEPT_GIF
+                       : f == FORMAT_APNG ? PRESET_ACCEPT_APNG
+                       : f == FORMAT_WEBP ? PRESET_ACCEPT_WEBP
+                                          : PRESET_ACCEPT_WEBM;
+        if (!(p->accepts & bit)) {
+            char takes[96];
+            preset_accepts_text(p->accepts & ~(unsigned)PRESET_ACCEPT_PNG, takes, sizeof takes);
+            if (named != FORMAT_AUTO) {
+                with_extension(o->output, p->format, fix, sizeof fix);
+                cli_error(o->output, "%s takes %s, not %s; use -o %s", p->label, takes, format_label(f), fix);
+            } else {
+                cli_error("--format", "%s takes %s, not %s; use --format %s or leave it out", p->label, takes,
+                          format_label(f), output_format_name(p->format));
+            }
+            return 0;
+        }
+    }
+    o->out.format = f;
+    return 1;
+}
+
+/* With a preset: refuses, before any work, options that would make a file the
+ * platform does not take (the rule and the option in one line); 0 then. */
+static int preset_allows(run_opts *o, int duration_set, int bytes_set)
+{
+    const preset_info *p = o->preset;
+    if (!p)
+        return 1;
+    const animate_def *ad = &o->anim;
+    preset_request req = { o->out.format, ad->width, ad->height, ad->fps, duration_set ? ad->duration : 0.0,
+                           ad->max_duration, 0.0, o->loop_set ? ad->loop : -1, bytes_set ? o->max_bytes : 0 };
+    const impulse_info *in = impulse_get_info(ad->impulse.kind);
+    if (in && in->periodic) {
+        double rate = isnan(ad->impulse.rate) ? in->rate : ad->impulse.rate;
+        long period = rate > 0.0 ? lround(ad->fps / rate) : 2;
+        req.period = (period < 2 ? 2 : period) / ad->fps;
+    }
+    preset_violation v;
+    const char *opt = NULL;
+    if (preset_request_ok(p, &req, &v, &opt)) {
+        /* plays the user fixed shorten a one-shot clip to the time they share */
+        if (o->loop_set && ad->loop > 0 && p->max_total_ms > 0 && !duration_set &&
+            o->anim.max_duration * ad->loop > p->max_total_ms / 1000.0)
+            o->anim.max_duration = p->max_total_ms / 1000.0 / ad->loop;
+        return 1;
+    }
+    cli_error(opt, "%s", v.text);
+    return 0;
+}
+
 /* Makes every missing directory of path (which ends in a directory name). */
 static int make_dirs(const char *path)
 {
@@ -663,123 +780,6 @@ static void drop_earlier_outputs(job_list *l, int verbose)
     free(keys);
 }
 
-/* A format as a sentence names it. */
-static const char *format_label(out_format f)
-{
-    return f == FORMAT_APNG ? "APNG" : f == FORMAT_WEBP ? "WebP" : f == FORMAT_WEBM ? "WebM" : "GIF";
-}
-
-/* The extension of path's last name, with its dot, or NULL when it has none. */
-static const char *name_extension(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base ? dot : NULL;
-}
-
-/* 1 when ext (with its dot) names an image or video format poyo does not write. */
-static int foreign_extension(const char *ext)
-{
-    static const char *const names[] = { ".jpg",  ".jpeg", ".jpe", ".jfif", ".bmp", ".tif", ".tiff", ".ico",
-                                         ".svg",  ".heic", ".heif", ".avif", ".jxl", ".psd", ".mp4",  ".m4v",
-                                         ".mov",  ".mkv",  ".avi", ".ogv",  ".mpg", ".mpeg", ".wmv", ".flv" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(ext, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* path with its extension replaced by f's, into buf. */
-static void with_extension(const char *path, out_format f, char *buf, size_t cap)
-{
-    const char *dot = name_extension(path);
-    size_t stem = dot ? (size_t)(dot - path) : strlen(path);
-    snprintf(buf, cap, "%.*s%s", (int)(stem < 200 ? stem : 200), path, output_extension(f));
-}
-
-/* The format to write, from --format (format_set), the name -o gives (file:
- * 1 when -o names one file) and the preset, into o->out.format: the name's
- * extension when it is one of poyo's formats, else --format, else the
- * preset's, else GIF. An extension of another image or video format (.jpg,
- * .mp4), or one that contradicts --format or the preset, is a usage error:
- * one line saying what would work, and 0. */
-static int choose_format(run_opts *o, int format_set, int file)
-{
-    const preset_info *p = o->preset;
-    out_format named = FORMAT_AUTO;
-    const char *dot = file ? name_extension(o->output) : NULL;
-    char fix[256];
-    if (dot) {
-        named = output_format_of(o->output);
-        if (named == FORMAT_AUTO && foreign_extension(dot)) {
-            if (format_set || p) {
-                with_extension(o->output, o->out.format, fix, sizeof fix);
-                cli_error(o->output, "poyo cannot write %s files; use -o %s", dot, fix);
-            } else {
-                cli_error(o->output, "poyo cannot write %s files; name it .gif, .png (APNG), .webp or .webm", dot);
-            }
-            return 0;
-        }
-        if (format_set && named != FORMAT_AUTO && named != o->out.format) {
-            with_extension(o->output, o->out.format, fix, sizeof fix);
-            cli_error(o->output, "%s names a %s file but --format asks for %s; use -o %s or leave out --format", dot,
-                      format_label(named), format_label(o->out.format), fix);
-            return 0;
-        }
-    }
-    out_format f = named != FORMAT_AUTO ? named : o->out.format != FORMAT_AUTO ? o->out.format : FORMAT_GIF;
-    if (p) {
-        unsigned bit = f == FORMAT_GIF    ? PRESET_ACCEPT_GIF
-                       : f == FORMAT_APNG ? PRESET_ACCEPT_APNG
-                       : f == FORMAT_WEBP ? PRESET_ACCEPT_WEBP
-                                          : PRESET_ACCEPT_WEBM;
-        if (!(p->accepts & bit)) {
-            char takes[96];
-            preset_accepts_text(p->accepts & ~(unsigned)PRESET_ACCEPT_PNG, takes, sizeof takes);
-            if (named != FORMAT_AUTO) {
-                with_extension(o->output, p->format, fix, sizeof fix);
-                cli_error(o->output, "%s takes %s, not %s; use -o %s", p->label, takes, format_label(f), fix);
-            } else {
-                cli_error("--format", "%s takes %s, not %s; use --format %s or leave it out", p->label, takes,
-                          format_label(f), output_format_name(p->format));
-            }
-            return 0;
-        }
-    }
-    o->out.format = f;
-    return 1;
-}
-
-/* With a preset: refuses, before any work, options that would make a file the
- * platform does not take (the rule and the option in one line); 0 then. */
-static int preset_allows(run_opts *o, int duration_set, int bytes_set)
-{
-    const preset_info *p = o->preset;
-    if (!p)
-        return 1;
-    const animate_def *ad = &o->anim;
-    preset_request req = { o->out.format, ad->width, ad->height, ad->fps, duration_set ? ad->duration : 0.0,
-                           ad->max_duration, 0.0, o->loop_set ? ad->loop : -1, bytes_set ? o->max_bytes : 0 };
-    const impulse_info *in = impulse_get_info(ad->impulse.kind);
-    if (in && in->periodic) {
-        double rate = isnan(ad->impulse.rate) ? in->rate : ad->impulse.rate;
-        long period = rate > 0.0 ? lround(ad->fps / rate) : 2;
-        req.period = (period < 2 ? 2 : period) / ad->fps;
-    }
-    preset_violation v;
-    const char *opt = NULL;
-    if (preset_request_ok(p, &req, &v, &opt)) {
-        /* plays the user fixed shorten a one-shot clip to the time they share */
-        if (o->loop_set && ad->loop > 0 && p->max_total_ms > 0 && !duration_set &&
-            o->anim.max_duration * ad->loop > p->max_total_ms / 1000.0)
-            o->anim.max_duration = p->max_total_ms / 1000.0 / ad->loop;
-        return 1;
-    }
-    cli_error(opt, "%s", v.text);
-    return 0;
-}
-
 /* The whole command; with parse_only it stops once the options are checked,
  * touching no file (for the option-parser fuzzer). */
 static int animate_main(int argc, char **argv, int parse_only)
@@ -975,6 +975,12 @@ static int animate_main(int argc, char **argv, int parse_only)
         cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
+    int one_file = o.output && strcmp(o.output, "-") != 0 && !many && o.output[strlen(o.output) - 1] != '/' &&
+                   !file_is_dir(o.output);
+    if (ok)
+        ok = choose_format(&o, format_set, one_file);
+    if (ok)
+        ok = preset_allows(&o, duration_set, bytes_set);
     /* the image and the JSON lines would share standard output */
     int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
     for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet; i++)
@@ -983,12 +989,6 @@ static int animate_main(int argc, char **argv, int parse_only)
         cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
         ok = 0;
     }
-    int one_file = o.output && strcmp(o.output, "-") != 0 && !many && o.output[strlen(o.output) - 1] != '/' &&
-                   !file_is_dir(o.output);
-    if (ok)
-        ok = choose_format(&o, format_set, one_file);
-    if (ok)
-        ok = preset_allows(&o, duration_set, bytes_set);
     if (!ok || parse_only) {
         free(inputs);
         return ok ? 0 : 2;
