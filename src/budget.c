@@ -1,8 +1,8 @@
 /* budget.c - the --max-bytes search. Settings are tried from the gentlest to
  * the harshest: for each (frame stride, canvas scale) in that order, the
  * harshest colour setting (WebM: the highest crf) is tried first; when it fits,
- * a binary search finds the richest setting that still fits. A WebM encode is
- * dear, so its untouched setting is tried once before any search. */
+ * a binary search finds the richest setting that still fits. The untouched
+ * setting is tried once before any search: most files fit as they are. */
 #include "budget.h"
 
 #include <stdlib.h>
@@ -33,13 +33,18 @@ static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *e
     return POYO_OK;
 }
 
-/* Encodes a at colour level lv into out (cleared first). */
-static poyo_status encode_level(const anim *a, out_format f, const output_def *def, int lv, bytebuf *out,
+/* zlib levels of an APNG: the search compares sizes at a quicker level (a
+ * little larger), the file chosen gets the best. */
+#define APNG_SEARCH_LEVEL 6
+#define APNG_FINAL_LEVEL 9
+
+/* Encodes a at colour level lv into out (cleared first); an APNG at zlib level zl. */
+static poyo_status encode_level(const anim *a, out_format f, const output_def *def, int lv, int zl, bytebuf *out,
                                 poyo_error *err)
 {
     out->len = 0;
     output_def d = *def;
-    d.apng.level = 9; /* a budget is worth the slowest compression */
+    d.apng.level = zl;
     if (f == FORMAT_WEBM) {
         if (webm_crf[lv] > d.webm.crf)
             d.webm.crf = webm_crf[lv];
@@ -80,7 +85,7 @@ static poyo_status try_level(const anim *a, out_format f, const output_def *def,
                              bytebuf *trial, bytebuf *best, int *fit, size_t *smallest, budget_report *rep,
                              poyo_error *err)
 {
-    poyo_status st = encode_level(a, f, def, lv, trial, err);
+    poyo_status st = encode_level(a, f, def, lv, APNG_SEARCH_LEVEL, trial, err);
     rep->tries++;
     if (st != POYO_OK)
         return st;
@@ -107,7 +112,9 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
     if (b->max_frames > 0 && a->count > b->max_frames)
         min_stride = (a->count + b->max_frames - 1) / b->max_frames;
     static const double scales[] = { 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4 };
-    int nscale = b->allow_resize ? (int)(sizeof scales / sizeof scales[0]) : 1;
+    int nscale = 1;
+    while (nscale < (int)(sizeof scales / sizeof scales[0]) && scales[nscale] >= b->min_scale - 1e-9)
+        nscale++;
     bytebuf trial = { NULL, 0, 0 }, best = { NULL, 0, 0 };
     poyo_status st = POYO_OK;
     size_t smallest = (size_t)-1;
@@ -133,11 +140,8 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                 cur = &sub;
             }
             /* best holds the encode at level fit, the richest that fits so far */
-            int fit = -1, lo = 0;
-            if (f == FORMAT_WEBM) {
-                st = try_level(cur, f, def, 0, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
-                lo = 1;
-            }
+            int fit = -1, lo = 1;
+            st = try_level(cur, f, def, 0, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
             /* the harshest colour setting next: if it does not fit, nothing here will */
             if (st == POYO_OK && fit < 0)
                 st = try_level(cur, f, def, nlv - 1, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
@@ -150,6 +154,16 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                         hi = mid;
                     else
                         lo = mid + 1;
+                }
+                /* the chosen APNG once more at the best compression, when that is smaller */
+                if (st == POYO_OK && f == FORMAT_APNG) {
+                    st = encode_level(cur, f, def, hi, APNG_FINAL_LEVEL, &trial, err);
+                    rep->tries++;
+                    if (st == POYO_OK && trial.len < best.len) {
+                        bytebuf t = best;
+                        best = trial;
+                        trial = t;
+                    }
                 }
                 if (st == POYO_OK) {
                     bytebuf_free(out);

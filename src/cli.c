@@ -322,7 +322,7 @@ int cli_max_pixels(const char *opt, const char *v, long long *out)
     return 1;
 }
 
-char *cli_output_beside(const char *input, const char *ext)
+size_t cli_output_stem(const char *input, const char *ext, const char *tag, char *buf, size_t cap)
 {
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
@@ -330,10 +330,23 @@ char *cli_output_beside(const char *input, const char *ext)
     const char *dot = strrchr(base, '.');
     if (dot && dot != base)
         stem = (size_t)(dot - base);
-    size_t dirlen = (size_t)(base - input), need = dirlen + stem + strlen(ext) + 1;
+    /* an APNG is a .png, as most inputs are; any other output takes the tag
+     * only when its input already has the output's extension */
+    int tagged = strcmp(ext, ".png") == 0 || (dot && dot != base && strcasecmp(dot, ext) == 0);
+    int n = snprintf(buf, cap, "%.*s%s%s%s", (int)stem, base, tagged ? "." : "", tagged ? tag : "", ext);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+char *cli_output_beside(const char *input, const char *ext, const char *tag)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t dirlen = (size_t)(base - input), need = dirlen + cli_output_stem(input, ext, tag, NULL, 0) + 1;
     char *out = malloc(need);
-    if (out)
-        snprintf(out, need, "%.*s%.*s%s", (int)dirlen, input, (int)stem, base, ext);
+    if (out) {
+        memcpy(out, input, dirlen);
+        cli_output_stem(input, ext, tag, out + dirlen, need - dirlen);
+    }
     return out;
 }
 

@@ -69,8 +69,15 @@ typedef enum cli_outopt { CLI_OUT_COLORS, CLI_OUT_DITHER, CLI_OUT_ALPHA, CLI_OUT
 /* Parses one of them (spelled opt, value v) into *out; prints a message and returns 0 on failure.
  * --quality sets the GIF quantiser's target and lossy WebP at that quality. */
 int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out);
-/* STEM.EXT beside input (malloc'ed; NULL when out of memory). */
-char *cli_output_beside(const char *input, const char *ext);
+/* The file name poyo gives the output of input (without its directory): STEM.EXT,
+ * where ext is the format's extension with its dot. An APNG (".png", the
+ * extension most inputs have), and any output whose input already has its
+ * extension (a GIF made from a GIF), is STEM.TAG.EXT instead, tag being the
+ * preset's name or "poyo", so the name is never the input's own. Writes it
+ * into buf (cap bytes, may be 0) and returns its length. */
+size_t cli_output_stem(const char *input, const char *ext, const char *tag, char *buf, size_t cap);
+/* That name beside input (malloc'ed; NULL when out of memory). */
+char *cli_output_beside(const char *input, const char *ext, const char *tag);
 /* The permissions a new output gets: 0666 minus the umask. */
 mode_t cli_file_mode(void);
 /* Parses --max-pixels (1 to 10^9). */

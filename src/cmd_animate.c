@@ -96,24 +96,28 @@ static void usage(FILE *out)
 {
     animate_def a = animate_default_def();
     quantize_def q = quantize_default_def();
-    fprintf(out,
-            "Usage: poyo [animate] [OPTIONS] INPUT...\n"
+    fputs("Usage: poyo [animate] [OPTIONS] INPUT...\n"
             "Make a stamp jiggle as a soft body and write a looping animated GIF.\n"
             "INPUT is a PNG, JPEG, WebP, GIF (an animation's first frame) or SVG file (drawn at the\n"
             "size it is shown), - for standard input, or a directory (its *.png, *.jpg, *.jpeg,\n"
             "*.webp, *.gif and *.svg). Without -o, STEM.gif is written beside each input\n"
-            "(standard output for standard input).\n"
+            "(standard output for standard input); an APNG, or an output with its input's\n"
+            "extension, is STEM.PRESET.EXT or STEM.poyo.EXT (stamp.line.png), never the input.\n"
             "\n"
             "Output:\n"
             "  -o, --output FILE        output file (- = standard output); DIR/ for many inputs\n"
-            "      --format FMT         gif, apng, webp or webm (default: from the extension of -o, else gif)\n"
+            "      --format FMT         gif, apng, webp or webm (default: the extension of -o, else the\n"
+            "                           preset's, else gif); -o x.jpg, x.mp4 or a clash is a usage error\n"
             "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
             "      --sheet FILE.png     also write a sprite sheet and FILE.json (rectangles, durations)\n"
             "  -f, --force              overwrite existing output files\n"
             "  -p, --preset NAME        slack, discord, discord-sticker, line, line-emoji, telegram,\n"
-            "                           telegram-emoji, teams or mastodon (size, format, fps, budget)\n"
+            "                           telegram-emoji, teams, mastodon, signal or whatsapp (size,\n"
+            "                           format, fps, budget); an option that breaks its rules is refused\n"
             "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M)\n"
-            "\n"
+            "\n",
+          out);
+    fprintf(out,
             "Many files:\n"
             "  -r, --recursive          take images in subdirectories too; -o DIR/ mirrors them\n"
             "  -j, --jobs N             files processed at once (1 to 256, default: the cores)\n"
@@ -245,17 +249,15 @@ static poyo_status rerender_scaled(void *user, double scale, anim *out, poyo_err
     return r->sg ? stagger_render(r->sg, &d, out, err) : animate_render(r->im, r->m, &d, out, err);
 }
 
-/* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the
- * input. An input found in a directory input (root_len > 0: the length of that
- * directory's name) keeps its place below it: DIR/SUB/STEM.EXT. */
-static char *output_for(const char *input, size_t root_len, const char *output, int many, const char *ext)
+/* Output path for an input: -o as given, DIR/NAME, or NAME beside the input,
+ * NAME being cli_output_stem's (tag: the preset's name or "poyo"). An input
+ * found in a directory input (root_len > 0: the length of that directory's
+ * name) keeps its place below it: DIR/SUB/NAME. */
+static char *output_for(const char *input, size_t root_len, const char *output, int many, const char *ext,
+                        const char *tag)
 {
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
-    size_t stem = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base)
-        stem = (size_t)(dot - base);
     char *out;
     if (output && !many && !(strlen(output) && output[strlen(output) - 1] == '/') && !file_is_dir(output)) {
         out = strdup(output);
@@ -266,14 +268,134 @@ static char *output_for(const char *input, size_t root_len, const char *output, 
         while (root_len && *sub == '/')
             sub++;
         size_t sublen = root_len && base > sub ? (size_t)(base - sub) : 0;
-        size_t need = dl + 1 + sublen + stem + strlen(ext) + 1;
+        size_t name = cli_output_stem(input, ext, tag, NULL, 0);
+        size_t need = dl + 1 + sublen + name + 1;
         out = malloc(need);
-        if (out)
-            snprintf(out, need, "%s%s%.*s%.*s%s", output, slash ? "" : "/", (int)sublen, sub, (int)stem, base, ext);
+        if (out) {
+            int k = snprintf(out, need, "%s%s%.*s", output, slash ? "" : "/", (int)sublen, sub);
+            cli_output_stem(input, ext, tag, out + k, need - (size_t)k);
+        }
     } else {
-        out = cli_output_beside(input, ext);
+        out = cli_output_beside(input, ext, tag);
     }
     return out;
+}
+
+/* A format as a sentence names it. */
+static const char *format_label(out_format f)
+{
+    return f == FORMAT_APNG ? "APNG" : f == FORMAT_WEBP ? "WebP" : f == FORMAT_WEBM ? "WebM" : "GIF";
+}
+
+/* The extension of path's last name, with its dot, or NULL when it has none. */
+static const char *name_extension(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot : NULL;
+}
+
+/* 1 when ext (with its dot) names an image or video format poyo does not write. */
+static int foreign_extension(const char *ext)
+{
+    static const char *const names[] = { ".jpg",  ".jpeg", ".jpe", ".jfif", ".bmp", ".tif", ".tiff", ".ico",
+                                         ".svg",  ".heic", ".heif", ".avif", ".jxl", ".psd", ".mp4",  ".m4v",
+                                         ".mov",  ".mkv",  ".avi", ".ogv",  ".mpg", ".mpeg", ".wmv", ".flv" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(ext, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* path with its extension replaced by f's, into buf. */
+static void with_extension(const char *path, out_format f, char *buf, size_t cap)
+{
+    const char *dot = name_extension(path);
+    size_t stem = dot ? (size_t)(dot - path) : strlen(path);
+    snprintf(buf, cap, "%.*s%s", (int)(stem < 200 ? stem : 200), path, output_extension(f));
+}
+
+/* The format to write, from --format (format_set), the name -o gives (file:
+ * 1 when -o names one file) and the preset, into o->out.format: the name's
+ * extension when it is one of poyo's formats, else --format, else the
+ * preset's, else GIF. An extension of another image or video format (.jpg,
+ * .mp4), or one that contradicts --format or the preset, is a usage error:
+ * one line saying what would work, and 0. */
+static int choose_format(run_opts *o, int format_set, int file)
+{
+    const preset_info *p = o->preset;
+    out_format named = FORMAT_AUTO;
+    const char *dot = file ? name_extension(o->output) : NULL;
+    char fix[256];
+    if (dot) {
+        named = output_format_of(o->output);
+        if (named == FORMAT_AUTO && foreign_extension(dot)) {
+            if (format_set || p) {
+                with_extension(o->output, o->out.format, fix, sizeof fix);
+                cli_error(o->output, "poyo cannot write %s files; use -o %s", dot, fix);
+            } else {
+                cli_error(o->output, "poyo cannot write %s files; name it .gif, .png (APNG), .webp or .webm", dot);
+            }
+            return 0;
+        }
+        if (format_set && named != FORMAT_AUTO && named != o->out.format) {
+            with_extension(o->output, o->out.format, fix, sizeof fix);
+            cli_error(o->output, "%s names a %s file but --format asks for %s; use -o %s or leave out --format", dot,
+                      format_label(named), format_label(o->out.format), fix);
+            return 0;
+        }
+    }
+    out_format f = named != FORMAT_AUTO ? named : o->out.format != FORMAT_AUTO ? o->out.format : FORMAT_GIF;
+    if (p) {
+        unsigned bit = f == FORMAT_GIF    ? PRESET_ACCEPT_GIF
+                       : f == FORMAT_APNG ? PRESET_ACCEPT_APNG
+                       : f == FORMAT_WEBP ? PRESET_ACCEPT_WEBP
+                                          : PRESET_ACCEPT_WEBM;
+        if (!(p->accepts & bit)) {
+            char takes[96];
+            preset_accepts_text(p->accepts & ~(unsigned)PRESET_ACCEPT_PNG, takes, sizeof takes);
+            if (named != FORMAT_AUTO) {
+                with_extension(o->output, p->format, fix, sizeof fix);
+                cli_error(o->output, "%s takes %s, not %s; use -o %s", p->label, takes, format_label(f), fix);
+            } else {
+                cli_error("--format", "%s takes %s, not %s; use --format %s or leave it out", p->label, takes,
+                          format_label(f), output_format_name(p->format));
+            }
+            return 0;
+        }
+    }
+    o->out.format = f;
+    return 1;
+}
+
+/* With a preset: refuses, before any work, options that would make a file the
+ * platform does not take (the rule and the option in one line); 0 then. */
+static int preset_allows(run_opts *o, int duration_set, int bytes_set)
+{
+    const preset_info *p = o->preset;
+    if (!p)
+        return 1;
+    const animate_def *ad = &o->anim;
+    preset_request req = { o->out.format, ad->width, ad->height, ad->fps, duration_set ? ad->duration : 0.0,
+                           ad->max_duration, 0.0, o->loop_set ? ad->loop : -1, bytes_set ? o->max_bytes : 0 };
+    const impulse_info *in = impulse_get_info(ad->impulse.kind);
+    if (in && in->periodic) {
+        double rate = isnan(ad->impulse.rate) ? in->rate : ad->impulse.rate;
+        long period = rate > 0.0 ? lround(ad->fps / rate) : 2;
+        req.period = (period < 2 ? 2 : period) / ad->fps;
+    }
+    preset_violation v;
+    const char *opt = NULL;
+    if (preset_request_ok(p, &req, &v, &opt)) {
+        /* plays the user fixed shorten a one-shot clip to the time they share */
+        if (o->loop_set && ad->loop > 0 && p->max_total_ms > 0 && !duration_set &&
+            o->anim.max_duration * ad->loop > p->max_total_ms / 1000.0)
+            o->anim.max_duration = p->max_total_ms / 1000.0 / ad->loop;
+        return 1;
+    }
+    cli_error(opt, "%s", v.text);
+    return 0;
 }
 
 /* Makes every missing directory of path (which ends in a directory name). */
@@ -303,6 +425,44 @@ static int job_fail(batch_job *j, const char *what, const char *msg)
     j->error_what = what;
     snprintf(j->error, sizeof j->error, "%s", msg);
     return 1;
+}
+
+/* Makes one play of a last play_s seconds (a whole number of milliseconds),
+ * each frame held whole milliseconds on a clock of 1000 ticks a second, so
+ * that the frames and plays add up exactly as every reader counts them. */
+static void retime(anim *a, double play_s)
+{
+    double per_tick = play_s * 1000.0 / anim_duration(a) / a->fps; /* ms per old tick */
+    long ticks = 0, prev = 0;
+    for (int i = 0; i < a->count; i++) {
+        ticks += a->hold[i];
+        long end = lround(ticks * per_tick);
+        a->hold[i] = end - prev > 1 ? (int)(end - prev) : 1;
+        prev += a->hold[i];
+    }
+    a->fps = 1000.0;
+}
+
+/* Reads the encoded file back and checks it against p, as `poyo check` does:
+ * a file the platform would refuse is not written. */
+static poyo_status passes_preset(const preset_info *p, const bytebuf *buf, poyo_error *err)
+{
+    anim back;
+    anim_meta meta;
+    memset(&back, 0, sizeof back);
+    memset(&meta, 0, sizeof meta);
+    poyo_status st = anim_read(buf->data, buf->len, &back, &meta, err);
+    if (st == POYO_OK) {
+        meta.file_bytes = buf->len;
+        preset_violation v[PRESET_RULE_COUNT];
+        int n = 0;
+        st = preset_check(p, &back, &meta, v, PRESET_RULE_COUNT, &n, err);
+        if (st == POYO_OK && n > 0)
+            st = poyo_fail(err, POYO_ERR_INPUT, "cannot make a file %s takes: %s", p->label, v[0].text);
+    }
+    anim_free(&back);
+    anim_meta_free(&meta);
+    return st;
 }
 
 /* Processes one job (a batch_fn): read, simulate, render, encode, write. */
@@ -351,18 +511,29 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     }
     size_t bytes = 0;
     if (output && (o->max_bytes > 0 || o->preset)) {
-        out_format f = o->out.format != FORMAT_AUTO ? o->out.format : output_format_of(output);
-        if (f == FORMAT_AUTO)
-            f = FORMAT_GIF;
-        if (o->preset && !o->loop_set)
-            a.loop = preset_plays_for(o->preset, anim_duration(&a));
-        budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0, o->preset == NULL };
+        out_format f = o->out.format;
+        double shown_fps = a.fps;
+        if (o->preset) {
+            /* the plays, and the speed a whole-seconds rule asks for */
+            int plays;
+            double d = anim_duration(&a), play_s = d;
+            preset_timing(o->preset, d, o->loop_set ? o->anim.loop : -1, &plays, &play_s);
+            if (!o->loop_set)
+                a.loop = plays;
+            if (play_s > 0.0 && play_s != d)
+                retime(&a, play_s);
+            shown_fps = a.count / play_s;
+        }
+        budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0,
+                          o->preset ? preset_min_scale(o->preset, a.width, a.height) : 0.0 };
         if (bd.max_bytes <= 0)
             bd.max_bytes = o->preset->max_bytes;
         rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
         budget_report rep;
         bytebuf buf = { NULL, 0, 0 };
         poyo_status st = budget_encode(&a, f, &od, &bd, rerender_scaled, &rr, &buf, &rep, &err);
+        if (st == POYO_OK && o->preset)
+            st = passes_preset(o->preset, &buf, &err);
         if (st == POYO_OK) {
             write_opts wo = { o->out.force, input, o->out.mode };
             st = file_write_atomic(output, buf.data, buf.len, &wo, tmp, BATCH_TMP_MAX, &err);
@@ -387,7 +558,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
             cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
-                     a.fps / rep.stride, rep.frames, rep.width, rep.height);
+                     shown_fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
@@ -685,9 +856,9 @@ static void drop_earlier_outputs(job_list *l, int verbose)
     free(keys);
 }
 
-/* The output poyo text writes without -o: the text's letters and digits (any
- * script), everything else as _, at most 40 bytes, then ext. */
-static char *text_output_name(const char *text, const char *ext)
+/* The stem of the output poyo text writes without -o: the text's letters and
+ * digits (any script), everything else as _, at most 40 bytes. */
+static char *text_output_name(const char *text)
 {
     char name[48];
     size_t k = 0;
@@ -704,11 +875,7 @@ static char *text_output_name(const char *text, const char *ext)
         p += n;
     }
     name[k] = '\0';
-    size_t need = k + strlen(ext) + 1;
-    char *out = malloc(need);
-    if (out)
-        snprintf(out, need, "%s%s", name, ext);
-    return out;
+    return strdup(name);
 }
 
 /* --gradient C1,C2[,ANGLE] and --outline COLOR[,WIDTH]: a colour, a second
@@ -819,6 +986,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     cli_parser p;
     const char *operand;
     int id, ok = 1;
+    int format_set = 0, duration_set = 0, bytes_set = 0;
     double d;
     /* a preset sets defaults first; every other option given overrides it */
     cli_init(&p, argc, argv, table);
@@ -912,6 +1080,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
                 ok = 0;
             }
             o.anim.duration = d;
+            duration_set = 1;
             break;
         case O_SIZE: ok = cli_size(on, v, &o.anim.width, &o.anim.height); break;
         case O_FIT:
@@ -929,7 +1098,10 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             o.loop_set = 1;
             break;
         case O_PRESET: break; /* applied before the other options */
-        case O_MAXBYTES: ok = cli_bytes(on, v, &o.max_bytes); break;
+        case O_MAXBYTES:
+            ok = cli_bytes(on, v, &o.max_bytes);
+            bytes_set = 1;
+            break;
         case O_MATTE: ok = parse_matte(on, v, &o.out.quant.matte); break;
         case O_LOSSY: o.out.webp.lossy = 1; break;
         case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
@@ -939,7 +1111,10 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
         case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
         case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
+        case O_FORMAT:
+            ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out);
+            format_set = 1;
+            break;
         case O_FRAMES:
         case O_SHEET:
             if (!*v) {
@@ -1035,6 +1210,12 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
+    int one_file = o.output && strcmp(o.output, "-") != 0 && !many && o.output[strlen(o.output) - 1] != '/' &&
+                   !file_is_dir(o.output);
+    if (ok)
+        ok = choose_format(&o, format_set, one_file);
+    if (ok)
+        ok = preset_allows(&o, duration_set, bytes_set);
     /* the image and the JSON lines would share standard output */
     int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
     for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet && !text_mode; i++)
@@ -1073,12 +1254,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         free(inputs);
         return 1;
     }
-    out_format fmt = o.out.format;
-    if (fmt == FORMAT_AUTO && o.output && !many && o.output[strlen(o.output) - 1] != '/' && !file_is_dir(o.output))
-        fmt = output_format_of(o.output);
-    if (fmt == FORMAT_AUTO)
-        fmt = FORMAT_GIF;
-    const char *ext = output_extension(fmt);
+    const char *ext = output_extension(o.out.format);
     /* only --frames or --sheet and no -o: write just those */
     int frames_only = !o.output && (o.frames_dir || o.sheet);
     /* the jobs: files as given, directories expanded to their PNGs */
@@ -1112,13 +1288,13 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             continue;
         if (text_mode) {
             /* named after the text, beside nothing: here, or in -o DIR/ */
-            char *name = text_output_name(j->input, ext);
-            j->output = name ? output_for(name, 0, o.output, 0, ext) : NULL;
+            char *name = text_output_name(j->input);
+            j->output = name ? output_for(name, 0, o.output, 0, ext, o.preset ? o.preset->name : "poyo") : NULL;
             free(name);
         } else if (strcmp(j->input, "-") == 0 && !o.output) {
             j->output = strdup("-");
         } else {
-            j->output = output_for(j->input, j->root_len, o.output, many, ext);
+            j->output = output_for(j->input, j->root_len, o.output, many, ext, o.preset ? o.preset->name : "poyo");
         }
         if (!j->output) {
             job_fail(j, j->input, "out of memory");

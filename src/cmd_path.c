@@ -551,7 +551,7 @@ int cmd_path(int argc, char **argv)
         else if (strcmp(stamp, "-") == 0)
             outname = strdup("-");
         else if (!o.frames_dir && !o.sheet)
-            outname = cli_output_beside(stamp, output_extension(fmt));
+            outname = cli_output_beside(stamp, output_extension(fmt), "poyo");
         if ((o.output || (!o.frames_dir && !o.sheet)) && !outname) {
             cli_error("path", "out of memory");
             rc = 1;

@@ -395,7 +395,7 @@ int cmd_rope(int argc, char **argv)
             output = strdup("-");
         } else {
             out_format fmt = o.out.format == FORMAT_AUTO ? FORMAT_GIF : o.out.format;
-            output = cli_output_beside(o.input, output_extension(fmt));
+            output = cli_output_beside(o.input, output_extension(fmt), "poyo");
         }
     }
     if ((o.output || (o.input && !o.frames_dir && !o.sheet)) && !output) {

@@ -470,7 +470,7 @@ int cmd_sdf(int argc, char **argv)
                 out = strdup("-");
             } else {
                 out_format fmt = j.out.format == FORMAT_AUTO ? FORMAT_GIF : j.out.format;
-                out = cli_output_beside(j.stamp, output_extension(fmt));
+                out = cli_output_beside(j.stamp, output_extension(fmt), "poyo");
             }
             if (!out) {
                 cli_error(j.stamp, "out of memory");

@@ -22,12 +22,13 @@
  * discord-sticker: Discord stickers: APNG (or still PNG), exactly 320x320,
  *   at most 512 KB (read as 512000 bytes), animations at most 5 s.
  * line: LINE Creators Market, animated stickers: APNG, at most 320x270 with
- *   one side at least 270, 5 to 20 frames, 1 to 4 plays, at most 4 s for all
- *   plays together, at most 300 KB (300000 bytes); the first frame is shown
- *   as the still image where the sticker does not play.
+ *   one side at least 270, 5 to 20 frames, 1 to 4 plays, all plays together
+ *   1, 2, 3 or 4 s (a whole number of seconds), at most 300 KB (300000
+ *   bytes); the first frame is shown as the still image where the sticker
+ *   does not play.
  * line-emoji: LINE animated emoji: APNG, exactly 180x180, 5 to 20 frames,
- *   at most 4 s; the plays (1 to 4, 4 s in all) and the 300 KB limit of the
- *   animated stickers are applied too (stricter reading).
+ *   at most 4 s; the plays (1 to 4, a whole number of seconds in all) and the
+ *   300 KB limit of the animated stickers are applied too (stricter reading).
  * telegram: Telegram video stickers (core.telegram.org/stickers#video-requirements):
  *   WebM with the VP9 codec and no audio stream, one side exactly 512 and the
  *   other at most 512, at most 3 s, at most 30 fps, at most 256 KB (256000
@@ -42,39 +43,52 @@
  *   limit; assumed: square, at most 512x512 and 256 KB (256000 bytes), the
  *   common guidance. Conservative, not a documented limit.
  * mastodon: Mastodon's CustomEmoji model: PNG, GIF or WebP, size less_than
- *   256.kilobytes (262144 bytes, so at most 262143); no canvas rule. */
+ *   256.kilobytes (262144 bytes, so at most 262143); no canvas rule.
+ * signal: Signal support, "Make your own sticker pack": animated stickers are
+ *   APNG, 512x512, at most 300 KB (300000 bytes), an animation at most 3 s.
+ *   An APNG stored with a palette does not animate in Signal for iOS, so the
+ *   file must be RGBA (poyo's APNG always is).
+ * whatsapp: WhatsApp's sticker guidelines (the README of its sticker app
+ *   samples): animated stickers are WebP, exactly 512x512, at most 500 KB
+ *   (500000 bytes), each frame at least 8 ms, the animation at most 10 s. */
 static const preset_info presets[] = {
     { "slack", "Slack", "Slack custom emoji: GIF, square <= 128, <= 50 frames, <= 128 KB", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 128, 128, 0, 128, 128, 20.0, 2.4, 1, 50, 0, 0, 0, 0, 0,
-      0, 128000, "128 KB", 0, 0, CHECKED, NULL, 0 },
+      0, 128000, "128 KB", 0, 0, CHECKED, NULL, 0, 0, 0, 0 },
     { "discord", "Discord", "Discord emoji: GIF, square <= 128, <= 256 KiB", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 128, 128, 0, 128, 128, 25.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0,
-      262144, "256 KiB", 0, 0, CHECKED, NULL, 0 },
+      262144, "256 KiB", 0, 0, CHECKED, NULL, 0, 0, 0, 0 },
     { "discord-sticker", "a Discord sticker", "Discord sticker: APNG, 320x320, <= 5 s, <= 512 KB", FORMAT_APNG,
       PRESET_ACCEPT_APNG | PRESET_ACCEPT_PNG, CANVAS_EXACT, 320, 320, 0, 320, 320, 20.0, 3.0, 1, 0, 5000, 0, 0, 0, 0,
-      0, 512000, "512 KB", 0, 0, CHECKED, NULL, 0 },
+      0, 512000, "512 KB", 0, 0, CHECKED, NULL, 0, 0, 0, 0 },
     { "line", "a LINE sticker",
       "LINE animated sticker: APNG, <= 320x270 with a side >= 270, 5-20 frames, 1-4 plays, <= 4 s in all, <= 300 KB",
       FORMAT_APNG, PRESET_ACCEPT_APNG, CANVAS_FIT, 320, 270, 270, 320, 270, 10.0, 2.0, 5, 20, 4000, 4000, 0, 1, 4, 2,
-      300000, "300 KB", 1, 1, CHECKED, NULL, 0 },
+      300000, "300 KB", 1, 1, CHECKED, NULL, 0, 1, 0, 0 },
     { "line-emoji", "a LINE emoji",
       "LINE animated emoji: APNG, 180x180, 5-20 frames, 1-4 plays, <= 4 s in all, <= 300 KB", FORMAT_APNG,
       PRESET_ACCEPT_APNG, CANVAS_EXACT, 180, 180, 0, 180, 180, 10.0, 2.0, 5, 20, 4000, 4000, 0, 1, 4, 2, 300000,
-      "300 KB", 1, 1, CHECKED, NULL, 0 },
+      "300 KB", 1, 1, CHECKED, NULL, 0, 1, 0, 0 },
     { "telegram", "Telegram",
       "Telegram video sticker: WebM VP9, no audio, one side 512, <= 3 s, <= 30 fps, <= 256 KB", FORMAT_WEBM,
       PRESET_ACCEPT_WEBM | PRESET_ACCEPT_PNG, CANVAS_ONE_SIDE, 512, 512, 0, 512, 512, 25.0, 3.0, 1, 0, 3000, 0, 30, 0,
-      0, 0, 256000, "256 KB", 0, 0, CHECKED, "vp9", 1 },
+      0, 0, 256000, "256 KB", 0, 0, CHECKED, "vp9", 1, 0, 0, 0 },
     { "telegram-emoji", "a Telegram emoji",
       "Telegram custom emoji: WebM VP9, no audio, 100x100, <= 3 s, <= 30 fps, <= 64 KB", FORMAT_WEBM,
       PRESET_ACCEPT_WEBM | PRESET_ACCEPT_PNG, CANVAS_EXACT, 100, 100, 0, 100, 100, 25.0, 3.0, 1, 0, 3000, 0, 30, 0, 0,
-      0, 64000, "64 KB", 0, 0, CHECKED, "vp9", 1 },
+      0, 64000, "64 KB", 0, 0, CHECKED, "vp9", 1, 0, 0, 0 },
     { "teams", "Teams", "Microsoft Teams emoji: GIF, square <= 512, <= 256 KB (assumed limits)", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG, CANVAS_SQUARE, 512, 512, 0, 128, 128, 20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0,
-      256000, "256 KB", 0, 0, CHECKED, NULL, 0 },
+      256000, "256 KB", 0, 0, CHECKED, NULL, 0, 0, 0, 0 },
     { "mastodon", "Mastodon", "Mastodon custom emoji: GIF (PNG, APNG, WebP taken), under 256 KiB", FORMAT_GIF,
       PRESET_ACCEPT_GIF | PRESET_ACCEPT_PNG | PRESET_ACCEPT_APNG | PRESET_ACCEPT_WEBP, CANVAS_ANY, 0, 0, 0, 128, 128,
-      20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0, 262143, "under 256 KiB", 0, 0, CHECKED, NULL, 0 },
+      20.0, 3.0, 1, 0, 0, 0, 0, 0, 0, 0, 262143, "under 256 KiB", 0, 0, CHECKED, NULL, 0, 0, 0, 0 },
+    { "signal", "a Signal sticker", "Signal sticker: APNG (RGBA, not paletted), 512x512, <= 3 s, <= 300 KB",
+      FORMAT_APNG, PRESET_ACCEPT_APNG | PRESET_ACCEPT_PNG, CANVAS_EXACT, 512, 512, 0, 512, 512, 20.0, 3.0, 1, 0, 3000,
+      0, 0, 0, 0, 0, 300000, "300 KB", 0, 0, CHECKED, NULL, 0, 0, 0, 1 },
+    { "whatsapp", "a WhatsApp sticker", "WhatsApp sticker: WebP, 512x512, frames >= 8 ms, <= 10 s, <= 500 KB",
+      FORMAT_WEBP, PRESET_ACCEPT_WEBP, CANVAS_EXACT, 512, 512, 0, 512, 512, 20.0, 3.0, 1, 0, 10000, 0, 0, 0, 0, 0,
+      500000, "500 KB", 0, 1, CHECKED, NULL, 0, 0, 8, 0 },
 };
 
 #define NPRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -195,6 +209,54 @@ int preset_plays_for(const preset_info *p, double clip_s)
     return (int)n;
 }
 
+double preset_min_scale(const preset_info *p, int w, int h)
+{
+    if (!p || w < 1 || h < 1)
+        return 1.0;
+    switch (p->canvas) {
+    case CANVAS_ANY:
+        return 0.0;
+    case CANVAS_SQUARE:
+        return w == h ? 0.0 : 1.0;
+    case CANVAS_FIT: {
+        int longer = w > h ? w : h;
+        return longer > p->min_side ? (p->min_side - 0.5) / longer : 1.0;
+    }
+    default:
+        return 1.0;
+    }
+}
+
+void preset_timing(const preset_info *p, double clip_s, int plays_given, int *plays, double *play_s)
+{
+    int n = plays_given >= 1 ? plays_given : preset_plays_for(p, clip_s);
+    double len = clip_s;
+    if (p && p->whole_total && p->max_total_ms >= 1000 && clip_s > 0.0 && isfinite(clip_s)) {
+        /* every (plays, whole seconds in all) the rules allow whose plays last whole
+         * milliseconds each; the least change of speed wins, then the more plays */
+        int lo = p->min_plays > 1 ? p->min_plays : 1, hi = p->max_plays > 0 ? p->max_plays : 4;
+        if (plays_given >= 1)
+            lo = hi = plays_given;
+        double best = -1.0;
+        for (int k = hi; k >= lo; k--)
+            for (int total = 1000; total <= p->max_total_ms; total += 1000) {
+                if (total % k != 0 || (p->max_ms > 0 && total / k > p->max_ms))
+                    continue;
+                double t = total / 1000.0 / k;
+                double change = t > clip_s ? t / clip_s : clip_s / t;
+                if (best < 0.0 || change < best - 1e-12) {
+                    best = change;
+                    n = k;
+                    len = t;
+                }
+            }
+    }
+    if (plays)
+        *plays = n;
+    if (play_s)
+        *play_s = len;
+}
+
 const char *preset_rule_name(preset_rule r)
 {
     static const char *const names[PRESET_RULE_COUNT] = {
@@ -219,7 +281,7 @@ int preset_rule_applies(const preset_info *p, preset_rule r)
     case PRESET_RULE_PLAYS: return p->max_plays > 0;
     case PRESET_RULE_TOTAL: return p->max_total_ms > 0;
     case PRESET_RULE_FPS: return p->max_fps > 0;
-    case PRESET_RULE_DELAY: return (p->accepts & PRESET_ACCEPT_GIF) != 0;
+    case PRESET_RULE_DELAY: return (p->accepts & PRESET_ACCEPT_GIF) != 0 || p->min_delay_ms > 0;
     case PRESET_RULE_FIRST_FRAME: return p->first_frame_still;
     case PRESET_RULE_BYTES: return p->max_bytes > 0;
     default: return 0;
@@ -314,6 +376,10 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
         preset_accepts_text(p->accepts, takes, sizeof takes);
         add(out, max, &n, PRESET_RULE_FORMAT, "format %s%s, %s takes %s", meta->format,
             bit == PRESET_ACCEPT_PNG ? " (still)" : "", who, takes);
+    } else if (p->rgba_only && bit == PRESET_ACCEPT_APNG && meta->palette_size > 0) {
+        add(out, max, &n, PRESET_RULE_FORMAT,
+            "format apng (paletted, %d colours), %s takes RGBA APNG only: a paletted one does not animate on iOS",
+            meta->palette_size, who);
     }
 
     /* the codec and audio rules are about videos; an image has neither */
@@ -377,6 +443,11 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
     if (animated && p->max_total_ms > 0 && a->loop > 0 && total_ms > p->max_total_ms / a->loop)
         add(out, max, &n, PRESET_RULE_TOTAL, "total %.2f s (%d plays of %.2f s), %s allows at most %g s in all",
             (double)total_ms * a->loop / 1000.0, a->loop, total_ms / 1000.0, who, p->max_total_ms / 1000.0);
+    else if (animated && p->whole_total && a->loop > 0 && (total_ms * a->loop < 1000 || total_ms * a->loop % 1000))
+        add(out, max, &n, PRESET_RULE_TOTAL,
+            "total %.3f s (%d play%s of %.3f s), %s needs a whole number of seconds in all (1 to %g)",
+            (double)total_ms * a->loop / 1000.0, a->loop, a->loop == 1 ? "" : "s", total_ms / 1000.0, who,
+            p->max_total_ms / 1000.0);
 
     /* a delay rounded down to whole milliseconds still counts as the rate it stands for */
     if (animated && p->max_fps > 0 && min_delay > 0 && (long)min_delay * p->max_fps < 1000 - p->max_fps)
@@ -388,6 +459,18 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
         add(out, max, &n, PRESET_RULE_DELAY,
             "delay %d ms (frame %d; %d of %d frames under 20 ms), GIF players show such frames for 100 ms", shortest,
             first_short + 1, short_delays, frames);
+    else if (animated && p->min_delay_ms > 0) {
+        int first = -1, least = 0;
+        for (int i = 0; i < frames; i++)
+            if (meta->delay_ms[i] < p->min_delay_ms && (first < 0 || meta->delay_ms[i] < least)) {
+                if (first < 0)
+                    first = i;
+                least = meta->delay_ms[i];
+            }
+        if (first >= 0)
+            add(out, max, &n, PRESET_RULE_DELAY, "delay %d ms (frame %d), %s needs every frame to last at least %d ms",
+                least, first + 1, who, p->min_delay_ms);
+    }
 
     if (p->first_frame_still && frame_blank(a, 0))
         add(out, max, &n, PRESET_RULE_FIRST_FRAME,
@@ -399,4 +482,71 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
 
     *count = n;
     return POYO_OK;
+}
+
+/* Periods and lengths are compared with this much slack, seconds: a clip of
+ * whole frames may end a hair past a limit it meets in milliseconds. */
+#define TIME_SLACK 0.0005
+
+int preset_request_ok(const preset_info *p, const preset_request *req, preset_violation *v, const char **option)
+{
+    const char *opt = NULL;
+    int n = 0;
+    if (!p || !req || !v)
+        return 1;
+    const char *who = p->label;
+    unsigned bit = req->format == FORMAT_GIF    ? PRESET_ACCEPT_GIF
+                   : req->format == FORMAT_APNG ? PRESET_ACCEPT_APNG
+                   : req->format == FORMAT_WEBP ? PRESET_ACCEPT_WEBP
+                   : req->format == FORMAT_WEBM ? PRESET_ACCEPT_WEBM
+                                                : 0;
+    /* one-shot: as long as asked, else at most max_duration; periodic: one period */
+    double len = req->period > 0.0 ? req->period : req->duration > 0.0 ? req->duration : req->max_duration;
+    const char *len_opt = req->period > 0.0 ? "--rate" : "--duration";
+    if (!(bit & p->accepts)) {
+        char takes[96];
+        preset_accepts_text(p->accepts & ~(unsigned)PRESET_ACCEPT_PNG, takes, sizeof takes);
+        opt = "--format";
+        add(v, 1, &n, PRESET_RULE_FORMAT, "format %s, %s takes %s", output_format_name(req->format), who, takes);
+    } else if (!canvas_ok(p, req->width, req->height)) {
+        char want[96];
+        preset_canvas_text(p, want, sizeof want);
+        opt = "--size";
+        add(v, 1, &n, PRESET_RULE_SIZE, "size %dx%d, %s needs %s", req->width, req->height, who, want);
+    } else if (p->max_fps > 0 && req->fps > p->max_fps) {
+        opt = "--fps";
+        add(v, 1, &n, PRESET_RULE_FPS, "fps %g, %s allows at most %d", req->fps, who, p->max_fps);
+    } else if (p->min_delay_ms > 0 && req->fps * p->min_delay_ms > 1000.0) {
+        opt = "--fps";
+        add(v, 1, &n, PRESET_RULE_DELAY, "delay %.1f ms at %g fps, %s needs every frame to last at least %d ms",
+            1000.0 / req->fps, req->fps, who, p->min_delay_ms);
+    } else if (p->max_ms > 0 && len > p->max_ms / 1000.0 + TIME_SLACK) {
+        opt = len_opt;
+        add(v, 1, &n, PRESET_RULE_DURATION, "duration %g s%s, %s allows at most %g s", len,
+            req->period > 0.0 ? " (one period)" : "", who, p->max_ms / 1000.0);
+    } else if (p->min_frames > 1 && (req->period > 0.0 || req->duration > 0.0 || req->max_duration > 0.0) &&
+               (int)floor(len * req->fps + 0.5) < p->min_frames) {
+        opt = req->period > 0.0 || req->duration > 0.0 ? len_opt : "--fps";
+        add(v, 1, &n, PRESET_RULE_FRAMES, "frames %d (%g s at %g fps), %s needs at least %d",
+            (int)floor(len * req->fps + 0.5), len, req->fps, who, p->min_frames);
+    } else if (req->loop >= 0 && p->max_plays > 0 &&
+               (req->loop == 0 || req->loop < (p->min_plays > 1 ? p->min_plays : 1) || req->loop > p->max_plays)) {
+        char got[16];
+        plays_text(req->loop, got, sizeof got);
+        opt = "--loop";
+        add(v, 1, &n, PRESET_RULE_PLAYS, "plays %s, %s needs %d to %d", got, who, p->min_plays > 1 ? p->min_plays : 1,
+            p->max_plays);
+    } else if (req->loop > 0 && p->max_total_ms > 0 && (req->period > 0.0 || req->duration > 0.0) &&
+               len * req->loop > p->max_total_ms / 1000.0 + TIME_SLACK) {
+        opt = "--loop";
+        add(v, 1, &n, PRESET_RULE_TOTAL, "total %g s (%d plays of %g s), %s allows at most %g s in all",
+            len * req->loop, req->loop, len, who, p->max_total_ms / 1000.0);
+    } else if (req->max_bytes > 0 && p->max_bytes > 0 && req->max_bytes > p->max_bytes) {
+        opt = "--max-bytes";
+        add(v, 1, &n, PRESET_RULE_BYTES, "bytes %lld, %s allows at most %lld (%s)", req->max_bytes, who,
+            p->max_bytes, p->bytes_text);
+    }
+    if (option)
+        *option = opt;
+    return n == 0;
 }

@@ -55,6 +55,9 @@ typedef struct preset_info {
     const char *checked;     /* date the limits were last checked, YYYY-MM-DD */
     const char *codec;       /* a video (WebM) must use this codec ("vp9"), NULL = any */
     int no_audio;            /* 1: a video must have no audio track */
+    int whole_total;         /* 1: all plays together last a whole number of seconds, 1 or more */
+    int min_delay_ms;        /* every frame lasts at least this, milliseconds; 0 = no rule */
+    int rgba_only;           /* 1: an APNG must be RGBA, not paletted */
 } preset_info;
 
 /* Number of presets in the table. */
@@ -74,9 +77,34 @@ void preset_canvas_text(const preset_info *p, char *buf, size_t cap);
  * budget in *max_bytes. Any pointer but p may be NULL. It overwrites those
  * fields: call it before applying the user's own flags so they win. */
 void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long long *max_bytes);
+/* The smallest fraction a w x h canvas that keeps p's canvas rule may be
+ * shrunk to and still keep it: 0 for any size or a square, 1 for an exact
+ * size or one exact side, and for a fit rule as far as the longer side stays
+ * at its least. */
+double preset_min_scale(const preset_info *p, int w, int h);
 /* The most plays (1 or more; 0 = forever) p allows for a clip of clip_s
  * seconds: p->plays when there is no total limit, else as many as fit. */
 int preset_plays_for(const preset_info *p, double clip_s);
+/* The plays and the length of one play (seconds) a clip of clip_s seconds is
+ * written with under p. Without the whole-seconds rule that is
+ * preset_plays_for and clip_s itself; with it, the plays (plays_given when it
+ * is 1 or more, else the best allowed) and a play length whose total over all
+ * plays is a whole number of seconds within the limits, a whole number of
+ * milliseconds each play, as close to clip_s as those allow. */
+void preset_timing(const preset_info *p, double clip_s, int plays_given, int *plays, double *play_s);
+
+/* What a run asks of a preset before any clip exists: the settings the
+ * user's options leave on top of it. */
+typedef struct preset_request {
+    out_format format;       /* the format to write */
+    int width, height;       /* canvas, pixels */
+    double fps;              /* frames per second */
+    double duration;         /* --duration, seconds; 0 = not given */
+    double max_duration;     /* the longest a one-shot clip may run, seconds */
+    double period;           /* a periodic drive's one period, seconds; 0 = one-shot */
+    int loop;                /* --loop plays (0 = forever); -1 = not given */
+    long long max_bytes;     /* --max-bytes; 0 = not given */
+} preset_request;
 
 /* The rules preset_check tests, one violation each at most. */
 typedef enum preset_rule {
@@ -101,6 +129,13 @@ typedef struct preset_violation {
     preset_rule rule;
     char text[192];   /* one sentence starting with the rule's name and the file's value */
 } preset_violation;
+
+/* Judges a request against p before any work: 1 when every rule it can be
+ * judged by holds; else 0, with the first broken rule in *v (a sentence like
+ * preset_check's, starting with the rule's name) and in *option the option
+ * that breaks it ("--size", "--fps", "--duration", "--rate", "--loop",
+ * "--max-bytes", "--format"). */
+int preset_request_ok(const preset_info *p, const preset_request *req, preset_violation *v, const char **option);
 
 /* Short name of a rule: "format", "codec", ..., "bytes"; static storage. */
 const char *preset_rule_name(preset_rule r);

@@ -426,6 +426,26 @@ done:
     return st;
 }
 
+/* The palette entry with some alpha nearest to the RGBA pixel px (alpha
+ * counted like a colour); the pixel itself, opaque black, if there is none. */
+static liq_color nearest_visible(const liq_palette *pal, const uint8_t *px)
+{
+    liq_color best = { 0, 0, 0, 255 };
+    long best_d = -1;
+    for (unsigned k = 0; k < pal->count; k++) {
+        liq_color c = pal->entries[k];
+        if (c.a == 0)
+            continue;
+        long dr = c.r - px[0], dg = c.g - px[1], db = c.b - px[2], da = c.a - px[3];
+        long d = dr * dr + dg * dg + db * db + da * da;
+        if (best_d < 0 || d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
 poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
 {
     omp_set_num_threads(1);
@@ -441,12 +461,20 @@ poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
         goto done;
     }
+    int clear = 0; /* some pixel is fully transparent */
     for (int f = 0; f < a->count && st == POYO_OK; f++) {
-        liq_image *img = liq_image_create_rgba(attr, anim_frame(a, f), a->width, a->height, 0);
+        const uint8_t *p = anim_frame(a, f);
+        for (size_t i = 0; i < npx && !clear; i++)
+            clear = p[4 * i + 3] == 0;
+        liq_image *img = liq_image_create_rgba(attr, p, a->width, a->height, 0);
         if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK)
             st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
         liq_image_destroy(img);
     }
+    /* a palette of few colours may otherwise give the clear background a faint
+     * colour of its own: a box around the stamp */
+    if (st == POYO_OK && clear && liq_histogram_add_fixed_color(hist, (liq_color){ 0, 0, 0, 0 }, 0.0) != LIQ_OK)
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot reserve the transparent colour");
     if (st != POYO_OK)
         goto done;
     if (liq_histogram_quantize(hist, attr, &res) != LIQ_OK || !res) {
@@ -462,7 +490,12 @@ poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
             st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame");
         } else {
             for (size_t i = 0; i < npx; i++) {
+                /* a clear pixel stays clear, a visible one visible (dithering may swap them) */
                 liq_color c = pal->entries[ix[i]];
+                if (p[4 * i + 3] == 0)
+                    c = (liq_color){ 0, 0, 0, 0 };
+                else if (c.a == 0)
+                    c = nearest_visible(pal, p + 4 * i);
                 p[4 * i + 0] = c.a ? c.r : 0;
                 p[4 * i + 1] = c.a ? c.g : 0;
                 p[4 * i + 2] = c.a ? c.b : 0;

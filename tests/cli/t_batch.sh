@@ -19,7 +19,7 @@ test_expect_success 'a directory with -o DIR/: one output per PNG, named after i
     make_set in 6 && echo "not a png" >in/readme.txt &&
     $POYO in -o out/ -q &&
     [ "$(ls out | wc -l)" -eq 6 ] && for i in 0 1 2 3 4 5; do [ -f out/s$i.gif ] || exit 1; done &&
-    $POYO in -o apng/ --format apng -q && [ -f apng/s0.png ]
+    $POYO in -o apng/ --format apng -q && [ -f apng/s0.poyo.png ] && [ "$(ls apng | wc -l)" -eq 6 ]
 '
 
 test_expect_success '-j 2 writes exactly the bytes of a serial run' '
@@ -82,7 +82,7 @@ test_expect_success 'a directory gives its PNG, JPEG, WebP and GIF files (by suf
     mkdir in && "$MKPNG" rgba in/a.png 24 && "$MKPNG" webp-still in/b.WEBP 24 &&
     "$MKH" jpeg-scans in/c.jpg 3 24 && cp in/c.jpg in/d.JPEG && "$MKPNG" rgba s.png 24 &&
     $POYO s.png -o in/e.gif -q && echo text >in/f.txt && cp in/a.png in/g.bmp &&
-    $POYO in -o out/ -q && [ "$(ls out | tr "\n" " ")" = "a.gif b.gif c.gif d.gif e.gif " ]
+    $POYO in -o out/ -q && [ "$(ls out | tr "\n" " ")" = "a.gif b.gif c.gif d.gif e.poyo.gif " ]
 '
 
 test_expect_success 'a rerun beside the inputs does not take the GIFs the last run wrote as inputs' '

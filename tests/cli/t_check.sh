@@ -2,7 +2,7 @@
 # t_check.sh - poyo check: platform rules on real files, exit codes, messages.
 . "$(dirname "$0")/lib.sh"
 
-NAMES="slack, discord, discord-sticker, line, line-emoji, telegram, telegram-emoji, teams, mastodon"
+NAMES="slack, discord, discord-sticker, line, line-emoji, telegram, telegram-emoji, teams, mastodon, signal, whatsapp"
 EMOJI="$DATA/1f36e.png"
 # clips of a fixed length made with --damping 0.02 keep moving, so hardly any
 # frames are merged (the first, still frames of the press may be)

@@ -18,7 +18,7 @@ test_expect_success 'an SVG animates whatever its name, at its viewBox size or t
     [ "$(sed -n "s/^frames //p" info)" -gt 5 ] &&
     $T $POYO face.svg --size 300x200 -o c.gif && "$INFO" c.gif >info &&
     grep -qx "width 300" info && grep -qx "height 200" info &&
-    $T $POYO -p telegram face.svg -o t.webp 2>/dev/null && $POYO check -p telegram t.webp &&
+    $T $POYO -p telegram face.svg -o t.webm 2>/dev/null && $POYO check -p telegram t.webm &&
     cat face.svg | $T $POYO - -o - >d.gif && cmp a.gif d.gif &&
     $T $POYO rope face.svg --size 96 -o r.gif && "$INFO" r.gif >info && grep -qx "width 96" info
 '

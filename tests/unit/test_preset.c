@@ -1,5 +1,6 @@
 /* test_preset.c - every preset's own settings pass its own check, and a file
  * made to break one rule is refused with that rule named. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,7 +294,8 @@ static void test_frames_rule(void)
         if (p->min_frames > 1) {
             sample s;
             ENSURE(sample_make(p, &s));
-            ENSURE(sample_frames(&s, p->min_frames - 1, 100));
+            /* 250 ms frames: every play, and so every total, a whole second */
+            ENSURE(sample_frames(&s, p->min_frames - 1, 250));
             ENSURE_BREAKS(p, &s, PRESET_RULE_FRAMES, 0);
             sample_free(&s);
         }
@@ -406,7 +408,10 @@ static void test_gif_delay_rule(void)
             int want = d < 20;
             ENSURE_MSG(!!(m & BIT(PRESET_RULE_DELAY)) == want, "%s: GIF delay %d ms", p->name, d);
         }
-        /* the same delay in another format is no GIF problem */
+        /* the same delay in another format is no GIF problem (a platform
+         * with its own shortest frame has its own rule, tested below) */
+        if (p->min_delay_ms > 0)
+            continue;
         sample s;
         ENSURE(sample_make(p, &s));
         snprintf(s.meta.format, sizeof s.meta.format, "%s", p->format == FORMAT_GIF ? "webp" : "apng");
@@ -593,6 +598,147 @@ static void test_total_rule_huge_values(void)
     }
 }
 
+static void test_whole_seconds_rule(void)
+{
+    for (int i = 0; i < preset_count(); i++) {
+        const preset_info *p = preset_at(i);
+        if (!p->whole_total)
+            continue;
+        ENSURE(preset_rule_applies(p, PRESET_RULE_TOTAL));
+        /* LINE's old wave: 4 plays of 0.8 s, 3.2 s in all */
+        sample s;
+        ENSURE(sample_make(p, &s));
+        ENSURE(sample_frames(&s, 8, 100));
+        s.a.loop = 4;
+        ENSURE_BREAKS(p, &s, PRESET_RULE_TOTAL, 0);
+        sample_free(&s);
+        /* 4 plays of 0.75 s: 3 s */
+        ENSURE(sample_make(p, &s));
+        ENSURE(sample_frames(&s, 8, 94));
+        s.meta.delay_ms[0] = s.meta.delay_ms[1] = 93;
+        s.a.loop = 4;
+        preset_violation v[PRESET_RULE_COUNT];
+        int n = 0;
+        int m = broken(p, &s, v, &n);
+        sample_free(&s);
+        ENSURE_MSG(m == 0, "%s: 3 s in all refused: %s", p->name, n ? v[0].text : "");
+        /* preset_timing keeps every clip within the rule, changing its speed by at most 25 % */
+        for (double clip = 0.3; clip <= 4.0; clip += 0.05)
+            for (int given = -1; given <= p->max_plays; given++) {
+                if (given == 0)
+                    continue;
+                int plays = 0;
+                double t = 0.0;
+                preset_timing(p, clip, given, &plays, &t);
+                double ms = t * 1000.0, total = ms * plays;
+                ENSURE(plays >= 1 && plays <= p->max_plays && (given < 0 || plays == given));
+                ENSURE_MSG(fabs(ms - floor(ms + 0.5)) < 1e-6 && fabs(total - 1000.0 * floor(total / 1000.0 + 0.5)) < 1e-6,
+                           "%s: %d plays of %g s", p->name, plays, t);
+                ENSURE(total >= 1000.0 - 1e-6 && total <= p->max_total_ms + 1e-6 && ms <= p->max_ms + 1e-6);
+                if (given < 0 && clip >= 0.8 && clip <= 4.0)
+                    ENSURE_MSG(t / clip <= 1.25 + 1e-9 && clip / t <= 1.25 + 1e-9, "%s: %g s played as %g s", p->name,
+                               clip, t);
+            }
+    }
+    /* without the rule the clip keeps its length */
+    const preset_info *sl = preset_lookup("slack");
+    int plays = -1;
+    double t = 0.0;
+    preset_timing(sl, 1.3, -1, &plays, &t);
+    ENSURE(plays == sl->plays && t == 1.3);
+}
+
+static void test_signal_and_whatsapp(void)
+{
+    const preset_info *sg = preset_lookup("signal"), *wa = preset_lookup("whatsapp");
+    ENSURE(sg && wa);
+    ENSURE(sg->format == FORMAT_APNG && sg->width == 512 && sg->height == 512 && sg->max_bytes == 300000 &&
+           sg->max_ms == 3000 && sg->rgba_only);
+    ENSURE(wa->format == FORMAT_WEBP && wa->width == 512 && wa->height == 512 && wa->max_bytes == 500000 &&
+           wa->max_ms == 10000 && wa->min_delay_ms == 8);
+    /* a paletted APNG does not animate on iOS */
+    sample s;
+    ENSURE(sample_make(sg, &s));
+    s.meta.palette_size = 64;
+    ENSURE_BREAKS(sg, &s, PRESET_RULE_FORMAT, 0);
+    sample_free(&s);
+    /* frames under 8 ms are refused, 8 ms passes */
+    ENSURE(sample_make(wa, &s));
+    s.meta.delay_ms[2] = 7;
+    ENSURE_BREAKS(wa, &s, PRESET_RULE_DELAY, 0);
+    s.meta.delay_ms[2] = 8;
+    preset_violation v[PRESET_RULE_COUNT];
+    int n = 0;
+    ENSURE(broken(wa, &s, v, &n) == 0);
+    sample_free(&s);
+}
+
+static void test_request_rules(void)
+{
+    for (int i = 0; i < preset_count(); i++) {
+        const preset_info *p = preset_at(i);
+        preset_request own = { p->format, p->width, p->height, p->fps, 0.0, p->clip_s, 0.0, -1, 0 };
+        preset_violation v;
+        const char *opt = "x";
+        ENSURE_MSG(preset_request_ok(p, &own, &v, &opt) && opt == NULL, "%s refuses its own settings: %s", p->name,
+                   v.text);
+        preset_request r = own;
+        if (p->canvas != CANVAS_ANY) {
+            r.width = r.height = p->canvas_w + 1;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--size") == 0 && v.rule == PRESET_RULE_SIZE);
+        }
+        r = own;
+        r.max_bytes = p->max_bytes + 1;
+        ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--max-bytes") == 0);
+        r.max_bytes = p->max_bytes;
+        ENSURE(preset_request_ok(p, &r, &v, &opt));
+        r = own;
+        r.format = p->format == FORMAT_WEBM ? FORMAT_GIF : FORMAT_WEBM;
+        ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--format") == 0 && v.rule == PRESET_RULE_FORMAT);
+        if (p->max_ms > 0) {
+            r = own;
+            r.duration = p->max_ms / 1000.0 + 0.5;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--duration") == 0);
+            r.duration = 0.0;
+            r.period = p->max_ms / 1000.0 + 0.5;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--rate") == 0);
+        }
+        if (p->max_fps > 0) {
+            r = own;
+            r.fps = p->max_fps + 1;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--fps") == 0 && v.rule == PRESET_RULE_FPS);
+        }
+        if (p->max_plays > 0) {
+            r = own;
+            r.loop = 0;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--loop") == 0 && v.rule == PRESET_RULE_PLAYS);
+            r.loop = p->max_plays;
+            r.duration = p->max_total_ms / 1000.0 / p->max_plays + 0.1;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--loop") == 0 && v.rule == PRESET_RULE_TOTAL);
+        }
+        if (p->min_frames > 1) {
+            r = own;
+            r.fps = (p->min_frames - 1) / p->clip_s;
+            ENSURE(!preset_request_ok(p, &r, &v, &opt) && strcmp(opt, "--fps") == 0 && v.rule == PRESET_RULE_FRAMES);
+        }
+    }
+}
+
+static void test_min_scale(void)
+{
+    /* a square may shrink freely, an exact size not at all, LINE's fit rule until its longer side is 270 */
+    ENSURE(preset_min_scale(preset_lookup("slack"), 128, 128) == 0.0);
+    ENSURE(preset_min_scale(preset_lookup("mastodon"), 128, 80) == 0.0);
+    ENSURE(preset_min_scale(preset_lookup("discord-sticker"), 320, 320) == 1.0);
+    ENSURE(preset_min_scale(preset_lookup("telegram"), 512, 512) == 1.0);
+    const preset_info *ln = preset_lookup("line");
+    double s = preset_min_scale(ln, 320, 270);
+    ENSURE(s > 0.8 && s < 0.9);
+    ENSURE((int)(320 * 0.9 + 0.5) >= ln->min_side && (int)(320 * s + 0.5) >= ln->min_side);
+    ENSURE(preset_min_scale(ln, 270, 270) == 1.0);
+    ENSURE(preset_min_scale(NULL, 10, 10) == 1.0);
+}
+
 const struct test_case test_cases[] = {
     { "names_unique_and_found", test_names_unique_and_found },
     { "own_settings_pass", test_own_settings_pass },
@@ -615,5 +761,9 @@ const struct test_case test_cases[] = {
     { "video_codec_and_audio_rules", test_video_codec_and_audio_rules },
     { "accepts_text", test_accepts_text },
     { "bad_arguments", test_bad_arguments },
+    { "whole_seconds_rule", test_whole_seconds_rule },
+    { "signal_and_whatsapp", test_signal_and_whatsapp },
+    { "request_rules", test_request_rules },
+    { "min_scale", test_min_scale },
     { NULL, NULL },
 };

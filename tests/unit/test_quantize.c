@@ -1,9 +1,14 @@
 /* test_quantize.c - the shared palette: few colours come back exactly, alpha
  * is thresholded to one transparent entry no visible pixel uses (also when
- * dithering), partly transparent pixels are blended onto the matte. */
+ * dithering), partly transparent pixels are blended onto the matte; a real
+ * emoji keeps a clear background at every colour count, in a GIF and in an
+ * APNG's reduced colours. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "animread.h"
+#include "gif.h"
+#include "image.h"
 #include "quantize.h"
 #include "test.h"
 
@@ -145,10 +150,77 @@ static void fully_opaque_clip_keeps_a_free_transparent_entry(void)
     anim_free(&a);
 }
 
+/* Eight frames of a real emoji (soft edges) moving across a clear 96x80
+ * canvas, each frame different from the last. */
+static int moving_emoji(anim *a)
+{
+    image im = { 0 };
+    if (image_load("tests/data/1f600.png", IMAGE_DEFAULT_MAX_PIXELS, &im, NULL) != POYO_OK)
+        return 0;
+    if (anim_init(a, 96, 80, 8, 20, NULL) != POYO_OK) {
+        image_free(&im);
+        return 0;
+    }
+    for (int f = 0; f < 8; f++)
+        for (int y = 0; y < im.h; y++)
+            memcpy(anim_frame(a, f) + 4 * ((size_t)(y + f) * 96 + (size_t)(3 * f)), im.rgba + (size_t)y * im.w * 4,
+                   (size_t)im.w * 4);
+    image_free(&im);
+    return 1;
+}
+
+static void clear_background_stays_clear_at_every_colour_count(void)
+{
+    anim a;
+    ENSURE(moving_emoji(&a));
+    size_t npx = (size_t)a.width * a.height;
+    static const int counts[] = { 2, 3, 4, 8, 12, 16, 32, 256 };
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (int m = 0; m < 2; m++) {
+            /* GIF: every pixel under the threshold is transparent in the file, every other one opaque */
+            quantize_def q = quantize_default_def();
+            q.colors = counts[c];
+            q.matte = m ? 0xffffff : -1;
+            bytebuf buf = { NULL, 0, 0 };
+            anim back;
+            anim_meta meta;
+            memset(&back, 0, sizeof back);
+            memset(&meta, 0, sizeof meta);
+            ENSURE(gif_encode(&a, &q, &buf, NULL, NULL) == POYO_OK);
+            ENSURE(anim_read(buf.data, buf.len, &back, &meta, NULL) == POYO_OK);
+            ENSURE_MSG(back.count == a.count, "%d colours: %d frames back of %d", counts[c], back.count, a.count);
+            long wrong = 0;
+            for (int f = 0; f < a.count && back.count == a.count; f++)
+                for (size_t i = 0; i < npx; i++) {
+                    int src = anim_frame(&a, f)[4 * i + 3], got = anim_frame(&back, f)[4 * i + 3];
+                    wrong += src < q.alpha_threshold ? got != 0 : got != 255;
+                }
+            ENSURE_MSG(wrong == 0, "GIF, %d colours, matte %d: %ld pixels with the wrong transparency", counts[c], m,
+                       wrong);
+            bytebuf_free(&buf);
+            anim_free(&back);
+            anim_meta_free(&meta);
+        }
+    /* reduced RGBA (APNG): clear stays clear, visible stays visible */
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        anim r;
+        ENSURE(anim_init(&r, a.width, a.height, a.count, a.fps, NULL) == POYO_OK);
+        memcpy(r.rgba, a.rgba, anim_frame_bytes(&a) * (size_t)a.count);
+        ENSURE(quantize_reduce(&r, counts[c], 1.0, NULL) == POYO_OK);
+        long wrong = 0;
+        for (size_t i = 0; i < npx * (size_t)a.count; i++)
+            wrong += (a.rgba[4 * i + 3] == 0) != (r.rgba[4 * i + 3] == 0);
+        ENSURE_MSG(wrong == 0, "reduced to %d colours: %ld pixels with the wrong transparency", counts[c], wrong);
+        anim_free(&r);
+    }
+    anim_free(&a);
+}
+
 const struct test_case test_cases[] = {
     { "few_colours_come_back_exactly", few_colours_come_back_exactly },
     { "alpha_is_one_bit_with_or_without_dithering", alpha_is_one_bit_with_or_without_dithering },
     { "partly_clear_pixels_blend_onto_the_matte", partly_clear_pixels_blend_onto_the_matte },
     { "fully_opaque_clip_keeps_a_free_transparent_entry", fully_opaque_clip_keeps_a_free_transparent_entry },
+    { "clear_background_stays_clear_at_every_colour_count", clear_background_stays_clear_at_every_colour_count },
     { NULL, NULL },
 };
