@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "fileio.h"
 #include "image.h"
+#include "memlimit.h"
 #include "output.h"
 #include "preset.h"
 
@@ -26,7 +27,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM
 };
 
 static const cli_option options[] = {
@@ -42,7 +43,8 @@ static const cli_option options[] = {
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
     { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
     { "lossy", 0, 0, O_LOSSY }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
-    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { NULL, 0, 0, 0 },
+    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { "max-memory", 0, 1, O_MAXMEM },
+    { NULL, 0, 0, 0 },
 };
 
 static const char *anchor_name(anchor_kind a)
@@ -136,13 +138,17 @@ static void usage(FILE *out)
             "                           lossy WebP (default %d) (0 to 100)\n"
             "      --lossy              lossy WebP (default lossless)\n"
             "\n"
-            "Input:\n"
-            "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
-            "\n"
-            "  -h, --help               this help;  poyo --version prints the version\n"
-            "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
+            "\n",
             a.body.hz, a.body.damping, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps, a.fps,
             a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality);
+    fputs("Input and limits:\n"
+          "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
+          "      --max-memory SIZE    refuse, before the work, a stamp estimated to need more memory\n"
+          "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
+          "\n"
+          "  -h, --help               this help;  poyo --version prints the version\n"
+          "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
+          out);
 }
 
 typedef struct run_opts {
@@ -152,6 +158,7 @@ typedef struct run_opts {
     const char *frames_dir, *sheet;
     int quiet, verbose;
     long long max_pixels;
+    long long max_memory;       /* --max-memory, bytes */
     long long max_bytes;        /* 0 = no budget */
     int workers;                /* -j */
     int recursive;              /* -r */
@@ -240,6 +247,22 @@ static int job_fail(batch_job *j, const char *what, const char *msg)
     return 1;
 }
 
+/* Checks what a job will hold against the memory bound: before filming
+ * (count: the frames it will have at least) and again, with the frames known,
+ * before drawing them. */
+static poyo_status job_memory(const run_opts *o, const char *output, const image *im, int count, int w, int h,
+                              poyo_error *err)
+{
+    memlimit_clip c = memlimit_clip_for(im, count, w, h, &o->out, output);
+    c.sheet = o->sheet != NULL;
+    if (output) {
+        c.budget = o->max_bytes > 0 || o->preset;
+        c.budget_max_frames = o->preset ? o->preset->max_frames : 0;
+        c.budget_resize = o->preset == NULL;
+    }
+    return memlimit_check_clip(&c, "--size, --fps or --duration", err);
+}
+
 /* Processes one job (a batch_fn): read, simulate, render, encode, write. */
 static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 {
@@ -262,7 +285,12 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         job_fail(job, name, err.msg);
         goto done;
     }
-    if (animate_simulate(&im, &o->anim, &m, &err) != POYO_OK || animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
+    int least = o->anim.duration > 0.0 ? (int)lround(o->anim.duration * o->anim.fps) : 2;
+    if (job_memory(o, output, &im, least < 2 ? 2 : least, o->anim.width ? o->anim.width : im.w,
+                   o->anim.height ? o->anim.height : im.h, &err) != POYO_OK ||
+        animate_simulate(&im, &o->anim, &m, &err) != POYO_OK ||
+        job_memory(o, output, &im, m.count, m.canvas_w, m.canvas_h, &err) != POYO_OK ||
+        animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
@@ -618,6 +646,7 @@ static int animate_main(int argc, char **argv, int parse_only)
     o.anim = animate_default_def();
     o.out = output_default_def();
     o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
     o.workers = batch_cores();
     o.out.mode = cli_file_mode();
     const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);
@@ -761,9 +790,11 @@ static int animate_main(int argc, char **argv, int parse_only)
             break;
         case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
         case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
         default: ok = 0; break;
         }
     }
+    memlimit_set(o.max_memory);
     poyo_error err;
     if (ok && animate_check_def(&o.anim, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
