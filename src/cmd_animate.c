@@ -249,9 +249,9 @@ static int job_fail(batch_job *j, const char *what, const char *msg)
 
 /* Checks what a job will hold against the memory bound: before filming
  * (count: the frames it will have at least) and again, with the frames known,
- * before drawing them. */
+ * before drawing them; *bytes (may be NULL) gets the estimate. */
 static poyo_status job_memory(const run_opts *o, const char *output, const image *im, int count, int w, int h,
-                              poyo_error *err)
+                              double *bytes, poyo_error *err)
 {
     memlimit_clip c = memlimit_clip_for(im, count, w, h, &o->out, output);
     c.sheet = o->sheet != NULL;
@@ -260,6 +260,8 @@ static poyo_status job_memory(const run_opts *o, const char *output, const image
         c.budget_max_frames = o->preset ? o->preset->max_frames : 0;
         c.budget_resize = o->preset == NULL;
     }
+    if (bytes)
+        *bytes = memlimit_clip_bytes(&c);
     return memlimit_check_clip(&c, "--size, --fps or --duration", err);
 }
 
@@ -281,16 +283,23 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
+    double need = 0.0, held = 0.0;
     if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
     int least = o->anim.duration > 0.0 ? (int)lround(o->anim.duration * o->anim.fps) : 2;
     if (job_memory(o, output, &im, least < 2 ? 2 : least, o->anim.width ? o->anim.width : im.w,
-                   o->anim.height ? o->anim.height : im.h, &err) != POYO_OK ||
+                   o->anim.height ? o->anim.height : im.h, NULL, &err) != POYO_OK ||
         animate_simulate(&im, &o->anim, &m, &err) != POYO_OK ||
-        job_memory(o, output, &im, m.count, m.canvas_w, m.canvas_h, &err) != POYO_OK ||
-        animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
+        job_memory(o, output, &im, m.count, m.canvas_w, m.canvas_h, &need, &err) != POYO_OK) {
+        job_fail(job, name, err.msg);
+        goto done;
+    }
+    /* files drawn side by side share the bound */
+    memlimit_reserve(need);
+    held = need;
+    if (animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
@@ -359,6 +368,7 @@ done:
     image_free(&im);
     motion_free(&m);
     anim_free(&a);
+    memlimit_release(held);
     return rc;
 }
 

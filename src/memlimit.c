@@ -5,6 +5,7 @@
 #include "memlimit.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "render.h"
@@ -19,6 +20,30 @@ void memlimit_set(long long bytes)
 long long memlimit_get(void)
 {
     return memory_bound;
+}
+
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t held_freed = PTHREAD_COND_INITIALIZER;
+static double held; /* bytes reserved by work running now */
+
+void memlimit_reserve(double bytes)
+{
+    pthread_mutex_lock(&held_lock);
+    /* alone it always fits: the check before let it through */
+    while (held > 0.0 && held + bytes > (double)memory_bound)
+        pthread_cond_wait(&held_freed, &held_lock);
+    held += bytes;
+    pthread_mutex_unlock(&held_lock);
+}
+
+void memlimit_release(double bytes)
+{
+    pthread_mutex_lock(&held_lock);
+    held -= bytes;
+    if (held < 0.5)
+        held = 0.0;
+    pthread_cond_broadcast(&held_freed);
+    pthread_mutex_unlock(&held_lock);
 }
 
 void memlimit_format(double bytes, char *buf, size_t cap)

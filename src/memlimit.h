@@ -22,6 +22,14 @@ void memlimit_set(long long bytes);
 /* The bound now in force, bytes. */
 long long memlimit_get(void);
 
+/* Holds `bytes` of the bound for a piece of work running beside others (the
+ * files of a batch on several workers) until memlimit_release: waits while the
+ * others hold too much for it to fit beside them. Work that does not fit alone
+ * must have been refused by a check first; then the wait always ends. */
+void memlimit_reserve(double bytes);
+/* Gives back what memlimit_reserve held. */
+void memlimit_release(double bytes);
+
 /* Fails with status st when `bytes` exceed the bound: "WHAT would take about
  * N, more than the M memory limit; lower LOWER, or raise --max-memory" (LOWER
  * may be NULL: only --max-memory is named). */

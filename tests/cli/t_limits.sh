@@ -45,6 +45,12 @@ test_expect_success 'an estimate between two bounds: refused under the lower, ma
     [ -s d.gif ] && cost_under cost 30 400
 '
 
+test_expect_success 'files drawn side by side share the bound' '
+    cp ../stamp.png a.png && cp ../stamp.png b.png && mkdir out &&
+    $RU cost $POYO a.png b.png -j 2 --size 1024 --duration 2 --max-memory 400MiB -q -o out/ &&
+    [ -s out/a.gif ] && [ -s out/b.gif ] && cost_under cost 60 400
+'
+
 test_expect_success 'the budget search and dithering are counted: what passes plain may not pass with them' '
     $RU cost $POYO ../stamp.png --size 512 --duration 2 --max-memory 100MiB -o e.gif && cost_under cost 30 100 &&
     expect_exit 1 $POYO ../stamp.png --size 512 --duration 2 --max-memory 100MiB --dither 1 -o f.gif 2>err &&

@@ -2,7 +2,9 @@
  * refusal, and estimates that grow with what a clip holds. */
 #include "test.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "clip.h"
 #include "memlimit.h"
@@ -84,7 +86,53 @@ static void estimates_count_frames_renderer_encoder_and_budget(void)
     ENSURE(memlimit_clip_bytes(&more) > memlimit_clip_bytes(&g) + frames);
 }
 
+static int second_in; /* set by the second worker once its share is held */
+static pthread_mutex_t second_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *second_worker(void *arg)
+{
+    (void)arg;
+    memlimit_reserve(0.6 * 1073741824.0);
+    pthread_mutex_lock(&second_lock);
+    second_in = 1;
+    pthread_mutex_unlock(&second_lock);
+    memlimit_release(0.6 * 1073741824.0);
+    return NULL;
+}
+
+static int second_is_in(void)
+{
+    pthread_mutex_lock(&second_lock);
+    int in = second_in;
+    pthread_mutex_unlock(&second_lock);
+    return in;
+}
+
+static void workers_share_the_bound(void)
+{
+    /* two shares that fit together run together */
+    memlimit_reserve(0.4 * 1073741824.0);
+    memlimit_reserve(0.5 * 1073741824.0);
+    memlimit_release(0.5 * 1073741824.0);
+    /* 0.4 + 0.6 GiB fit the 1 GiB bound; 0.5 + 0.6 do not, so the second waits */
+    memlimit_release(0.4 * 1073741824.0);
+    memlimit_reserve(0.5 * 1073741824.0);
+    pthread_t t;
+    ENSURE(pthread_create(&t, NULL, second_worker, NULL) == 0);
+    struct timespec pause = { 0, 100000000 };
+    nanosleep(&pause, NULL);
+    int early = second_is_in();
+    memlimit_release(0.5 * 1073741824.0);
+    pthread_join(t, NULL);
+    ENSURE(!early);
+    ENSURE(second_is_in());
+    /* a share larger than the bound, alone, does not wait */
+    memlimit_reserve(2.0 * 1073741824.0);
+    memlimit_release(2.0 * 1073741824.0);
+}
+
 const struct test_case test_cases[] = {
+    { "workers_share_the_bound", workers_share_the_bound },
     { "sizes_read_as_people_write_them", sizes_read_as_people_write_them },
     { "the_bound_defaults_to_1_gib_and_stays_in_range", the_bound_defaults_to_1_gib_and_stays_in_range },
     { "a_refusal_names_estimate_bound_and_options", a_refusal_names_estimate_bound_and_options },
