@@ -248,7 +248,15 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
         cli_error(name, "%s", err.msg);
         goto done;
     }
-    poyo_status st = drop_simulate(&im, scene, &j->def, &m, &err);
+    /* a clip of a given length is checked before it is filmed, with the frames it will have at least */
+    poyo_status st = POYO_OK;
+    if (j->def.duration > 0.0) {
+        memlimit_clip least = memlimit_clip_for(&im, (int)lround(j->def.duration * j->def.fps), j->def.width,
+                                                j->def.height, &j->out, j->output);
+        st = memlimit_check_clip(&least, "--size, --fps or --duration", &err);
+    }
+    if (st == POYO_OK)
+        st = drop_simulate(&im, scene, &j->def, &m, &err);
     if (st == POYO_OK) {
         memlimit_clip lc = memlimit_clip_for(&im, m.count, j->def.width, j->def.height, &j->out, j->output);
         lc.sheet = j->sheet != NULL;
