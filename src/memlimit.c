@@ -14,7 +14,9 @@ static long long memory_bound = MEMLIMIT_DEFAULT_MEMORY;
 
 void memlimit_set(long long bytes)
 {
-    memory_bound = bytes < MEMLIMIT_MIN_MEMORY ? MEMLIMIT_MIN_MEMORY : bytes > MEMLIMIT_MAX_MEMORY ? MEMLIMIT_MAX_MEMORY : bytes;
+    memory_bound = bytes < MEMLIMIT_MIN_MEMORY   ? MEMLIMIT_MIN_MEMORY
+                   : bytes > MEMLIMIT_MAX_MEMORY ? MEMLIMIT_MAX_MEMORY
+                                                 : bytes;
 }
 
 long long memlimit_get(void)
