@@ -15,8 +15,8 @@ WARN    += -Werror
 endif
 PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
 # headers only, never linked: loaded with dlopen when first needed, WebM's by
-# src/avload.c and the SVG libraries by src/svglib.c
-DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0
+# src/avload.c, the SVG libraries by src/svglib.c and the text libraries by src/textlib.c
+DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0 harfbuzz freetype2 fontconfig
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
@@ -37,8 +37,10 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
+# poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font
 DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev \
-            libavcodec-dev libavformat-dev libavutil-dev pkg-config strace
+            libavcodec-dev libavformat-dev libavutil-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
+            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -52,6 +54,11 @@ deps:
 	  pkg-config --exists libavcodec || missing="$$missing libavcodec-dev"; \
 	  pkg-config --exists libavformat || missing="$$missing libavformat-dev"; \
 	  pkg-config --exists libavutil || missing="$$missing libavutil-dev"; \
+	  pkg-config --exists harfbuzz || missing="$$missing libharfbuzz-dev"; \
+	  pkg-config --exists freetype2 || missing="$$missing libfreetype-dev"; \
+	  pkg-config --exists fontconfig || missing="$$missing libfontconfig-dev"; \
+	  [ -f /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf ] || missing="$$missing fonts-ipaexfont-gothic"; \
+	  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
 	fi; \

@@ -94,3 +94,18 @@ void anim_delays(const anim *a, int unit, int min_units, int *out)
         prev_end += d;
     }
 }
+
+void anim_blend_over(uint8_t *dst, const uint8_t *src)
+{
+    unsigned sa = src[3], da = dst[3];
+    if (sa == 0)
+        return;
+    if (sa == 255 || da == 0) {
+        memcpy(dst, src, 4);
+        return;
+    }
+    unsigned oa = sa * 255u + da * (255u - sa);   /* output alpha x 255 */
+    for (int k = 0; k < 3; k++)
+        dst[k] = (uint8_t)((src[k] * sa * 255u + dst[k] * da * (255u - sa) + oa / 2u) / oa);
+    dst[3] = (uint8_t)((oa + 127u) / 255u);
+}

@@ -32,6 +32,8 @@ static inline uint8_t *anim_frame(const anim *a, int i)
 }
 /* Bytes in one frame. */
 static inline size_t anim_frame_bytes(const anim *a) { return (size_t)a->width * (size_t)a->height * 4u; }
+/* Straight RGBA pixel src drawn over dst (4 bytes each), rounded to nearest. */
+void anim_blend_over(uint8_t *dst, const uint8_t *src);
 /* Total duration in seconds. */
 double anim_duration(const anim *a);
 /* Merges runs of identical consecutive frames into one longer-held frame. */

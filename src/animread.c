@@ -530,21 +530,6 @@ static size_t unfilter(const png_dec *d, uint8_t *raw, uint32_t w, uint32_t h)
     return (size_t)h * (rb + 1u);
 }
 
-static void blend_over(uint8_t *dst, const uint8_t *src)
-{
-    unsigned sa = src[3], da = dst[3];
-    if (sa == 0)
-        return;
-    if (sa == 255 || da == 0) {
-        memcpy(dst, src, 4);
-        return;
-    }
-    unsigned oa = sa * 255u + da * (255u - sa);   /* output alpha x 255 */
-    for (int k = 0; k < 3; k++)
-        dst[k] = (uint8_t)((src[k] * sa * 255u + dst[k] * da * (255u - sa) + oa / 2u) / oa);
-    dst[3] = (uint8_t)((oa + 127u) / 255u);
-}
-
 /* Unfilters the finished frame, composites it, pushes a frame, then disposes. */
 static poyo_status frame_finish(png_dec *d, poyo_error *err)
 {
@@ -602,7 +587,7 @@ static poyo_status frame_finish(png_dec *d, poyo_error *err)
             memcpy(dst, src, (size_t)f->w * 4u);
         } else {
             for (uint32_t x = 0; x < f->w; x++)
-                blend_over(dst + (size_t)x * 4u, src + (size_t)x * 4u);
+                anim_blend_over(dst + (size_t)x * 4u, src + (size_t)x * 4u);
         }
     }
     st = builder_push(b, f->delay_ms, err);

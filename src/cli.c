@@ -138,6 +138,31 @@ int cli_next(cli_parser *p, const char **operand)
     return o->id;
 }
 
+int cli_color(const char *opt, const char *s, unsigned *out)
+{
+    static const struct { const char *name; unsigned rgb; } named[] = {
+        { "black", 0x000000 }, { "white", 0xffffff }, { "gray", 0x808080 }, { "grey", 0x808080 },
+        { "silver", 0xc0c0c0 }, { "red", 0xff0000 }, { "orange", 0xffa500 }, { "yellow", 0xffff00 },
+        { "gold", 0xffd700 }, { "lime", 0x00ff00 }, { "green", 0x008000 }, { "cyan", 0x00ffff },
+        { "aqua", 0x00ffff }, { "blue", 0x0000ff }, { "navy", 0x000080 }, { "purple", 0x800080 },
+        { "magenta", 0xff00ff }, { "fuchsia", 0xff00ff }, { "pink", 0xffc0cb }, { "hotpink", 0xff69b4 },
+        { "brown", 0xa52a2a }, { "skyblue", 0x87ceeb },
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcasecmp(s, named[i].name) == 0) {
+            *out = named[i].rgb;
+            return 1;
+        }
+    size_t n = strlen(s);
+    if (s[0] == '#' && (n == 7 || n == 4) && strspn(s + 1, "0123456789abcdefABCDEF") == n - 1) {
+        unsigned v = (unsigned)strtoul(s + 1, NULL, 16);
+        *out = n == 7 ? v : (v >> 8 & 15) * 0x110000 + (v >> 4 & 15) * 0x1100 + (v & 15) * 0x11;
+        return 1;
+    }
+    cli_error(opt, "'%s' is not a colour (#rrggbb, #rgb or a name such as red, orange, white, black)", s);
+    return 0;
+}
+
 int cli_double(const char *opt, const char *s, double *out)
 {
     char *end;

@@ -58,6 +58,8 @@ void cli_json_string(FILE *f, const char *s);
 int cli_double(const char *opt, const char *s, double *out);
 /* Parses a whole number within [lo, hi]; prints a message and returns 0 on failure. */
 int cli_int(const char *opt, const char *s, long lo, long hi, int *out);
+/* Parses a colour, #rrggbb, #rgb or a name (red, orange, white, black, ...), into 0xRRGGBB. */
+int cli_color(const char *opt, const char *s, unsigned *out);
 /* Parses "X,Y" as two finite numbers. */
 int cli_pair(const char *opt, const char *s, double *x, double *y);
 /* Parses a canvas size "WxH" or "N" (N x N), each side 1 to 4096 pixels. */

@@ -13,7 +13,7 @@
 
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err)
 {
-    memlimit_clip c = { 0, 0, frames, w, h, 0, FORMAT_AUTO, NULL, 0, 0, 0, 0 };
+    memlimit_clip c = { 0, 0, frames, w, h, 0, FORMAT_AUTO, NULL, 0, 0, 0, 0, 0.0 };
     return memlimit_check_clip(&c, shorter, err);
 }
 
@@ -394,7 +394,7 @@ poyo_status clip_render(const clip_view *v, const double *x, const double *y, in
     memset(out, 0, sizeof *out);
     renderer r;
     memset(&r, 0, sizeof r);
-    memlimit_clip lc = { 0, 0, count, v->width, v->height, v->src != NULL, FORMAT_AUTO, NULL, 0, 0, 0, 0 };
+    memlimit_clip lc = { 0, 0, count, v->width, v->height, v->src != NULL, FORMAT_AUTO, NULL, 0, 0, 0, 0, 0.0 };
     poyo_status st = memlimit_check_clip(&lc, "--size, --fps or --duration", err);
     if (st != POYO_OK)
         return st;

@@ -7,6 +7,8 @@
 
 /* poyo [animate] [OPTIONS] INPUT... */
 int cmd_animate(int argc, char **argv);
+/* poyo text [OPTIONS] TEXT... - text drawn as a stamp, then as poyo animate. */
+int cmd_text(int argc, char **argv);
 /* poyo rope [OPTIONS] [STAMP] - a stamp hanging from a swinging rope, or particle CSV. */
 int cmd_rope(int argc, char **argv);
 /* poyo path [OPTIONS] [STAMP] - involute paths: SVG, samples, nearest points, a stamp moving along. */

@@ -22,12 +22,15 @@
 #include "memlimit.h"
 #include "output.h"
 #include "preset.h"
+#include "stagger.h"
+#include "text.h"
 
 enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM,
+    O_FONT, O_COLOR, O_GRADIENT, O_TEXT_OUTLINE, O_ALIGN, O_VERTICAL, O_PER_GLYPH /* poyo text's own */
 };
 
 static const cli_option options[] = {
@@ -35,7 +38,8 @@ static const cli_option options[] = {
     { "verbose", 'v', 0, O_VERBOSE }, { "help", 'h', 0, O_HELP }, { "list-impulses", 0, 0, O_LIST },
     { "impulse", 'i', 1, O_IMPULSE }, { "strength", 0, 1, O_STRENGTH }, { "at", 0, 1, O_AT },
     { "angle", 0, 1, O_ANGLE }, { "rate", 0, 1, O_RATE }, { "hz", 0, 1, O_HZ }, { "damping", 0, 1, O_DAMPING },
-    { "volume", 0, 1, O_VOLUME }, { "drag", 0, 1, O_DRAG }, { "outline", 0, 1, O_OUTLINE },
+    { "volume", 0, 1, O_VOLUME }, { "drag", 0, 1, O_DRAG }, { "outline-stiffness", 0, 1, O_OUTLINE },
+    { "outline", 0, 1, O_OUTLINE }, /* the older name of --outline-stiffness; in poyo text, the letters' outline */
     { "substeps", 0, 1, O_SUBSTEPS }, { "grid", 0, 1, O_GRID }, { "anchor", 0, 1, O_ANCHOR },
     { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION }, { "size", 's', 1, O_SIZE }, { "fit", 0, 1, O_FIT },
     { "loop", 0, 1, O_LOOP }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
@@ -46,6 +50,25 @@ static const cli_option options[] = {
     { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { "max-memory", 0, 1, O_MAXMEM },
     { NULL, 0, 0, 0 },
 };
+
+/* poyo text's options after those of poyo animate (but --outline) */
+static const cli_option text_only[] = {
+    { "font", 0, 1, O_FONT }, { "color", 0, 1, O_COLOR }, { "gradient", 0, 1, O_GRADIENT },
+    { "outline", 0, 1, O_TEXT_OUTLINE }, { "align", 0, 1, O_ALIGN }, { "vertical", 0, 0, O_VERTICAL },
+    { "per-glyph", 0, 0, O_PER_GLYPH }, { NULL, 0, 0, 0 },
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+#define N_TEXT_ONLY (sizeof text_only / sizeof text_only[0])
+
+/* The table of poyo text: animate's, where --outline is the letters' outline. */
+static void text_options(cli_option *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; options[i].name; i++)
+        if (strcmp(options[i].name, "outline") != 0)
+            out[n++] = options[i];
+    memcpy(out + n, text_only, sizeof text_only);
+}
 
 static const char *anchor_name(anchor_kind a)
 {
@@ -116,11 +139,14 @@ static void usage(FILE *out)
             "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
             "      --volume B           area-preserving squash vs. rigid return (0 to 0.8, default %g)\n"
             "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
-            "      --outline K          stiffness of springs along the outline (0 to 1, default %g = off)\n"
+            "      --outline-stiffness K  stiffness of springs along the outline (0 to 1, default %g = off);\n"
+            "                           --outline K is another name for it\n"
             "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
             "      --substeps N         solver steps per frame at least (1 to 64, default %d)\n"
             "      --anchor WHERE       bottom, top, none or auto (default auto: the impulse's own)\n"
-            "\n"
+            "\n",
+            a.body.hz, a.body.damping, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps);
+    fprintf(out,
             "Clip and canvas:\n"
             "      --fps F              frames per second (1 to 100, default %g)\n"
             "      --duration S         seconds of a one-shot clip (0.1 to 60; default: while the wobble\n"
@@ -138,20 +164,57 @@ static void usage(FILE *out)
             "                           lossy WebP (default %d) (0 to 100)\n"
             "      --lossy              lossy WebP (default lossless)\n"
             "\n"
-            "\n",
-            a.body.hz, a.body.damping, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps, a.fps,
-            a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality);
-    fputs("Input and limits:\n"
-          "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
-          "      --max-memory SIZE    refuse, before the work, a stamp estimated to need more memory\n"
-          "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
-          "\n"
-          "  -h, --help               this help;  poyo --version prints the version\n"
-          "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
-          out);
+            "Input and limits:\n"
+            "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a stamp estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
+            "\n"
+            "  -h, --help               this help;  poyo --version prints the version\n"
+            "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
+            a.fps, a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality);
+}
+
+static void text_usage(FILE *out)
+{
+    text_def t = text_default_def();
+    fprintf(out,
+            "Usage: poyo text [OPTIONS] TEXT...\n"
+            "Draw TEXT (the words joined by spaces) as a stamp and make it jiggle like poyo animate does.\n"
+            "Lines break at newlines and at the two characters \\n. Without -o, the output is named\n"
+            "after the text (TEXT.gif, its letters and digits kept, the rest as _).\n"
+            "\n"
+            "Text:\n"
+            "      --font NAME|FILE     a fontconfig pattern (IPAexGothic, serif:bold) or a font file\n"
+            "                           (default %s); emoji come from a colour emoji font\n"
+            "      --color C            fill colour: #rrggbb, #rgb or a name (default #%06x)\n"
+            "      --gradient C1,C2[,ANGLE]  fill from C1 to C2, ANGLE degrees clockwise from right\n"
+            "                           (default %g: top to bottom)\n"
+            "      --outline C[,WIDTH]  outline the letters in C, WIDTH pixels at the canvas size\n"
+            "                           (0 to 64; default 1/40 of the shorter side)\n"
+            "      --align WHERE        left, center or right (default center); top, middle, bottom\n"
+            "                           when vertical\n"
+            "      --vertical           top to bottom, columns right to left, vertical glyph forms\n"
+            "      --fit fill|keep      fill: each line stretched over its share of the canvas (default);\n"
+            "                           keep: proportions kept. --fit auto|none is the canvas fit below\n"
+            "      --per-glyph          each glyph a body of its own, kicked one after another (at most %d)\n"
+            "  -s, --size WxH|N         canvas size (1 to 4096; default %dx%d)\n"
+            "\n"
+            "Every option of poyo animate applies (see poyo animate --help): -o, --format, -p,\n"
+            "--max-bytes, --max-memory SIZE, --frames, --sheet, -i, --strength, --hz,\n"
+            "--outline-stiffness K (the body's outline springs; --outline is the letters' outline\n"
+            "here) and the rest.\n"
+            "\n"
+            "  -h, --help               this help\n"
+            "Exit status: 0 success, 1 failure, 2 usage error (bad text, no such font).\n",
+            t.font, t.color, t.angle, STAGGER_MAX_PARTS, t.width, t.height);
 }
 
 typedef struct run_opts {
+    text_def text;              /* poyo text: the letters */
+    image text_im;              /* poyo text: the text drawn (w = 0 for poyo animate) */
+    int per_glyph;              /* poyo text --per-glyph */
+    image *glyphs;              /* with it: each glyph alone (nglyphs images the size of text_im) */
+    int nglyphs;
     animate_def anim;
     output_def out;
     const char *output;
@@ -172,6 +235,7 @@ typedef struct run_opts {
 typedef struct rerender {
     const image *im;
     const motion *m;
+    const stagger *sg;          /* glyphs as bodies of their own, or NULL */
     const animate_def *def;
 } rerender;
 
@@ -184,7 +248,7 @@ static poyo_status rerender_scaled(void *user, double scale, anim *out, poyo_err
     d.height = (int)(h * scale + 0.5);
     if (d.width < 1) d.width = 1;
     if (d.height < 1) d.height = 1;
-    return animate_render(r->im, r->m, &d, out, err);
+    return r->sg ? stagger_render(r->sg, &d, out, err) : animate_render(r->im, r->m, &d, out, err);
 }
 
 /* Output path for an input: -o as given, DIR/STEM.EXT, or STEM.EXT beside the
@@ -249,12 +313,14 @@ static int job_fail(batch_job *j, const char *what, const char *msg)
 
 /* Checks what a job will hold against the memory bound: before filming
  * (count: the frames it will have at least) and again, with the frames known,
- * before drawing them; *bytes (may be NULL) gets the estimate. */
+ * before drawing them; `extra` bytes are held besides throughout; *bytes (may
+ * be NULL) gets the estimate. */
 static poyo_status job_memory(const run_opts *o, const char *output, const image *im, int count, int w, int h,
-                              double *bytes, poyo_error *err)
+                              double extra, double *bytes, poyo_error *err)
 {
     memlimit_clip c = memlimit_clip_for(im, count, w, h, &o->out, output);
     c.sheet = o->sheet != NULL;
+    c.extra = extra;
     if (output) {
         c.budget = o->max_bytes > 0 || o->preset;
         c.budget_max_frames = o->preset ? o->preset->max_frames : 0;
@@ -265,12 +331,25 @@ static poyo_status job_memory(const run_opts *o, const char *output, const image
     return memlimit_check_clip(&c, "--size, --fps or --duration", err);
 }
 
+/* Frames a staggered clip holds at once while it is drawn: the whole clip's
+ * and the longest part's own. */
+static int stagger_frames_held(const stagger *s)
+{
+    int most = 0;
+    for (int i = 0; i < s->n; i++)
+        most = s->m[i].count > most ? s->m[i].count : most;
+    return s->count + most;
+}
+
 /* Processes one job (a batch_fn): read, simulate, render, encode, write. */
 static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 {
     const run_opts *o = ctx;
     const char *input = job->input, *output = job->output;
     const char *name = input;
+    const image *src = o->text_im.w ? &o->text_im : NULL; /* text: drawn once, before the jobs */
+    if (src)
+        input = NULL; /* no input file to keep from being overwritten */
     (void)slot;
     output_def od = o->out;
     od.input = input;
@@ -280,26 +359,35 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     image im = { 0 };
     motion m;
     memset(&m, 0, sizeof m);
+    stagger sg;
+    memset(&sg, 0, sizeof sg);
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
     double need = 0.0, held = 0.0;
-    if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
+    if (!src && image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
+    if (!src)
+        src = &im;
     int least = o->anim.duration > 0.0 ? (int)lround(o->anim.duration * o->anim.fps) : 2;
-    if (job_memory(o, output, &im, least < 2 ? 2 : least, o->anim.width ? o->anim.width : im.w,
-                   o->anim.height ? o->anim.height : im.h, NULL, &err) != POYO_OK ||
-        animate_simulate(&im, &o->anim, &m, &err) != POYO_OK ||
-        job_memory(o, output, &im, m.count, m.canvas_w, m.canvas_h, &need, &err) != POYO_OK) {
+    double glyphs = (double)o->nglyphs * src->w * src->h * 4.0;
+    if (job_memory(o, output, src, least < 2 ? 2 : least, o->anim.width ? o->anim.width : src->w,
+                   o->anim.height ? o->anim.height : src->h, glyphs, NULL, &err) != POYO_OK ||
+        (o->nglyphs ? stagger_simulate(src, o->glyphs, o->nglyphs, &o->anim, &sg, &err)
+                    : animate_simulate(src, &o->anim, &m, &err)) != POYO_OK ||
+        (o->nglyphs ? job_memory(o, output, src, stagger_frames_held(&sg), sg.m[0].canvas_w, sg.m[0].canvas_h, glyphs,
+                                 &need, &err)
+                    : job_memory(o, output, src, m.count, m.canvas_w, m.canvas_h, 0.0, &need, &err)) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
     /* files drawn side by side share the bound */
     memlimit_reserve(need);
     held = need;
-    if (animate_render(&im, &m, &o->anim, &a, &err) != POYO_OK) {
+    if ((o->nglyphs ? stagger_render(&sg, &o->anim, &a, &err) : animate_render(src, &m, &o->anim, &a, &err)) !=
+        POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
@@ -321,7 +409,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0, o->preset == NULL };
         if (bd.max_bytes <= 0)
             bd.max_bytes = o->preset->max_bytes;
-        rerender rr = { &im, &m, &o->anim };
+        rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
         budget_report rep;
         bytebuf buf = { NULL, 0, 0 };
         poyo_status st = budget_encode(&a, f, &od, &bd, rerender_scaled, &rr, &buf, &rep, &err);
@@ -367,6 +455,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 done:
     image_free(&im);
     motion_free(&m);
+    stagger_free(&sg);
     anim_free(&a);
     memlimit_release(held);
     return rc;
@@ -647,12 +736,125 @@ static void drop_earlier_outputs(job_list *l, int verbose)
     free(keys);
 }
 
-/* The whole command; with parse_only it stops once the options are checked,
- * touching no file (for the option-parser fuzzer). */
-static int animate_main(int argc, char **argv, int parse_only)
+/* The output poyo text writes without -o: the text's letters and digits (any
+ * script), everything else as _, at most 40 bytes, then ext. */
+static char *text_output_name(const char *text, const char *ext)
+{
+    char name[48];
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && k < 40;) {
+        size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : 4;
+        if (*p >= 0x80 && k + n <= 40 && strnlen((const char *)p, n) == n) {
+            memcpy(name + k, p, n);
+            k += n;
+        } else if (*p < 0x80) {
+            name[k++] = (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ? (char)*p : '_';
+        } else {
+            break;
+        }
+        p += n;
+    }
+    name[k] = '\0';
+    size_t need = k + strlen(ext) + 1;
+    char *out = malloc(need);
+    if (out)
+        snprintf(out, need, "%s%s", name, ext);
+    return out;
+}
+
+/* --gradient C1,C2[,ANGLE] and --outline COLOR[,WIDTH]: a colour, a second
+ * value after a comma (a colour for the gradient) and a number after that. */
+static int parse_text_colours(int id, const char *opt, const char *v, text_def *t)
+{
+    char buf[96];
+    if (strlen(v) >= sizeof buf) {
+        cli_error(opt, "'%.40s...' is too long", v);
+        return 0;
+    }
+    memcpy(buf, v, strlen(v) + 1);
+    char *second = strchr(buf, ','), *third = NULL;
+    if (second)
+        *second++ = '\0';
+    if (id == O_GRADIENT) {
+        if (!second) {
+            cli_error(opt, "needs two colours, C1,C2[,ANGLE], not '%s'", v);
+            return 0;
+        }
+        if ((third = strchr(second, ',')))
+            *third++ = '\0';
+        t->gradient = 1;
+        return cli_color(opt, buf, &t->color) && cli_color(opt, second, &t->color2) &&
+               (!third || cli_double(opt, third, &t->angle));
+    }
+    t->outline = 1;
+    if (!cli_color(opt, buf, &t->outline_color) || (second && !cli_double(opt, second, &t->outline_width)))
+        return 0;
+    if (second && !(t->outline_width > 0 && t->outline_width <= 64)) {
+        cli_error(opt, "width must be more than 0 and at most 64 pixels, not %s", second);
+        return 0;
+    }
+    return 1;
+}
+
+static void glyph_images_free(run_opts *o)
+{
+    for (int i = 0; i < o->nglyphs; i++)
+        image_free(&o->glyphs[i]);
+    free(o->glyphs);
+    o->glyphs = NULL;
+    o->nglyphs = 0;
+}
+
+/* --per-glyph: each glyph of the text drawn alone, for stagger.c. */
+static poyo_status glyph_images(run_opts *o, poyo_error *err)
+{
+    int n = text_glyph_count(&o->text_im);
+    if (n > STAGGER_MAX_PARTS)
+        return poyo_fail(err, POYO_ERR_USAGE, "the text has %d glyphs, more than %d", n, STAGGER_MAX_PARTS);
+    char what[64];
+    snprintf(what, sizeof what, "%d glyphs drawn alone at %dx%d", n, o->text_im.w, o->text_im.h);
+    poyo_status mst = memlimit_check((double)n * o->text_im.w * o->text_im.h * 4.0, what, "--size", POYO_ERR_USAGE, err);
+    if (mst != POYO_OK)
+        return mst;
+    if (!(o->glyphs = calloc((size_t)n, sizeof *o->glyphs)))
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        poyo_status st = text_glyph_image(&o->text_im, i, &o->glyphs[i], err);
+        o->nglyphs = i + 1;
+        if (st != POYO_OK) {
+            glyph_images_free(o);
+            return st;
+        }
+    }
+    return POYO_OK;
+}
+
+/* The words of poyo text joined by spaces (malloc'ed; NULL when out of memory). */
+static char *join_words(const char **words, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(words[i]) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, words[i]);
+    }
+    return s;
+}
+
+/* The whole command, poyo animate or (text_mode) poyo text; with parse_only it
+ * stops once the options are checked, touching no file (for the option-parser
+ * fuzzer). */
+static int animate_main(int argc, char **argv, int parse_only, int text_mode)
 {
     run_opts o;
     memset(&o, 0, sizeof o);
+    o.text = text_default_def();
     o.anim = animate_default_def();
     o.out = output_default_def();
     o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
@@ -665,12 +867,18 @@ static int animate_main(int argc, char **argv, int parse_only)
         return 1;
     }
     int ninputs = 0;
+    cli_option text_table[N_OPTIONS + N_TEXT_ONLY];
+    const cli_option *table = options;
+    if (text_mode) {
+        text_options(text_table);
+        table = text_table;
+    }
     cli_parser p;
     const char *operand;
     int id, ok = 1;
     double d;
     /* a preset sets defaults first; every other option given overrides it */
-    cli_init(&p, argc, argv, options);
+    cli_init(&p, argc, argv, table);
     p.silent = 1; /* the full pass below reports the errors */
     while ((id = cli_next(&p, &operand)) != -1 && id != -2) {
         if (id != O_PRESET)
@@ -689,13 +897,13 @@ static int animate_main(int argc, char **argv, int parse_only)
         }
         preset_apply(o.preset, &o.anim, &o.out, &o.max_bytes);
     }
-    cli_init(&p, argc, argv, options);
+    cli_init(&p, argc, argv, table);
     while (ok && (id = cli_next(&p, &operand)) != -1) {
         const char *v = p.value, *on = p.name;
         switch (id) {
         case -2: ok = 0; break;
         case 0:
-            if (!*operand) {
+            if (!*operand && !text_mode) {
                 cli_error(NULL, "an input file name is empty");
                 ok = 0;
             }
@@ -713,7 +921,7 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_VERBOSE: o.verbose = 1; o.quiet = 0; break;
         case O_HELP:
             if (!parse_only)
-                usage(stdout);
+                (text_mode ? text_usage : usage)(stdout);
             free(inputs);
             return 0;
         case O_LIST:
@@ -766,8 +974,10 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_FIT:
             if (strcmp(v, "auto") == 0) o.anim.fit = FIT_AUTO;
             else if (strcmp(v, "none") == 0) o.anim.fit = FIT_NONE;
+            else if (text_mode && strcmp(v, "fill") == 0) o.text.fit = TEXT_FIT_FILL;
+            else if (text_mode && strcmp(v, "keep") == 0) o.text.fit = TEXT_FIT_KEEP;
             else {
-                cli_error(on, "must be auto or none, not '%s'", v);
+                cli_error(on, text_mode ? "must be fill, keep, auto or none, not '%s'" : "must be auto or none, not '%s'", v);
                 ok = 0;
             }
             break;
@@ -801,6 +1011,31 @@ static int animate_main(int argc, char **argv, int parse_only)
         case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
         case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
         case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
+        case O_FONT:
+            o.text.font = v;
+            if (!*v) {
+                cli_error(on, "needs a font name or file");
+                ok = 0;
+            }
+            break;
+        case O_COLOR:
+            o.text.gradient = 0;
+            ok = cli_color(on, v, &o.text.color);
+            break;
+        case O_GRADIENT:
+        case O_TEXT_OUTLINE: ok = parse_text_colours(id, on, v, &o.text); break;
+        case O_ALIGN:
+            if (strcmp(v, "left") == 0 || strcmp(v, "top") == 0) o.text.align = TEXT_ALIGN_LEFT;
+            else if (strcmp(v, "center") == 0 || strcmp(v, "centre") == 0 || strcmp(v, "middle") == 0)
+                o.text.align = TEXT_ALIGN_CENTER;
+            else if (strcmp(v, "right") == 0 || strcmp(v, "bottom") == 0) o.text.align = TEXT_ALIGN_RIGHT;
+            else {
+                cli_error(on, "must be left, center or right (top, middle or bottom), not '%s'", v);
+                ok = 0;
+            }
+            break;
+        case O_VERTICAL: o.text.vertical = 1; break;
+        case O_PER_GLYPH: o.per_glyph = 1; break;
         default: ok = 0; break;
         }
     }
@@ -819,11 +1054,33 @@ static int animate_main(int argc, char **argv, int parse_only)
         ok = 0;
     }
     if (ok && ninputs == 0) {
-        cli_error(NULL, "no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)");
+        cli_error(NULL, text_mode ? "no text (usage: poyo text [OPTIONS] TEXT...; see poyo text --help)"
+                                  : "no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)");
         ok = 0;
     }
+    char *text = NULL;
+    if (ok && text_mode) {
+        /* the canvas the text is laid out for: -s, a preset's, or 128x128 */
+        if (!o.anim.width) {
+            o.anim.width = o.text.width;
+            o.anim.height = o.text.height;
+        }
+        o.text.width = o.anim.width;
+        o.text.height = o.anim.height;
+        if (!(text = join_words(inputs, ninputs))) {
+            cli_error(NULL, "out of memory");
+            free(inputs);
+            return 1;
+        }
+        inputs[0] = text;
+        ninputs = 1;
+        if (text_check(text, &err) != POYO_OK || text_check_def(&o.text, &err) != POYO_OK) {
+            cli_error(NULL, "%s", err.msg);
+            ok = 0;
+        }
+    }
     int many = ninputs > 1;
-    for (int i = 0; i < ninputs && !many; i++)
+    for (int i = 0; i < ninputs && !many && !text_mode; i++)
         many = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
     if (ok && many && (o.frames_dir || o.sheet)) {
         cli_error(o.frames_dir ? "--frames" : "--sheet", "takes one input, not several");
@@ -839,19 +1096,44 @@ static int animate_main(int argc, char **argv, int parse_only)
     }
     /* the image and the JSON lines would share standard output */
     int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
-    for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet; i++)
+    for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet && !text_mode; i++)
         image_to_stdout |= strcmp(inputs[i], "-") == 0;
     if (ok && o.json && image_to_stdout) {
         cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
         ok = 0;
     }
+    if (ok && text_mode && !parse_only) {
+        char what[64];
+        snprintf(what, sizeof what, "drawing the text at %dx%d", o.text.width, o.text.height);
+        poyo_status st = memlimit_check(memlimit_decode(o.text.width, o.text.height), what, "--size", POYO_ERR_USAGE,
+                                        &err);
+        if (st == POYO_OK)
+            st = text_image(text, &o.text, &o.text_im, &err);
+        if (st != POYO_OK) {
+            cli_error(NULL, "%s", err.msg);
+            free(text);
+            free(inputs);
+            return st == POYO_ERR_USAGE ? 2 : 1;
+        }
+        if (o.per_glyph && (st = glyph_images(&o, &err)) != POYO_OK) {
+            cli_error("--per-glyph", "%s", err.msg);
+            image_free(&o.text_im);
+            free(text);
+            free(inputs);
+            return st == POYO_ERR_USAGE ? 2 : 1;
+        }
+    }
     if (!ok || parse_only) {
+        free(text);
         free(inputs);
         return ok ? 0 : 2;
     }
     if (o.output && (many || o.output[strlen(o.output) - 1] == '/') && !file_is_dir(o.output) &&
         make_dirs(o.output) != 0) {
         cli_error(o.output, "cannot create the directory: %s", strerror(errno));
+        glyph_images_free(&o);
+        image_free(&o.text_im);
+        free(text);
         free(inputs);
         return 1;
     }
@@ -867,15 +1149,19 @@ static int animate_main(int argc, char **argv, int parse_only)
     job_list jl = { NULL, 0, 0 };
     dir_walk walk = { &jl, o.recursive, o.quiet, 0, NULL, 0, 0 };
     for (int i = 0; i < ninputs; i++) {
-        int is_dir = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
+        int is_dir = !text_mode && strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
         walk.root_len = strlen(inputs[i]);
-        if ((is_dir ? add_dir(&walk, inputs[i]) : jobs_add(&jl, inputs[i], 0)) != 0) {
+        if ((is_dir ? add_dir(&walk, inputs[i]) : jobs_add(&jl, inputs[i], text_mode)) != 0) {
             cli_error(NULL, "out of memory");
             walk_free(&walk);
             jobs_free(&jl);
+            glyph_images_free(&o);
+            image_free(&o.text_im);
+            free(text);
             free(inputs);
             return 1;
         }
+        text = NULL; /* the job owns it */
     }
     walk_free(&walk);
     if (jl.n == 0) {
@@ -888,7 +1174,12 @@ static int animate_main(int argc, char **argv, int parse_only)
         batch_job *j = &jl.jobs[i];
         if (frames_only || j->failed)
             continue;
-        if (strcmp(j->input, "-") == 0 && !o.output) {
+        if (text_mode) {
+            /* named after the text, beside nothing: here, or in -o DIR/ */
+            char *name = text_output_name(j->input, ext);
+            j->output = name ? output_for(name, 0, o.output, 0, ext) : NULL;
+            free(name);
+        } else if (strcmp(j->input, "-") == 0 && !o.output) {
             j->output = strdup("-");
         } else {
             j->output = output_for(j->input, j->root_len, o.output, many, ext);
@@ -921,16 +1212,23 @@ static int animate_main(int argc, char **argv, int parse_only)
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1, o.skip_existing };
     int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
     jobs_free(&jl);
+    glyph_images_free(&o);
+    image_free(&o.text_im);
     free(inputs);
     return failed ? 1 : 0;
 }
 
 int cmd_animate(int argc, char **argv)
 {
-    return animate_main(argc, argv, 0);
+    return animate_main(argc, argv, 0, 0);
+}
+
+int cmd_text(int argc, char **argv)
+{
+    return animate_main(argc, argv, 0, 1);
 }
 
 int cmd_animate_parse(int argc, char **argv)
 {
-    return animate_main(argc, argv, 1);
+    return animate_main(argc, argv, 1, 0);
 }

@@ -762,11 +762,11 @@ static poyo_status svg_scan(const svglib *lib, const uint8_t *data, size_t len, 
     return POYO_OK;
 }
 
-/* A parsed SVG document and the window of it an image shows: the image's
- * pixels are those of the document drawn at full_w x full_h, from (x, y). */
+/* A drawing and the window of it an image shows: the image's pixels are
+ * those of the drawing drawn at full_w x full_h, from (x, y). */
 struct image_vector {
-    const svglib *lib;    /* the functions that draw it */
-    RsvgHandle *handle;   /* a reference of its own */
+    const image_drawer *d; /* how to draw it */
+    void *obj;             /* the drawing: a reference of its own */
     int x, y, full_w, full_h;
 };
 
@@ -783,20 +783,23 @@ static poyo_status svg_fail(const svglib *lib, poyo_error *err, GError *gerr, co
     return poyo_fail(err, POYO_ERR_INPUT, "%s%s%s%s", what, *why ? " (" : "", why, *why ? ")" : "");
 }
 
-/* Draws the document fitted into the rectangle (x, y, dw, dh) of a
- * transparent w x h canvas held in rgba (w * h * 4 bytes, straight RGBA). */
-static poyo_status svg_draw(const struct image_vector *v, int w, int h, double x, double y, double dw, double dh,
-                            uint8_t *rgba, poyo_error *err)
+/* Draws the document (an RsvgHandle) fitted into the rectangle (x, y, dw, dh)
+ * of a transparent w x h canvas held in rgba (w * h * 4 bytes, straight RGBA). */
+static poyo_status svg_draw(void *doc, int w, int h, double x, double y, double dw, double dh, uint8_t *rgba,
+                            poyo_error *err)
 {
     /* cairo's ARGB32 rows are 4 * w bytes: it draws straight into the image */
-    const svglib *lib = v->lib;
+    const svglib *lib;
+    poyo_status st = svglib_load(&lib, err);
+    if (st != POYO_OK)
+        return st;
     memset(rgba, 0, (size_t)w * (size_t)h * 4u);
     cairo_surface_t *surf = lib->cairo_image_surface_create_for_data(rgba, CAIRO_FORMAT_ARGB32, w, h, w * 4);
     cairo_t *cr = lib->cairo_create(surf);
     GError *gerr = NULL;
     RsvgRectangle vp = { x, y, dw, dh };
     gboolean ok = lib->cairo_status(cr) == CAIRO_STATUS_SUCCESS &&
-                  lib->rsvg_handle_render_document(v->handle, cr, &vp, &gerr);
+                  lib->rsvg_handle_render_document(doc, cr, &vp, &gerr);
     cairo_status_t cs = lib->cairo_status(cr);
     lib->cairo_destroy(cr);
     lib->cairo_surface_finish(surf);
@@ -818,12 +821,28 @@ static poyo_status svg_draw(const struct image_vector *v, int w, int h, double x
     return POYO_OK;
 }
 
+/* An RsvgHandle's references: the library is loaded once a handle exists. */
+static void svg_ref(void *doc)
+{
+    const svglib *lib;
+    if (svglib_load(&lib, NULL) == POYO_OK)
+        (lib->g_object_ref)(doc); /* parenthesised: GObject also defines g_object_ref as a macro */
+}
+
+static void svg_unref(void *doc)
+{
+    const svglib *lib;
+    if (svglib_load(&lib, NULL) == POYO_OK)
+        lib->g_object_unref(doc);
+}
+
+static const image_drawer svg_drawer = { svg_draw, svg_ref, svg_unref };
+
 static void vector_free(struct image_vector *v)
 {
     if (!v)
         return;
-    if (v->handle)
-        v->lib->g_object_unref(v->handle);
+    v->d->unref(v->obj);
     free(v);
 }
 
@@ -879,25 +898,27 @@ static poyo_status decode_svg(const uint8_t *data, size_t len, long long max_pix
                        SVG_MAX_SIDE);
     else
         st = check_size(lround(w), lround(h), max_pixels, err);
-    struct image_vector *v = NULL;
-    if (st == POYO_OK && !(v = calloc(1, sizeof *v)))
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an SVG");
-    if (st != POYO_OK) {
-        lib->g_object_unref(handle);
-        return st;
-    }
-    v->lib = lib;
-    v->handle = handle;
-    v->full_w = (int)lround(w);
-    v->full_h = (int)lround(h);
-    st = image_alloc(out, v->full_w, v->full_h, err);
     if (st == POYO_OK)
-        st = svg_draw(v, out->w, out->h, 0, 0, out->w, out->h, out->rgba, err);
+        st = image_from_drawing(&svg_drawer, handle, (int)lround(w), (int)lround(h), out, err);
+    lib->g_object_unref(handle);
+    return st;
+}
+
+poyo_status image_from_drawing(const image_drawer *d, void *obj, int w, int h, image *out, poyo_error *err)
+{
+    struct image_vector *v = NULL;
+    poyo_status st = image_alloc(out, w, h, err);
+    if (st == POYO_OK && !(v = calloc(1, sizeof *v)))
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a drawing");
+    if (st == POYO_OK)
+        st = d->draw(obj, w, h, 0, 0, w, h, out->rgba, err);
     if (st != POYO_OK) {
-        vector_free(v);
+        free(v);
         image_free(out);
         return st;
     }
+    d->ref(obj);
+    *v = (struct image_vector){ d, obj, 0, 0, w, h };
     out->vec = v;
     return POYO_OK;
 }
@@ -996,15 +1017,21 @@ poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *
         struct image_vector *v = malloc(sizeof *v);
         if (!v) {
             image_free(out);
-            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an SVG");
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a drawing");
         }
         *v = *src->vec;
         v->x += x0;
         v->y += y0;
-        (v->lib->g_object_ref)(v->handle); /* parenthesised: GObject also defines g_object_ref as a macro */
+        v->d->ref(v->obj);
         out->vec = v;
     }
     return POYO_OK;
+}
+
+void *image_drawing(const image *im, const image_drawer *d)
+{
+    const struct image_vector *v = im->vec;
+    return v && v->d == d && v->x == 0 && v->y == 0 && v->full_w == im->w && v->full_h == im->h ? v->obj : NULL;
 }
 
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err)
@@ -1073,7 +1100,7 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
         /* drawn at the placed size: as sharp as an image made at that size */
         const struct image_vector *v = src->vec;
         double sx = (double)pw / src->w, sy = (double)ph / src->h;
-        st = svg_draw(v, w, h, ox - v->x * sx, oy - v->y * sy, v->full_w * sx, v->full_h * sy, out->rgba, err);
+        st = v->d->draw(v->obj, w, h, ox - v->x * sx, oy - v->y * sy, v->full_w * sx, v->full_h * sy, out->rgba, err);
         if (st != POYO_OK)
             image_free(out);
         else

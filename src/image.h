@@ -12,14 +12,24 @@
 
 #include "error.h"
 
-struct image_vector; /* a parsed SVG, private to image.c */
+struct image_vector; /* a drawing (a parsed SVG, laid-out text), private to image.c */
+
+/* How an image made from a drawing draws it again at any size. */
+typedef struct image_drawer {
+    /* Draws the whole drawing fitted into the rectangle (x, y, dw, dh) of rgba,
+     * a w x h canvas (straight RGBA, rows packed) that it first clears. */
+    poyo_status (*draw)(void *obj, int w, int h, double x, double y, double dw, double dh, uint8_t *rgba,
+                        poyo_error *err);
+    void (*ref)(void *obj);   /* one more owner of obj */
+    void (*unref)(void *obj); /* one owner fewer; the last frees it */
+} image_drawer;
 
 /* 8-bit RGBA, straight alpha, rows packed (stride = 4 * w). */
 typedef struct image {
     int w, h;
     uint8_t *rgba;   /* owned */
     struct image_vector *vec; /* owned (a copy by assignment shares it; image_crop makes one that owns its
-                                 own); an SVG's drawing, which image_place draws again at the size asked for */
+                                 own); a drawing (SVG, text) that image_place draws again at the size asked for */
 } image;
 
 /* Decodes an image held in memory: PNG, JPEG, WebP (an animated one's first
@@ -40,6 +50,12 @@ poyo_status image_load(const char *path, long long max_pixels, image *out, poyo_
 /* The window [x0, x1) x [y0, y1) of src as an image of its own; an SVG's
  * drawing comes along, so the window too is drawn again at any size. */
 poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *out, poyo_error *err);
+/* A w x h image drawn from obj by d; out keeps a reference of its own to obj
+ * (taken on success), so that image_place draws it again at any size. */
+poyo_status image_from_drawing(const image_drawer *d, void *obj, int w, int h, image *out, poyo_error *err);
+/* The drawing obj of an image made by image_from_drawing with drawer d (not a
+ * crop of it), else NULL. */
+void *image_drawing(const image *im, const image_drawer *d);
 /* Allocates a zeroed (fully transparent) w x h image. */
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err);
 /* Frees the pixels and the drawing; safe on a zeroed image. */
@@ -50,8 +66,8 @@ void image_clear_invisible(image *im);
 int image_visible_bbox(const image *im, int *x0, int *y0, int *x1, int *y1);
 /* Resamples src to pw x ph (sRGB-aware, alpha-weighted) and puts its top-left
  * corner at (ox, oy) on a transparent w x h canvas; the rest is clipped. An
- * SVG (src->vec) is not resampled but drawn again at pw x ph, so it stays sharp
- * at any size. */
+ * drawing (src->vec: an SVG, text) is not resampled but drawn again at pw x ph,
+ * so it stays sharp at any size. */
 poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, int oy, image *out, poyo_error *err);
 /* Encodes as PNG into *out (malloc'ed, *len bytes); the caller frees it. */
 poyo_status image_encode_png(const uint8_t *rgba, int w, int h, uint8_t **out, size_t *len, poyo_error *err);

@@ -18,7 +18,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
     { "stretch", "pulled up and released",
       0.12, 0.6, "peak stretch, fraction of height", 0, { 0.5, 0.5 }, 0, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "poke", "a finger pokes the body at a point: a dent that ripples outwards",
-      0.20, 0.4, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
+      0.18, 0.4, "dent depth, fraction of height", 1, { 0.5, 0.15 }, 1, NAN, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "shake", "a sideways shove: the body sways",
       0.12, 0.5, "peak sway, fraction of height", 0, { 0.5, 0.5 }, 1, 0.0, 0, 0.0, ANCHOR_BOTTOM, 0 },
     { "twist", "a turn about a point, more the higher up: the body twists and untwists",
@@ -338,7 +338,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     run->gain = 1.0;
     /* a press no faster than the body can follow: longer for a deeper one */
     run->t_press = 0.16 * fmax(1.0, s / run->info->strength);
-    run->t_hold = 0.04;
+    /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
+     * its dent a moment (the body around it settles), and so does a crouch before the leap */
+    run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* the top and bottom node of every column */
     int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)

@@ -10,6 +10,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: poyo [animate] [OPTIONS] INPUT...   make a stamp jiggle (see poyo animate --help)\n"
+            "       poyo text [OPTIONS] TEXT...          words drawn as a stamp, jiggling (see poyo text --help)\n"
             "       poyo rope [OPTIONS] [STAMP]          a stamp swinging on a rope (a phone charm)\n"
             "       poyo path [OPTIONS] [STAMP]          involute paths; a stamp moving along one\n"
             "       poyo sdf [OPTIONS] [STAMP]           distance-field scenes; a stamp falling in\n"
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(c, "animate") == 0)
             return cmd_animate(argc - 1, argv + 1);
+        if (strcmp(c, "text") == 0)
+            return cmd_text(argc - 1, argv + 1);
         if (strcmp(c, "rope") == 0)
             return cmd_rope(argc - 1, argv + 1);
         if (strcmp(c, "path") == 0)

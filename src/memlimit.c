@@ -7,6 +7,8 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "render.h"
 
@@ -70,6 +72,8 @@ poyo_status memlimit_check(double bytes, const char *what, const char *lower, po
     char need[32], have[32];
     memlimit_format(bytes, need, sizeof need);
     memlimit_format((double)memory_bound, have, sizeof have);
+    if (strcmp(need, have) == 0) /* just over: as many digits as tell them apart */
+        snprintf(need, sizeof need, "%.3f %s", bytes / (double)memory_bound * atof(have), strchr(have, ' ') + 1);
     return poyo_fail(err, st, "%s would take about %s, more than the %s memory limit; %s%s%sraise --max-memory", what,
                      need, have, lower ? "lower " : "", lower ? lower : "", lower ? ", or " : "");
 }
@@ -151,12 +155,12 @@ double memlimit_clip_bytes(const memlimit_clip *c)
         extra = fmax(extra, c->budget ? budget_bytes(c) : encode_bytes(c->format, c->out, c->count, c->w, c->h));
     if (c->sheet)
         extra = fmax(extra, frames * 2.0); /* the sheet and its PNG encoding */
-    return stamp + frames + extra;
+    return stamp + c->extra + frames + extra;
 }
 
 memlimit_clip memlimit_clip_for(const image *stamp, int count, int w, int h, const output_def *out, const char *output)
 {
-    memlimit_clip c = { 0, 0, count, w, h, stamp != NULL, FORMAT_AUTO, out, 0, 0, 0, 0 };
+    memlimit_clip c = { 0, 0, count, w, h, stamp != NULL, FORMAT_AUTO, out, 0, 0, 0, 0, 0.0 };
     if (stamp) {
         c.src_w = stamp->w;
         c.src_h = stamp->h;

@@ -54,9 +54,10 @@ typedef struct memlimit_clip {
     int budget_max_frames;   /* its frame limit (0: none) */
     int budget_resize;       /* 1: it may draw the clip again at smaller sizes */
     int sheet;               /* 1: a sprite sheet of every frame is written */
+    double extra;            /* bytes held besides, throughout (poyo text's glyphs) */
 } memlimit_clip;
 
-/* Bytes a clip holds at its peak: the stamp throughout, and the frames with
+/* Bytes a clip holds at its peak: the stamp and the extra throughout, and the frames with
  * the largest of the renderer, the encoder, the budget search's copies and
  * the sheet. */
 double memlimit_clip_bytes(const memlimit_clip *c);

@@ -705,7 +705,7 @@ static void keep_cells_turning(softbody *sb)
     double *mx = sb->gx, *my = sb->gy, *cnt = sb->agx;
     if (!any_cell_near_folding(sb))
         return;
-    for (int sweep = 0; sweep < 16; sweep++) {
+    for (int sweep = 0; sweep < 64; sweep++) {
         int moved = 0;
         memset(mx, 0, (size_t)sb->n * sizeof *mx);
         memset(my, 0, (size_t)sb->n * sizeof *my);

@@ -96,6 +96,14 @@ test_expect_success 'rope, path and sdf refuse above the bound and take --max-me
     [ -s p.gif ] && [ -s s2.gif ] && expect_no_file r.gif
 '
 
+test_expect_success 'poyo text checks the drawing and the clip against the bound' '
+    expect_exit 2 $POYO text hello --size 4096 --max-memory 100MiB -o t.gif 2>err &&
+    expect_line err "poyo: drawing the text at 4096x4096 would take about 192 MiB, more than the 100 MiB memory limit; lower --size, or raise --max-memory" &&
+    expect_exit 1 $RU cost $POYO text hello --size 2048 --duration 3 -o t.gif 2>err &&
+    grep -q "^poyo: hello: 75 frames of 2048x2048 would take about [0-9.]* GiB, more than the 1 GiB memory limit; $LOWER\$" err &&
+    [ $(wc -l <err) -eq 1 ] && cost_under cost 2 1024 && expect_no_file t.gif
+'
+
 test_expect_success 'check holds decoded frames to --max-memory' '
     "$MKPNG" gif-frames g.gif 1024 1024 20 &&
     expect_exit 1 $RU cost $POYO check -p slack --max-memory 64MiB g.gif 2>err &&
@@ -105,7 +113,7 @@ test_expect_success 'check holds decoded frames to --max-memory' '
 '
 
 test_expect_success 'every subcommand documents --max-memory; bad sizes are usage errors' '
-    for c in animate rope path sdf check; do
+    for c in animate text rope path sdf check; do
         $POYO $c --help >help && grep -q -- "--max-memory SIZE" help || exit 1
     done &&
     expect_exit 2 $POYO ../stamp.png --max-memory 1K 2>err &&

@@ -898,6 +898,7 @@ typedef struct facts {
     int edge, ident, parts, holes;
     double sharp, kink;
     double haus, p95, d;         /* Hausdorff to frame 0, 95th percentile of |F|, D */
+    double step;                 /* step(i): to the next frame (the last: to frame 0) */
 } facts;
 
 static double sharpness(const uint8_t *rgba, int w, int h)
@@ -1696,6 +1697,7 @@ static int analyse(const opts *o, clip *c)
                 tmp[k] = hypot(Fb[2 * k] - Fa[2 * k], Fb[2 * k + 1] - Fa[2 * k + 1]);
             double p = quantile(tmp, c->npix, 0.95);
             step[i] = cs > p ? cs : p;
+            c->st[i].step = step[i];
         }
         double med = NAN, smax = NAN, seam = n > 1 ? step[n - 1] : 0;
         if (n > 1) {
@@ -1773,8 +1775,9 @@ static int analyse(const opts *o, clip *c)
             const facts *s = &c->st[i];
             fprintf(o->json ? stderr : stdout,
                     "frame %d d %.3f haus %.3f p95 %.3f area %ld height %d bottom %d parts %d holes %d kink %.1f "
-                    "sharp %.2f\n",
-                    i, s->d, s->haus, s->p95, s->area, s->y1 - s->y0, s->y1, s->parts, s->holes, s->kink, s->sharp);
+                    "sharp %.2f step %.3f\n",
+                    i, s->d, s->haus, s->p95, s->area, s->y1 - s->y0, s->y1, s->parts, s->holes, s->kink, s->sharp,
+                    s->step);
         }
 done:
     free(mask);

@@ -41,6 +41,9 @@ static void a_refusal_names_estimate_bound_and_options(void)
     ENSURE_MSG(strcmp(err.msg, "decoding it would take about 3 GiB, more than the 1 GiB memory limit; raise "
                                "--max-memory") == 0,
                "%s", err.msg);
+    ENSURE(memlimit_check(1.002 * 1073741824.0, "x", NULL, POYO_ERR_INPUT, &err) == POYO_ERR_INPUT);
+    ENSURE_MSG(strncmp(err.msg, "x would take about 1.002 GiB, more than the 1 GiB memory limit", 62) == 0, "%s",
+               err.msg);
     memlimit_set(4LL * 1073741824);
     poyo_status st = memlimit_check(3.0 * 1073741824.0, "x", "--size", POYO_ERR_USAGE, &err);
     memlimit_set(MEMLIMIT_DEFAULT_MEMORY);
