@@ -5,6 +5,7 @@
 #include "animread.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include <zlib.h>
 
 #include "image.h"
+#include "memlimit.h"
 #include "webm.h"
 
 /* Frames collected while decoding: the anim plus each frame's stored delay. */
@@ -52,17 +54,27 @@ static void builder_free(builder *b)
     b->canvas = NULL;
 }
 
-/* Fails when n composited w x h frames would exceed ANIMREAD_MAX_BYTES. */
+/* Bytes the composited frames may take: the memory bound (memlimit.h) less the
+ * two canvases the compositing works on beside them. */
+static uint64_t max_frame_bytes(uint64_t fb)
+{
+    uint64_t bound = (uint64_t)memlimit_get();
+    return bound > 2 * fb ? bound - 2 * fb : 0;
+}
+
+/* Fails when n composited w x h frames would exceed the memory bound. */
 static poyo_status check_budget(uint64_t n, uint32_t w, uint32_t h, poyo_error *err)
 {
     uint64_t fb = (uint64_t)w * h * 4u;
-    if (fb && n > ANIMREAD_MAX_BYTES / fb)
-        return poyo_fail(err, POYO_ERR_INPUT, "%llu frames of %ux%u exceed the limit of 1 GiB of decoded frames",
-                         (unsigned long long)n, (unsigned)w, (unsigned)h);
+    if (fb && n > max_frame_bytes(fb) / fb) {
+        char what[80];
+        snprintf(what, sizeof what, "%llu frames of %ux%u", (unsigned long long)n, (unsigned)w, (unsigned)h);
+        return memlimit_check((double)(n + 2) * (double)fb, what, NULL, POYO_ERR_INPUT, err);
+    }
     return POYO_OK;
 }
 
-/* Fails when n frames of the canvas would exceed ANIMREAD_MAX_BYTES. */
+/* Fails when n frames of the canvas would exceed the memory bound. */
 static poyo_status check_frames(const builder *b, uint64_t n, poyo_error *err)
 {
     return check_budget(n, (uint32_t)b->a.width, (uint32_t)b->a.height, err);
@@ -76,7 +88,7 @@ static poyo_status builder_push(builder *b, int delay_ms, poyo_error *err)
         return st;
     size_t fb = anim_frame_bytes(&b->a);
     if (b->a.count == b->cap) {
-        uint64_t most = ANIMREAD_MAX_BYTES / fb;
+        uint64_t most = max_frame_bytes(fb) / fb;
         int cap = b->cap ? b->cap * 2 : 8;
         if ((uint64_t)cap > most)
             cap = (int)most;
@@ -280,9 +292,9 @@ static poyo_status read_gif(const uint8_t *data, size_t len, builder *b, poyo_er
     uint64_t frames, area;
     gif_scan(data, len, &frames, &area);
     poyo_status st = check_budget(frames, sw, sh, err);
-    if (st == POYO_OK && area > ANIMREAD_MAX_BYTES / 4u)
-        st = poyo_fail(err, POYO_ERR_INPUT, "GIF frames hold %llu pixels in all, more than the limit of %zu",
-                       (unsigned long long)area, ANIMREAD_MAX_BYTES / 4u);
+    if (st == POYO_OK && area > (uint64_t)memlimit_get() / 4u)
+        st = poyo_fail(err, POYO_ERR_INPUT, "GIF frames hold %llu pixels in all, more than the limit of %llu",
+                       (unsigned long long)area, (unsigned long long)memlimit_get() / 4u);
     if (st == POYO_OK)
         st = builder_init(b, "GIF", sw, sh, err);
     if (st != POYO_OK)
@@ -910,7 +922,7 @@ static int semi_transparent(const anim *a)
 static poyo_status read_webm(const uint8_t *data, size_t len, anim *out, anim_meta *meta, poyo_error *err)
 {
     webm_info info;
-    poyo_status st = webm_read(data, len, ANIMREAD_MAX_PIXELS, ANIMREAD_MAX_BYTES, out, &info, err);
+    poyo_status st = webm_read(data, len, ANIMREAD_MAX_PIXELS, (size_t)memlimit_get(), out, &info, err);
     if (st != POYO_OK)
         return st;
     if (meta) {

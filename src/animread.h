@@ -11,10 +11,6 @@
 
 /* Largest canvas or frame accepted, in pixels (poyo's default --max-pixels). */
 #define ANIMREAD_MAX_PIXELS (16u * 1024u * 1024u)
-/* Largest total of composited frames accepted, in bytes (1 GiB), checked from
- * the declared canvas and frame count before the frames are allocated; the
- * frames' own pixels (decoding work) are held to the same number of pixels. */
-#define ANIMREAD_MAX_BYTES ((size_t)1024u * 1024u * 1024u)
 
 typedef struct anim_meta {
     char format[8];        /* "gif", "apng", "png", "webp" or "webm" */
@@ -39,7 +35,11 @@ typedef struct anim_meta {
  * out->loop is the number of plays (0 forever, GIF without loop block 1, GIF
  * count N > 0 gives N + 1). Free with anim_free and anim_meta_free. meta may be
  * NULL. On failure both are left empty and err says why (POYO_ERR_INPUT for
- * corrupt, truncated, unsupported or oversized files). */
+ * corrupt, truncated, unsupported or oversized files). The composited frames
+ * and the two canvases they are made on stay within the memory bound
+ * (memlimit.h), checked from the declared canvas and frame count before the
+ * frames are allocated; the frames' own pixels (decoding work) are held to a
+ * quarter of it in pixels. */
 poyo_status anim_read(const uint8_t *data, size_t len, anim *out, anim_meta *meta, poyo_error *err);
 /* Frees meta's delays; a no-op on NULL or a zeroed meta. */
 void anim_meta_free(anim_meta *meta);

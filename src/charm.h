@@ -91,7 +91,8 @@ poyo_status charm_simulate(const charm_def *def, const image *src, charm_clip *o
 /* Frees a clip; safe on a zeroed one. */
 void charm_clip_free(charm_clip *clip);
 /* Draws every frame of clip: the rope anti-aliased under the warped stamp;
- * *out is owned by the caller. Fails when the frames would take over 1 GiB. */
+ * *out is owned by the caller. Fails when the frames and the renderer would take
+ * more than the memory bound (memlimit.h). */
 poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out, poyo_error *err);
 
 /* Draws the smooth polyline through pts (n points, canvas pixels) width pixels

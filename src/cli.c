@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "memlimit.h"
+
 /* Appends s to line (of cap bytes, holding *k) with control characters written
  * as \ooo, so that a file name cannot move the cursor or rewrite the terminal. */
 static void put_safe(char *line, size_t cap, size_t *k, const char *s)
@@ -246,7 +248,7 @@ int cli_bytes(const char *opt, const char *s, long long *out)
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || !isfinite(v) || v <= 0) {
-        cli_error(opt, "'%s' is not a size (like 128K, 256KiB or 300KB)", s);
+        cli_error(opt, "'%s' is not a size (like 128K, 256KiB, 300KB or 2G)", s);
         return 0;
     }
     double mult = 1;
@@ -260,10 +262,14 @@ int cli_bytes(const char *opt, const char *s, long long *out)
             mult = 1000000;
         else if (strcasecmp(u, "MiB") == 0)
             mult = 1048576;
+        else if (strcasecmp(u, "G") == 0 || strcasecmp(u, "GB") == 0)
+            mult = 1e9;
+        else if (strcasecmp(u, "GiB") == 0)
+            mult = 1073741824.0;
         else if (strcasecmp(u, "B") == 0)
             mult = 1;
         else {
-            cli_error(opt, "'%s' is not a size (like 128K, 256KiB or 300KB)", s);
+            cli_error(opt, "'%s' is not a size (like 128K, 256KiB, 300KB or 2G)", s);
             return 0;
         }
     }
@@ -273,6 +279,19 @@ int cli_bytes(const char *opt, const char *s, long long *out)
         return 0;
     }
     *out = (long long)llround(b);
+    return 1;
+}
+
+int cli_max_memory(const char *opt, const char *v, long long *out)
+{
+    long long b;
+    if (!cli_bytes(opt, v, &b))
+        return 0;
+    if (b < MEMLIMIT_MIN_MEMORY || b > MEMLIMIT_MAX_MEMORY) {
+        cli_error(opt, "'%s' is out of range (16MiB to 1024GiB)", v);
+        return 0;
+    }
+    *out = b;
     return 1;
 }
 

@@ -82,7 +82,9 @@ char *cli_output_beside(const char *input, const char *ext, const char *tag);
 mode_t cli_file_mode(void);
 /* Parses --max-pixels (1 to 10^9). */
 int cli_max_pixels(const char *opt, const char *v, long long *out);
-/* Parses a size like 128K, 256KiB, 300KB, 1M or 5000 into bytes. */
+/* Parses a size like 128K, 256KiB, 300KB, 1M, 2G, 1GiB or 5000 into bytes. */
 int cli_bytes(const char *opt, const char *s, long long *out);
+/* Parses --max-memory (a size, 16 MiB to 1 TiB); the command hands it to memlimit_set. */
+int cli_max_memory(const char *opt, const char *v, long long *out);
 
 #endif

@@ -5,16 +5,16 @@
 #include "clip.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "memlimit.h"
+
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err)
 {
-    double bytes = (double)frames * w * h * 4.0;
-    if (bytes > CLIP_MAX_BYTES)
-        return poyo_fail(err, POYO_ERR_USAGE, "%d frames of %dx%d need more than %.0f GiB; lower %s", frames, w, h,
-                         CLIP_MAX_BYTES / 1073741824.0, shorter);
-    return POYO_OK;
+    memlimit_clip c = { 0, 0, frames, w, h, 0, FORMAT_AUTO, NULL, 0, 0, 0, 0, 0.0 };
+    return memlimit_check_clip(&c, shorter, err);
 }
 
 void clip_set_length(clip_def *d, double duration, double max_duration)
@@ -63,10 +63,11 @@ static poyo_status reserve(clip_frames *c, int need, const clip_def *d, poyo_err
 {
     if (need <= c->cap)
         return POYO_OK;
-    if (need * c->frame_bytes > CLIP_MAX_BYTES)
-        return poyo_fail(err, POYO_ERR_USAGE,
-                         "%d frames of %dx%d need more than %.0f GiB; lower --size, --fps or --duration", need,
-                         d->width, d->height, CLIP_MAX_BYTES / 1073741824.0);
+    if (need * c->frame_bytes > (double)memlimit_get()) {
+        char what[64];
+        snprintf(what, sizeof what, "%d frames of %dx%d", need, d->width, d->height);
+        return memlimit_check(need * c->frame_bytes, what, "--size, --fps or --duration", POYO_ERR_USAGE, err);
+    }
     int nc = c->cap ? c->cap * 2 : 64;
     while (nc < need)
         nc *= 2;
@@ -412,7 +413,8 @@ poyo_status clip_render(const clip_view *v, const double *x, const double *y, in
     memset(out, 0, sizeof *out);
     renderer r;
     memset(&r, 0, sizeof r);
-    poyo_status st = clip_check_memory(count, v->width, v->height, "--size, --fps or --duration", err);
+    memlimit_clip lc = { 0, 0, count, v->width, v->height, v->src != NULL, FORMAT_AUTO, NULL, 0, 0, 0, 0, 0.0 };
+    poyo_status st = memlimit_check_clip(&lc, "--size, --fps or --duration", err);
     if (st != POYO_OK)
         return st;
     if (v->src && (st = renderer_init(&r, v->src, v->lat, v->width, v->height, v->place, err)) != POYO_OK)

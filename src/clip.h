@@ -14,8 +14,6 @@
 #include "lattice.h"
 #include "render.h"
 
-/* Bytes a clip may take: its RGBA frames and the state recorded for them. */
-#define CLIP_MAX_BYTES 1073741824.0
 /* Seconds a periodic drive may run before its steady state is filmed. */
 #define CLIP_MAX_WARMUP 12.0
 
@@ -88,8 +86,10 @@ typedef struct clip_frames {
 /* A one-shot clip of `duration` seconds (0: until the body settles, within
  * max_duration seconds) at def->fps: sets def->fixed and def->max_frames. */
 void clip_set_length(clip_def *def, double duration, double max_duration);
-/* Refuses, before any work, a clip of `frames` frames of w x h that would take
- * more than CLIP_MAX_BYTES; `shorter` names the options that make it smaller. */
+/* Refuses, before any work, a clip of `frames` frames of w x h whose frames
+ * alone would take more than the memory bound (memlimit.h); `shorter` names the
+ * options that make it smaller. Filming stops at the bound too, and drawing
+ * checks the frames with the renderer's copy of the stamp. */
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err);
 /* Where a stamp of iw x ih pixels sits at rest on a w x h canvas when its
  * visible box (x0, y0, x1, y1, image pixels) is scaled to `side` canvas pixels

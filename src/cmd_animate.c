@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "fileio.h"
 #include "image.h"
+#include "memlimit.h"
 #include "output.h"
 #include "preset.h"
 #include "stagger.h"
@@ -28,7 +29,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP,
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM,
     O_FONT, O_COLOR, O_GRADIENT, O_TEXT_OUTLINE, O_ALIGN, O_VERTICAL, O_PER_GLYPH /* poyo text's own */
 };
 
@@ -46,7 +47,8 @@ static const cli_option options[] = {
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
     { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
     { "lossy", 0, 0, O_LOSSY }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
-    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { NULL, 0, 0, 0 },
+    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { "max-memory", 0, 1, O_MAXMEM },
+    { NULL, 0, 0, 0 },
 };
 
 /* poyo text's options after those of poyo animate (but --outline) */
@@ -166,8 +168,10 @@ static void usage(FILE *out)
             "                           lossy WebP (default %d) (0 to 100)\n"
             "      --lossy              lossy WebP (default lossless)\n"
             "\n"
-            "Input:\n"
+            "Input and limits:\n"
             "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a stamp estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
             "\n"
             "  -h, --help               this help;  poyo --version prints the version\n"
             "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
@@ -200,8 +204,9 @@ static void text_usage(FILE *out)
             "  -s, --size WxH|N         canvas size (1 to 4096; default %dx%d)\n"
             "\n"
             "Every option of poyo animate applies (see poyo animate --help): -o, --format, -p,\n"
-            "--max-bytes, --frames, --sheet, -i, --strength, --hz, --outline-stiffness K (the body's\n"
-            "outline springs; --outline is the letters' outline here) and the rest.\n"
+            "--max-bytes, --max-memory SIZE, --frames, --sheet, -i, --strength, --hz,\n"
+            "--outline-stiffness K (the body's outline springs; --outline is the letters' outline\n"
+            "here) and the rest.\n"
             "\n"
             "  -h, --help               this help\n"
             "Exit status: 0 success, 1 failure, 2 usage error (bad text, no such font).\n",
@@ -220,6 +225,7 @@ typedef struct run_opts {
     const char *frames_dir, *sheet;
     int quiet, verbose;
     long long max_pixels;
+    long long max_memory;       /* --max-memory, bytes */
     long long max_bytes;        /* 0 = no budget */
     int workers;                /* -j */
     int recursive;              /* -r */
@@ -465,6 +471,36 @@ static poyo_status passes_preset(const preset_info *p, const bytebuf *buf, poyo_
     return st;
 }
 
+/* Checks what a job will hold against the memory bound: before filming
+ * (count: the frames it will have at least) and again, with the frames known,
+ * before drawing them; `extra` bytes are held besides throughout; *bytes (may
+ * be NULL) gets the estimate. */
+static poyo_status job_memory(const run_opts *o, const char *output, const image *im, int count, int w, int h,
+                              double extra, double *bytes, poyo_error *err)
+{
+    memlimit_clip c = memlimit_clip_for(im, count, w, h, &o->out, output);
+    c.sheet = o->sheet != NULL;
+    c.extra = extra;
+    if (output) {
+        c.budget = o->max_bytes > 0 || o->preset;
+        c.budget_max_frames = o->preset ? o->preset->max_frames : 0;
+        c.budget_resize = 1; /* a preset whose canvas rule allows it shrinks too */
+    }
+    if (bytes)
+        *bytes = memlimit_clip_bytes(&c);
+    return memlimit_check_clip(&c, "--size, --fps or --duration", err);
+}
+
+/* Frames a staggered clip holds at once while it is drawn: the whole clip's
+ * and the longest part's own. */
+static int stagger_frames_held(const stagger *s)
+{
+    int most = 0;
+    for (int i = 0; i < s->n; i++)
+        most = s->m[i].count > most ? s->m[i].count : most;
+    return s->count + most;
+}
+
 /* Processes one job (a batch_fn): read, simulate, render, encode, write. */
 static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 {
@@ -488,16 +524,30 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
+    double need = 0.0, held = 0.0;
     if (!src && image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
     if (!src)
         src = &im;
-    if (o->nglyphs ? stagger_simulate(src, o->glyphs, o->nglyphs, &o->anim, &sg, &err) != POYO_OK ||
-                         stagger_render(&sg, &o->anim, &a, &err) != POYO_OK
-                   : animate_simulate(src, &o->anim, &m, &err) != POYO_OK ||
-                         animate_render(src, &m, &o->anim, &a, &err) != POYO_OK) {
+    int least = o->anim.duration > 0.0 ? (int)lround(o->anim.duration * o->anim.fps) : 2;
+    double glyphs = (double)o->nglyphs * src->w * src->h * 4.0;
+    if (job_memory(o, output, src, least < 2 ? 2 : least, o->anim.width ? o->anim.width : src->w,
+                   o->anim.height ? o->anim.height : src->h, glyphs, NULL, &err) != POYO_OK ||
+        (o->nglyphs ? stagger_simulate(src, o->glyphs, o->nglyphs, &o->anim, &sg, &err)
+                    : animate_simulate(src, &o->anim, &m, &err)) != POYO_OK ||
+        (o->nglyphs ? job_memory(o, output, src, stagger_frames_held(&sg), sg.m[0].canvas_w, sg.m[0].canvas_h, glyphs,
+                                 &need, &err)
+                    : job_memory(o, output, src, m.count, m.canvas_w, m.canvas_h, 0.0, &need, &err)) != POYO_OK) {
+        job_fail(job, name, err.msg);
+        goto done;
+    }
+    /* files drawn side by side share the bound */
+    memlimit_reserve(need);
+    held = need;
+    if ((o->nglyphs ? stagger_render(&sg, &o->anim, &a, &err) : animate_render(src, &m, &o->anim, &a, &err)) !=
+        POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
@@ -578,6 +628,7 @@ done:
     motion_free(&m);
     stagger_free(&sg);
     anim_free(&a);
+    memlimit_release(held);
     return rc;
 }
 
@@ -927,6 +978,11 @@ static poyo_status glyph_images(run_opts *o, poyo_error *err)
     int n = text_glyph_count(&o->text_im);
     if (n > STAGGER_MAX_PARTS)
         return poyo_fail(err, POYO_ERR_USAGE, "the text has %d glyphs, more than %d", n, STAGGER_MAX_PARTS);
+    char what[64];
+    snprintf(what, sizeof what, "%d glyphs drawn alone at %dx%d", n, o->text_im.w, o->text_im.h);
+    poyo_status mst = memlimit_check((double)n * o->text_im.w * o->text_im.h * 4.0, what, "--size", POYO_ERR_USAGE, err);
+    if (mst != POYO_OK)
+        return mst;
     if (!(o->glyphs = calloc((size_t)n, sizeof *o->glyphs)))
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
@@ -969,6 +1025,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     o.anim = animate_default_def();
     o.out = output_default_def();
     o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
     o.workers = batch_cores();
     o.out.mode = cli_file_mode();
     const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);
@@ -1128,6 +1185,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             break;
         case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
         case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
         case O_FONT:
             o.text.font = v;
             if (!*v) {
@@ -1156,6 +1214,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         default: ok = 0; break;
         }
     }
+    memlimit_set(o.max_memory);
     poyo_error err;
     if (ok && animate_check_def(&o.anim, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
@@ -1225,7 +1284,12 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         ok = 0;
     }
     if (ok && text_mode && !parse_only) {
-        poyo_status st = text_image(text, &o.text, &o.text_im, &err);
+        char what[64];
+        snprintf(what, sizeof what, "drawing the text at %dx%d", o.text.width, o.text.height);
+        poyo_status st = memlimit_check(memlimit_decode(o.text.width, o.text.height), what, "--size", POYO_ERR_USAGE,
+                                        &err);
+        if (st == POYO_OK)
+            st = text_image(text, &o.text, &o.text_im, &err);
         if (st != POYO_OK) {
             cli_error(NULL, "%s", err.msg);
             free(text);

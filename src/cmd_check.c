@@ -10,13 +10,15 @@
 #include "animread.h"
 #include "cli.h"
 #include "fileio.h"
+#include "memlimit.h"
 #include "preset.h"
 
-enum { O_PRESET = 1, O_LIST, O_QUIET, O_JSON, O_HELP };
+enum { O_PRESET = 1, O_LIST, O_QUIET, O_JSON, O_HELP, O_MAXMEM };
 
 static const cli_option options[] = {
     { "preset", 'p', 1, O_PRESET }, { "list-presets", 0, 0, O_LIST }, { "quiet", 'q', 0, O_QUIET },
-    { "json", 0, 0, O_JSON },       { "help", 'h', 0, O_HELP },        { NULL, 0, 0, 0 },
+    { "json", 0, 0, O_JSON },       { "help", 'h', 0, O_HELP },        { "max-memory", 0, 1, O_MAXMEM },
+    { NULL, 0, 0, 0 },
 };
 
 /* "slack, discord, ..." into buf. */
@@ -81,6 +83,8 @@ static void usage(FILE *out)
             "  -q, --quiet              print only the broken rules and errors\n"
             "      --json               one JSON object per file on standard output: the file's\n"
             "                           facts and each rule's verdict (pass, fail or none)\n"
+            "      --max-memory SIZE    refuse a file whose decoded frames would need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
             "  -h, --help               this help\n"
             "\n"
             "Frame counts and durations are those stored in the file. GIF frames held under\n"
@@ -187,6 +191,7 @@ int cmd_check(int argc, char **argv)
         return 1;
     }
     int nfiles = 0, quiet = 0, json = 0, ok = 1, id, stdin_used = 0;
+    long long max_memory = MEMLIMIT_DEFAULT_MEMORY;
     const preset_info *p = NULL;
     char names[256];
     preset_names(names, sizeof names);
@@ -214,6 +219,7 @@ int cmd_check(int argc, char **argv)
         case O_QUIET: quiet = 1; break;
         case O_JSON: json = 1; break;
         case O_HELP: usage(stdout); free(files); return 0;
+        case O_MAXMEM: ok = cli_max_memory(cp.name, cp.value, &max_memory); break;
         default: ok = 0; break;
         }
     }
@@ -229,6 +235,7 @@ int cmd_check(int argc, char **argv)
         free(files);
         return 2;
     }
+    memlimit_set(max_memory);
     int failed = 0;
     for (int i = 0; i < nfiles; i++)
         failed += check_one(files[i], p, quiet, json);

@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "follow.h"
 #include "image.h"
+#include "memlimit.h"
 #include "output.h"
 #include "path.h"
 
@@ -27,7 +28,7 @@
 enum {
     O_THROUGH = 1, O_SVG, O_SAMPLE, O_NEAREST, O_SIZE, O_OUTPUT, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_STAMP_SIZE,
     O_DURATION, O_SPEED, O_BOUNCE, O_NO_TURN, O_FACING, O_CORE, O_HZ, O_DAMPING, O_VOLUME, O_GRID, O_FPS, O_LOOP,
-    O_FRAMES, O_SHEET, O_COLORS, O_DITHER, O_ALPHA, O_QUALITY, O_FORMAT, O_MAXPX
+    O_FRAMES, O_SHEET, O_COLORS, O_DITHER, O_ALPHA, O_QUALITY, O_FORMAT, O_MAXPX, O_MAXMEM
 };
 
 static const cli_option options[] = {
@@ -40,7 +41,8 @@ static const cli_option options[] = {
     { "volume", 0, 1, O_VOLUME }, { "grid", 0, 1, O_GRID }, { "fps", 0, 1, O_FPS }, { "loop", 0, 1, O_LOOP },
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "colors", 0, 1, O_COLORS },
     { "dither", 0, 1, O_DITHER }, { "alpha-threshold", 0, 1, O_ALPHA }, { "quality", 0, 1, O_QUALITY },
-    { "format", 0, 1, O_FORMAT }, { "max-pixels", 0, 1, O_MAXPX }, { NULL, 0, 0, 0 },
+    { "format", 0, 1, O_FORMAT }, { "max-pixels", 0, 1, O_MAXPX }, { "max-memory", 0, 1, O_MAXMEM },
+    { NULL, 0, 0, 0 },
 };
 
 static void usage(FILE *out)
@@ -105,6 +107,8 @@ static void usage(FILE *out)
             "      --quality Q          lossy WebP at quality 0 to 100 (default lossless)\n"
             "      --format gif|apng|webp  instead of the output's extension\n"
             "      --max-pixels N       refuse larger stamps before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
             "Loops: a closed path plays one lap, and --bounce one round trip, and both loop seamlessly.\n"
             "Otherwise the stamp starts at rest at the first waypoint, travels to the last, settles\n"
             "there (at most %g s) and the clip starts over at the first waypoint.\n"
@@ -318,6 +322,7 @@ typedef struct stamp_opts {
     const char *output, *frames_dir, *sheet;
     int verbose;
     long long max_pixels;
+    long long max_memory;  /* --max-memory, bytes */
 } stamp_opts;
 
 /* Reads, simulates, renders and writes the stamp; returns the exit status. */
@@ -336,6 +341,11 @@ static int run_stamp(const char *input, const char *output, const path *p, const
         goto done;
     }
     poyo_status st = follow_simulate(&im, p, &o->follow, &m, &err);
+    if (st == POYO_OK) {
+        memlimit_clip lc = memlimit_clip_for(&im, m.count, o->follow.width, o->follow.height, &o->out, output);
+        lc.sheet = o->sheet != NULL;
+        st = memlimit_check_clip(&lc, "--size, --fps or the duration", &err);
+    }
     if (st == POYO_OK)
         st = follow_render(&im, &m, &o->follow, &a, &err);
     if (st != POYO_OK) {
@@ -376,6 +386,7 @@ int cmd_path(int argc, char **argv)
     o.follow = follow_default_def();
     o.out = output_default_def();
     o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
     o.out.mode = cli_file_mode();
     waylist wl = { NULL, 0, 0 };
     v2 *near = NULL;
@@ -475,6 +486,7 @@ int cmd_path(int argc, char **argv)
         case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
         case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
         case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
         default: ok = 0; break;
         }
     }
@@ -500,6 +512,7 @@ int cmd_path(int argc, char **argv)
         cli_error("--svg", "standard output is taken by other output; give the SVG a file name");
         goto done;
     }
+    memlimit_set(o.max_memory);
     poyo_error err;
     if (quantize_check_def(&o.out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);

@@ -14,13 +14,14 @@
 #include "charm.h"
 #include "cli.h"
 #include "image.h"
+#include "memlimit.h"
 #include "output.h"
 
 enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_CSV, O_JSON, O_SIZE, O_ANCHOR_AT, O_LENGTH, O_SEGMENTS,
     O_STIFFNESS, O_ITERATIONS, O_ROPE_DAMPING, O_DRAG, O_GRAVITY, O_ROPE_MASS, O_STAMP_SIZE, O_GRID, O_WOBBLE, O_HZ,
     O_DAMPING, O_VOLUME, O_KICK, O_ANGLE, O_FPS, O_DURATION, O_LOOP, O_ROPE_COLOR, O_ROPE_WIDTH, O_COLORS,
-    O_DITHER, O_ALPHA, O_FORMAT, O_QUALITY, O_FRAMES, O_SHEET, O_MAXPX
+    O_DITHER, O_ALPHA, O_FORMAT, O_QUALITY, O_FRAMES, O_SHEET, O_MAXPX, O_MAXMEM
 };
 
 static const cli_option options[] = {
@@ -36,7 +37,7 @@ static const cli_option options[] = {
     { "rope-color", 0, 1, O_ROPE_COLOR }, { "rope-width", 0, 1, O_ROPE_WIDTH }, { "colors", 0, 1, O_COLORS },
     { "dither", 0, 1, O_DITHER }, { "alpha-threshold", 0, 1, O_ALPHA }, { "format", 0, 1, O_FORMAT },
     { "quality", 0, 1, O_QUALITY }, { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET },
-    { "max-pixels", 0, 1, O_MAXPX }, { NULL, 0, 0, 0 },
+    { "max-pixels", 0, 1, O_MAXPX }, { "max-memory", 0, 1, O_MAXMEM }, { NULL, 0, 0, 0 },
 };
 
 /* Seconds of the --csv / --json dump without --duration. */
@@ -102,6 +103,8 @@ static void usage(FILE *out)
             "      --volume B           area-preserving squash vs. rigid return (0 to 1, default %g)\n"
             "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
             "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
             "\n"
             "Clip and canvas:\n"
             "  -s, --size WxH|N         canvas size (1 to 4096, default %dx%d)\n"
@@ -219,6 +222,7 @@ typedef struct rope_opts {
     const char *input, *output, *frames_dir, *sheet;
     int csv, json, quiet, verbose, have_duration;
     long long max_pixels;
+    long long max_memory;  /* --max-memory, bytes */
 } rope_opts;
 
 /* Reads and decodes the stamp; prints the message and returns 0 on failure. */
@@ -241,8 +245,13 @@ static int film(const rope_opts *o, const image *stamp, const char *output)
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
-    if (charm_simulate(&o->charm, stamp, &clip, &err) != POYO_OK ||
-        charm_render(&o->charm, &clip, &a, &err) != POYO_OK) {
+    poyo_status st = charm_simulate(&o->charm, stamp, &clip, &err);
+    if (st == POYO_OK) {
+        memlimit_clip lc = memlimit_clip_for(stamp, clip.count, o->charm.width, o->charm.height, &o->out, output);
+        lc.sheet = o->sheet != NULL;
+        st = memlimit_check_clip(&lc, "--size, --fps or --duration", &err);
+    }
+    if (st != POYO_OK || charm_render(&o->charm, &clip, &a, &err) != POYO_OK) {
         cli_error(name, "%s", err.msg);
         goto done;
     }
@@ -256,7 +265,7 @@ static int film(const rope_opts *o, const image *stamp, const char *output)
     }
     size_t bytes = 0;
     if (output) {
-        poyo_status st = output_write(&a, output, o->input, &o->out, &bytes, &err);
+        st = output_write(&a, output, o->input, &o->out, &bytes, &err);
         if (st != POYO_OK) {
             cli_error(st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, "%s", err.msg);
             goto done;
@@ -280,6 +289,7 @@ int cmd_rope(int argc, char **argv)
     o.charm = charm_default_def();
     o.out = output_default_def();
     o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
     o.out.mode = cli_file_mode();
     cli_parser p;
     cli_init(&p, argc, argv, options);
@@ -344,9 +354,11 @@ int cmd_rope(int argc, char **argv)
         case O_FRAMES: o.frames_dir = v; break;
         case O_SHEET: o.sheet = v; break;
         case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
         default: ok = 0; break;
         }
     }
+    memlimit_set(o.max_memory);
     poyo_error err;
     o.charm.threads = batch_cores() < 8 ? batch_cores() : 8;
     if (ok && charm_check_def(&o.charm, &err) != POYO_OK) {

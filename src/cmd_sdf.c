@@ -15,6 +15,7 @@
 #include "drop.h"
 #include "fileio.h"
 #include "image.h"
+#include "memlimit.h"
 #include "output.h"
 #include "scene.h"
 #include "sdf.h"
@@ -23,7 +24,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_SCENE, O_SCENE_FILE, O_SIZE, O_QUERY, O_RAY, O_RENDER,
     O_ISO, O_STAMP_SIZE, O_AT, O_VELOCITY, O_SPIN, O_TILT, O_GRAVITY, O_RESTITUTION, O_FRICTION, O_HZ, O_DAMPING,
     O_VOLUME, O_DRAG, O_GRID, O_SUBSTEPS, O_FPS, O_DURATION, O_HOLD, O_LOOP, O_NO_SCENE, O_SCENE_COLOR, O_COLORS,
-    O_DITHER, O_ALPHA, O_FORMAT, O_QUALITY, O_FRAMES, O_SHEET, O_MAXPX
+    O_DITHER, O_ALPHA, O_FORMAT, O_QUALITY, O_FRAMES, O_SHEET, O_MAXPX, O_MAXMEM
 };
 
 static const cli_option options[] = {
@@ -40,7 +41,7 @@ static const cli_option options[] = {
     { "scene-color", 0, 1, O_SCENE_COLOR }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
     { "alpha-threshold", 0, 1, O_ALPHA }, { "format", 0, 1, O_FORMAT }, { "quality", 0, 1, O_QUALITY },
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "max-pixels", 0, 1, O_MAXPX },
-    { NULL, 0, 0, 0 },
+    { "max-memory", 0, 1, O_MAXMEM }, { NULL, 0, 0, 0 },
 };
 
 static void usage(FILE *out)
@@ -115,6 +116,8 @@ static void usage(FILE *out)
             "      --alpha-threshold N  GIF: alpha at or above N is opaque (1 to 255, default %d)\n"
             "      --quality Q          lossy WebP at quality Q (0 to 100)\n"
             "      --max-pixels N       refuse larger stamps before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
             "\n"
             "  -h, --help               this help\n"
             "Exit status: 0 success, 1 some input failed, 2 usage error (a scene error names its column).\n",
@@ -225,6 +228,7 @@ typedef struct drop_job {
     output_def out;
     const char *stamp, *output, *frames_dir, *sheet;
     long long max_pixels;
+    long long max_memory;  /* --max-memory, bytes */
     int verbose;
 } drop_job;
 
@@ -244,7 +248,21 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
         cli_error(name, "%s", err.msg);
         goto done;
     }
-    if (drop_simulate(&im, scene, &j->def, &m, &err) != POYO_OK || drop_render(&im, scene, &m, &j->def, &a, &err) != POYO_OK) {
+    /* a clip of a given length is checked before it is filmed, with the frames it will have at least */
+    poyo_status st = POYO_OK;
+    if (j->def.duration > 0.0) {
+        memlimit_clip least = memlimit_clip_for(&im, (int)lround(j->def.duration * j->def.fps), j->def.width,
+                                                j->def.height, &j->out, j->output);
+        st = memlimit_check_clip(&least, "--size, --fps or --duration", &err);
+    }
+    if (st == POYO_OK)
+        st = drop_simulate(&im, scene, &j->def, &m, &err);
+    if (st == POYO_OK) {
+        memlimit_clip lc = memlimit_clip_for(&im, m.count, j->def.width, j->def.height, &j->out, j->output);
+        lc.sheet = j->sheet != NULL;
+        st = memlimit_check_clip(&lc, "--size, --fps or --duration", &err);
+    }
+    if (st != POYO_OK || drop_render(&im, scene, &m, &j->def, &a, &err) != POYO_OK) {
         cli_error(name, "%s", err.msg);
         goto done;
     }
@@ -257,7 +275,7 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
         goto done;
     }
     if (j->output) {
-        poyo_status st = output_write(&a, j->output, j->stamp, &j->out, &bytes, &err);
+        st = output_write(&a, j->output, j->stamp, &j->out, &bytes, &err);
         if (st != POYO_OK) {
             cli_error(st == POYO_ERR_IO || st == POYO_ERR_USAGE ? j->output : name, "%s", err.msg);
             goto done;
@@ -309,6 +327,7 @@ int cmd_sdf(int argc, char **argv)
     j.def = drop_default_def();
     j.out = output_default_def();
     j.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    j.max_memory = MEMLIMIT_DEFAULT_MEMORY;
     j.out.mode = cli_file_mode();
     sdf_def sd = sdf_default_def();
     double iso = sd.iso_spacing_px;
@@ -395,9 +414,11 @@ int cmd_sdf(int argc, char **argv)
         case O_FRAMES: j.frames_dir = v; break;
         case O_SHEET: j.sheet = v; break;
         case O_MAXPX: ok = cli_max_pixels(on, v, &j.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &j.max_memory); break;
         default: ok = 0; break;
         }
     }
+    memlimit_set(j.max_memory);
     poyo_error err;
     j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
     if (ok && j.stamp && drop_check_def(&j.def, &err) != POYO_OK) {

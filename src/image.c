@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include <zlib.h>
 
 #include "fileio.h"
+#include "memlimit.h"
 #include "svglib.h"
 
 #include <stb_image.h>
@@ -202,6 +204,25 @@ static int is_jpeg(const uint8_t *d, size_t len)
     return len >= 3 && d[0] == 0xff && d[1] == 0xd8 && d[2] == 0xff;
 }
 
+/* Fails when decoding a w x h image would take more than the memory bound. */
+static poyo_status check_memory(long long w, long long h, poyo_error *err)
+{
+    char what[64];
+    snprintf(what, sizeof what, "decoding a %lldx%lld image", w, h);
+    return memlimit_check(memlimit_decode((double)w, (double)h), what, NULL, POYO_ERR_INPUT, err);
+}
+
+/* Fails unless a w x h image is within max_pixels and the memory bound. */
+static poyo_status check_size(long long w, long long h, long long max_pixels, poyo_error *err)
+{
+    if (w <= 0 || h <= 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", w, h);
+    if (w > max_pixels || h > max_pixels || w * h > max_pixels)
+        return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
+                         w, h, max_pixels);
+    return check_memory(w, h, err);
+}
+
 /* Checks a PNG before stb_image sees it: the header, the size against the limit, the chunks. */
 static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixels, poyo_error *err)
 {
@@ -212,9 +233,9 @@ static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixel
         return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG header (no IHDR chunk first)");
     if (hw == 0 || hh == 0)
         return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", hw, hh);
-    if (hw > max_pixels || hh > max_pixels || hw * hh > max_pixels)
-        return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
-                         hw, hh, max_pixels);
+    poyo_status st = check_size(hw, hh, max_pixels, err);
+    if (st != POYO_OK)
+        return st;
     switch (png_precheck(data, len, hw, hh)) {
     case PNG_BOMB:
         return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: its image data inflates to more than a %lldx%lld image holds",
@@ -240,17 +261,6 @@ static int is_webp(const uint8_t *d, size_t len)
 static int is_gif(const uint8_t *d, size_t len)
 {
     return len >= 6 && (memcmp(d, "GIF87a", 6) == 0 || memcmp(d, "GIF89a", 6) == 0);
-}
-
-/* Fails unless a w x h image is within max_pixels. */
-static poyo_status check_size(long long w, long long h, long long max_pixels, poyo_error *err)
-{
-    if (w <= 0 || h <= 0)
-        return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height (%lldx%lld)", w, h);
-    if (w > max_pixels || h > max_pixels || w * h > max_pixels)
-        return poyo_fail(err, POYO_ERR_INPUT, "image is %lldx%lld, more than the %lld-pixel limit (see --max-pixels)",
-                         w, h, max_pixels);
-    return POYO_OK;
 }
 
 static uint32_t le24(const uint8_t *p)
@@ -956,9 +966,9 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
     }
     if (w <= 0 || h <= 0)
         return poyo_fail(err, POYO_ERR_INPUT, "image has zero width or height");
-    if ((long long)w * h > max_pixels)
-        return poyo_fail(err, POYO_ERR_INPUT, "image is %dx%d, more than the %lld-pixel limit (see --max-pixels)",
-                         w, h, max_pixels);
+    poyo_status st = check_size(w, h, max_pixels, err);
+    if (st != POYO_OK)
+        return st;
     uint8_t *px = stbi_load_from_memory(data, (int)len, &w, &h, &comp, 4);
     if (!px) {
         const char *why = stbi_failure_reason();

@@ -228,6 +228,14 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
     return POYO_OK;
 }
 
+double renderer_bytes(int w, int h)
+{
+    int up = w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1;
+    double src = ((double)w + 2 * PAD) * up * ((double)h + 2 * PAD) * up * 4.0 * sizeof(float);
+    /* the placed canvas, the stamp resampled for it (at most the canvas), a mask per thread */
+    return src + (double)w * h * (4.0 + 4.0 + 8.0);
+}
+
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err)
 {

@@ -57,6 +57,9 @@ void render_keep_rest(placement *p, int w, int h, const double rest[4]);
 /* The rectangle (x0, y0, x1, y1, image pixels) that place shows inside the
  * canvas's outermost pixels: where a body must stay to be drawn whole. */
 void render_inner_box(placement place, int w, int h, double box[4]);
+/* Bytes a renderer for a w x h canvas holds at its peak, with its clones on
+ * eight threads: the source copy, the placed stamp it is made from, the masks. */
+double renderer_bytes(int w, int h);
 /* Prepares drawing src (iw x ih) with its lattice on a w x h canvas. */
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err);

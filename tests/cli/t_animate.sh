@@ -30,7 +30,7 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength for squash must be 0 to 0.4 (beyond that the body folds over itself), not 5" &&
     expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
     expect_exit 2 $POYO --preset myspace x.png 2>err && grep -q "^poyo: --preset: unknown preset '"'"'myspace'"'"' (one of slack, " err &&
-    expect_exit 2 $POYO --max-bytes 12Q x.png 2>err && expect_line err "poyo: --max-bytes: '"'"'12Q'"'"' is not a size (like 128K, 256KiB or 300KB)" &&
+    expect_exit 2 $POYO --max-bytes 12Q x.png 2>err && expect_line err "poyo: --max-bytes: '"'"'12Q'"'"' is not a size (like 128K, 256KiB, 300KB or 2G)" &&
     expect_exit 2 $POYO --matte purple x.png 2>err && expect_line err "poyo: --matte: '"'"'purple'"'"' is not a colour (#rrggbb, white, black, light or dark)" &&
     expect_exit 2 $POYO --hz 2>err && expect_line err "poyo: --hz: needs a value"
 '
