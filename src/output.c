@@ -151,6 +151,14 @@ poyo_status output_write_frames(const anim *a, const char *dir, const output_def
         }
         if (made)
             rmdir(dir);
+    } else {
+        /* the frames of an earlier, longer clip would play on after this one's */
+        for (int k = a->count;; k++) {
+            snprintf(path, n, "%s%sframe_%04d.png", dir, sep, k);
+            struct stat sb;
+            if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || unlink(path) != 0)
+                break;
+        }
     }
     free(path);
     return st;

@@ -173,7 +173,10 @@ test_expect_success 'other formats by extension, frames and sprite sheets' '
     $POYO stamp.png --frames fr --sheet sheet.png &&
     n=$(ls fr | wc -l) && [ "$n" -ge 10 ] && [ -f sheet.png ] && [ -f sheet.json ] &&
     grep -q "\"frame_count\": $n" sheet.json && grep -q "\"duration\": 40" sheet.json &&
-    expect_no_file stamp.gif
+    expect_no_file stamp.gif &&
+    # a shorter clip over them with -f: no frame of the longer clip is left to play on
+    $POYO stamp.png -i wave --rate 5 --frames fr -f -q -o w5.gif &&
+    [ "$(ls fr | wc -l)" -eq 5 ] && [ -f fr/frame_0004.png ] && [ "$n" -gt 5 ]
 '
 
 test_expect_success 'presets make files their own check accepts; --max-bytes fits or fails' '
