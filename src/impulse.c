@@ -234,7 +234,8 @@ static void press_force(void *user, double t, const double *x, const double *y, 
     softbody *sb = run->sb;
     softbody_nodes nd = softbody_view(sb);
     double te = t + run->step_dt; /* where the pins must be at the end of this step */
-    if (te > run->t_press + run->t_hold + 1e-9) {
+    double t_off = run->t_press + run->t_hold; /* when the lift begins */
+    if (te > t_off + run->t_lift + 1e-9) {
         for (int h = 0; h < run->nh; h++)
             softbody_set_pinned(sb, run->hk[h], 0);
         run->held = 0;
@@ -254,6 +255,18 @@ static void press_force(void *user, double t, const double *x, const double *y, 
             softbody_launch(sb, 0.0, -run->launch);
         if (run->cap_energy)
             softbody_cap_energy(sb);
+        return;
+    }
+    if (te > t_off && run->t_lift > 0.0) {
+        /* a finger rolls off: the handles dented least let go first, the
+         * deepest last, each at once, so the dent springs back over a few
+         * frames and keeps its energy */
+        double most = 0.0, f = (te - t_off) / run->t_lift;
+        for (int h = 0; h < run->nh; h++)
+            most = fmax(most, hypot(run->hdx[h], run->hdy[h]));
+        for (int h = 0; h < run->nh; h++)
+            if (f >= hypot(run->hdx[h], run->hdy[h]) / most)
+                softbody_set_pinned(sb, run->hk[h], 0);
         return;
     }
     double a = run->gain * smoothstep(te / run->t_press);
@@ -347,6 +360,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
+    /* and rolls off over a frame's time: let go all at once, the dent sprang
+     * back within one frame, the clip's largest step by far */
+    run->t_lift = run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* the top and bottom node of every column */
     int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
@@ -634,7 +650,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
 
 double impulse_release_time(const impulse_run *run)
 {
-    return run->info && !run->info->periodic ? run->t_press + run->t_hold : 0.0;
+    return run->info && !run->info->periodic ? run->t_press + run->t_hold + run->t_lift : 0.0;
 }
 
 void impulse_kick(impulse_run *run, softbody *sb)

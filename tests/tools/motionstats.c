@@ -1175,6 +1175,22 @@ static double mean_disp_near(const clip *c, int i, double ax, double ay, double 
     return n ? s / n : NAN;
 }
 
+/* The mean of F . (nx, ny) over the opaque pixels of frame 0 within r1 of
+ * (ax, ay): how far they moved along a unit direction (NAN: no pixels). */
+static double mean_disp_along(const clip *c, int i, double ax, double ay, double r1, double nx, double ny)
+{
+    const float *F = c->F + (size_t)i * c->npix * 2;
+    double s = 0;
+    long n = 0;
+    for (long k = 0; k < c->npix; k++) {
+        if (hypot(c->px[k] - ax, c->py[k] - ay) > r1)
+            continue;
+        s += F[2 * k] * nx + F[2 * k + 1] * ny;
+        n++;
+    }
+    return n ? s / n : NAN;
+}
+
 static int impulse_is(const opts *o, const char *a, const char *b)
 {
     return o->impulse && (strcmp(o->impulse, a) == 0 || (b && strcmp(o->impulse, b) == 0));
@@ -1629,11 +1645,22 @@ static int analyse(const opts *o, clip *c)
     {
         double ratio = NAN, spread = NAN;
         if (have_kick) {
+            /* the dent is deepest where the pixels around the kick point have
+             * moved furthest inward, toward the stamp's centre (a rim springing
+             * back outward is not a deeper dent); a dent held a few frames is
+             * deepest from the first of them within 5 % of that depth on */
+            double nx = s0->x0 + 0.5 * w0 - ax, ny = s0->y0 + 0.5 * h0 - ay, nl = hypot(nx, ny);
+            nx = nl > 1e-9 ? nx / nl : 0.0;
+            ny = nl > 1e-9 ? ny / nl : 1.0;
             int deep = -1;
-            double dv = 0;
+            double dv = 0, most = 0;
             for (int i = 1; i < n; i++) {
-                double v = mean_disp_near(c, i, ax, ay, 0, 0.15 * h0);
-                if (!isnan(v) && v > dv)
+                double v = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
+                most = isnan(v) ? most : fmax(most, v);
+            }
+            for (int i = 1; i < n && deep < 0 && most > 0; i++) {
+                double v = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
+                if (!isnan(v) && v >= 0.95 * most)
                     dv = v, deep = i;
             }
             if (deep > 0) {
