@@ -409,12 +409,14 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->launch = sqrt(2.0 * run->gravity * s * size);
         break;
     case IMPULSE_DROP:
-        /* lifted from where it stands, then let fall */
+        /* lifted from where it stands and let fall at the top, where the
+         * hand stops anyway (a slower lift or a pause there were runs of
+         * still frames beside the landing's fast ones) */
         for (int k = 0; k < n; k++)
             if (!nd->pinned[k])
                 add_handle(run, k, 0.0, -s * size);
-        run->t_press = 0.4;
-        run->t_hold = 0.06;
+        run->t_press = 0.25;
+        run->t_hold = 0.0;
         break;
     case IMPULSE_POKE:
         add_finger(run, nd, lat, size, dir, s * size);
