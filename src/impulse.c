@@ -196,6 +196,11 @@ static void keep_pose(impulse_run *run, int place, const double *x, const double
         double wp = 2.0 * PI * 2.0;
         fx = -wp * wp * (cx - qx) - 2.0 * 0.8 * wp * vx;
         fy = -wp * wp * (cy - qy) - 2.0 * 0.8 * wp * vy;
+    } else if (run->floor && !run->held) {
+        /* a body on the floor comes home sideways: a rocket that lands on its
+         * slanted fins slid 10 px and stood there, still, for a second */
+        double wp = 2.0 * PI * 1.0;
+        fx = -wp * wp * (cx - qx) - 2.0 * 0.8 * wp * vx;
     }
     double dot = 0, cross = 0, mom = 0, r2 = 0;
     for (int k = 0; k < n; k++) {
