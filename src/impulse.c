@@ -107,17 +107,28 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
     const impulse_run *run = user;
     if (run->floor)
         floor_collide(user, x, y, vx, vy, n);
-    if (run->plane && run->held) /* the palm: nothing above it, free to slide under it */
+    /* the palm: nothing above it; a sticky one holds what it touches where it
+     * touched, so a thin stem under a heavy top (a flag on its pole) bends
+     * instead of buckling over as its top slides away */
+    if (run->plane && run->held)
         for (int k = 0; k < n; k++)
             if (y[k] < run->palm_y) {
                 y[k] = run->palm_y;
                 vy[k] = fmax(vy[k], 0.0);
+                if (run->palm_sticky) {
+                    x[k] -= vx[k] * run->step_dt;
+                    vx[k] = 0.0;
+                }
             }
     if (run->plane_up && run->held) /* the palm from below: nothing under it */
         for (int k = 0; k < n; k++)
             if (y[k] > run->palm_up_y) {
                 y[k] = run->palm_up_y;
                 vy[k] = fmin(vy[k], 0.0);
+                if (run->palm_sticky) {
+                    x[k] -= vx[k] * run->step_dt;
+                    vx[k] = 0.0;
+                }
             }
     if (!run->walls)
         return;
@@ -399,6 +410,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         }
         break;
     case IMPULSE_SQUASH:
+        run->palm_sticky = 1;
         run->plane = from_top > 0.0;
         run->plane_top = top;
         run->plane_depth = from_top * s * size;

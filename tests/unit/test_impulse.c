@@ -171,6 +171,21 @@ static void jump_crouches_and_drop_rises_first(void)
     motion_free(&m);
 }
 
+/* The least-squares turn of frame f from rest about the centre, degrees. */
+static double tilt_of(const motion *m, int f)
+{
+    double qx = 0, qy = 0, cx = 0, cy = 0, dot = 0, cross = 0;
+    for (int k = 0; k < m->n; k++)
+        qx += m->qx[k], qy += m->qy[k], cx += fx(m, f)[k], cy += fy(m, f)[k];
+    qx /= m->n, qy /= m->n, cx /= m->n, cy /= m->n;
+    for (int k = 0; k < m->n; k++) {
+        double rx = m->qx[k] - qx, ry = m->qy[k] - qy, sx = fx(m, f)[k] - cx, sy = fy(m, f)[k] - cy;
+        dot += rx * sx + ry * sy;
+        cross += rx * sy - ry * sx;
+    }
+    return fabs(atan2(cross, dot)) * 180.0 / 3.14159265358979323846;
+}
+
 static void a_flag_on_its_pole_turns_back_and_settles(void)
 {
     /* the flag stands on the foot of its pole, far left of its centre: after
@@ -190,17 +205,31 @@ static void a_flag_on_its_pole_turns_back_and_settles(void)
     ENSURE_MSG(m.settled, "the clip ran to its longest length, %d frames", m.count);
     /* the turn from rest, least squares about the centre, in the last frame before the ease */
     int f = m.count - (int)lround(0.2 * d.fps) - 1;
-    double qx = 0, qy = 0, cx = 0, cy = 0, dot = 0, cross = 0;
-    for (int k = 0; k < m.n; k++)
-        qx += m.qx[k], qy += m.qy[k], cx += fx(&m, f)[k], cy += fy(&m, f)[k];
-    qx /= m.n, qy /= m.n, cx /= m.n, cy /= m.n;
-    for (int k = 0; k < m.n; k++) {
-        double rx = m.qx[k] - qx, ry = m.qy[k] - qy, sx = fx(&m, f)[k] - cx, sy = fy(&m, f)[k] - cy;
-        dot += rx * sx + ry * sy;
-        cross += rx * sy - ry * sx;
-    }
-    double tilt = fabs(atan2(cross, dot)) * 180.0 / 3.14159265358979323846;
+    double tilt = tilt_of(&m, f);
     ENSURE_MSG(tilt < 3.0, "frame %d of %d leans %g degrees", f, m.count, tilt);
+    motion_free(&m);
+}
+
+static void a_squashed_flag_bends_its_pole_without_toppling(void)
+{
+    /* pressed from above, the pole under the flag bends; it must not buckle
+     * over as the flag slides away under the palm */
+    image im;
+    poyo_error err;
+    ENSURE(image_load("tests/data/1f6a9.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
+    animate_def d = animate_default_def();
+    d.impulse.kind = IMPULSE_SQUASH;
+    d.impulse.strength = impulse_get_info(IMPULSE_SQUASH)->strength;
+    d.width = d.height = 128;
+    motion m;
+    ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
+    image_free(&im);
+    double most = 0.0;
+    int at = 0;
+    for (int f = 0; f < m.count; f++)
+        if (tilt_of(&m, f) > most)
+            most = tilt_of(&m, f), at = f;
+    ENSURE_MSG(most < 12.0, "frame %d of %d leans %g degrees", at, m.count, most);
     motion_free(&m);
 }
 
@@ -350,6 +379,7 @@ const struct test_case test_cases[] = {
     { "twist_turns_as_much_as_asked", twist_turns_as_much_as_asked },
     { "jump_crouches_and_drop_rises_first", jump_crouches_and_drop_rises_first },
     { "a_flag_on_its_pole_turns_back_and_settles", a_flag_on_its_pole_turns_back_and_settles },
+    { "a_squashed_flag_bends_its_pole_without_toppling", a_squashed_flag_bends_its_pole_without_toppling },
     { "free_body_stays_in_place", free_body_stays_in_place },
     { "no_cell_folds_at_the_defaults", no_cell_folds_at_the_defaults },
     { NULL, NULL },
