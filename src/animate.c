@@ -4,6 +4,7 @@
 #include "animate.h"
 
 #include "clip.h"
+#include "vec2.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -172,7 +173,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
         int period = (int)lround(def->fps / run.def.rate);
         if (period < 2)
             period = 2;
-        run.omega = 2.0 * 3.14159265358979323846 * def->fps / period;
+        run.omega = 2.0 * PI * def->fps / period;
         impulse_kick(&run, sb);
         cd.kind = CLIP_PERIODIC;
         cd.period = period;

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "rope.h"
+#include "vec2.h"
 
-#define PI 3.14159265358979323846
 /* Most soft body steps per frame. */
 #define CHARM_MAX_STEPS 64
 /* Most bytes of RGBA frames a clip may take. */

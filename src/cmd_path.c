@@ -20,8 +20,8 @@
 #include "memlimit.h"
 #include "output.h"
 #include "path.h"
+#include "vec2.h"
 
-#define PI 3.14159265358979323846
 #define COORD_MAX 1000.0   /* |X|, |Y| of a waypoint or query, canvas fractions */
 #define MAX_SAMPLES 1000000
 

@@ -4,12 +4,11 @@
 #include "drop.h"
 
 #include "clip.h"
+#include "vec2.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PI 3.14159265358979323846
 
 drop_def drop_default_def(void)
 {

@@ -5,12 +5,11 @@
  * go; the body around them follows by shape matching and then springs back by
  * itself. */
 #include "impulse.h"
+#include "vec2.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PI 3.14159265358979323846
 
 static const impulse_info table[IMPULSE_COUNT] = {
     { "squash", "pressed from above and released: the classic jelly wobble",

@@ -2,13 +2,13 @@
  * FriendSea, "インボリュート曲線" (2018): radius of curvature a + b theta, exact arc
  * length and inverse, nearest point by atan2 and the two acos branches. */
 #include "path.h"
+#include "vec2.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846264338327950
 #define TWO_PI (2.0 * PI)
 #define COORD_LIMIT 1e15           /* |x|, |y| of a waypoint */
 #define SPLIT_STEPS 90             /* last-resort joint tangents: 2 * SPLIT_STEPS around the circle */

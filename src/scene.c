@@ -1,6 +1,7 @@
 /* scene.c - a recursive-descent parser for the scene language of scene.h: canvas
  * fractions in, an sdf_scene in pixels out, errors that name the column. */
 #include "scene.h"
+#include "vec2.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -237,7 +238,7 @@ static poyo_status non_negative(parser *p, const word_spec *spec, const double *
 /* Floor through (x, y) pixels turned a degrees counter-clockwise on screen. */
 static sdf_shape tilted_floor(v2 point, double deg)
 {
-    double r = deg * (3.14159265358979323846 / 180.0);
+    double r = deg * (PI / 180.0);
     return sdf_plane(point, v2_make(-sin(r), -cos(r)));
 }
 

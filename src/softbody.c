@@ -59,8 +59,6 @@ struct softbody {
     void *user;
 };
 
-#define PI 3.14159265358979323846
-
 static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy);
 
 softbody_def softbody_default_def(void)

@@ -11,8 +11,7 @@
 #include <strings.h>
 
 #include "textlib.h"
-
-#define PI 3.14159265358979323846
+#include "vec2.h"
 
 text_def text_default_def(void)
 {

@@ -5,6 +5,9 @@
 
 #include <math.h>
 
+/* pi, the one definition every module uses */
+#define PI 3.14159265358979323846
+
 /* A point or direction in the plane (units set by the caller). */
 typedef struct v2 { double x, y; } v2;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "path.h"
+#include "vec2.h"
 
 #define W 64
 #define H 48
@@ -59,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!parse_waypoint(p, len, v))
             return 0;
         pts[n].p = v2_make(v[0] * W, v[1] * H);
-        pts[n].angle = remainder(v[2], 360.0) * 3.14159265358979323846 / 180.0;
+        pts[n].angle = remainder(v[2], 360.0) * PI / 180.0;
         n++;
         p += len;
     }

@@ -44,8 +44,8 @@
 #include "image.h"
 #include "impulse.h"
 #include "render.h"
+#include "vec2.h"
 
-#define PI 3.14159265358979323846
 #define MAXLEV 6
 #define OPAQUE 128
 

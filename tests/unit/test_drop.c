@@ -11,6 +11,7 @@
 
 #include "drop.h"
 #include "scene.h"
+#include "vec2.h"
 
 enum { SHAPE_DISK, SHAPE_SQUARE };
 
@@ -189,7 +190,7 @@ static double slide(double friction)
     d.width = d.height = 200;
     d.friction = friction;
     /* the slope rises to the right through (100, 110); the square's 60-pixel side lies on it */
-    double a = 20.0 * 3.14159265358979323846 / 180.0;
+    double a = 20.0 * PI / 180.0;
     d.tilt = -20.0;
     d.at = v2_make((100.0 - 31.0 * sin(a)) / 200.0, (110.0 - 31.0 * cos(a)) / 200.0);
     d.duration = 1.0;

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "follow.h"
-
-#define PI 3.14159265358979323846
+#include "vec2.h"
 
 /* A 40x40 opaque disc of radius 16. */
 static int make_disc(image *im)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "animate.h"
+#include "vec2.h"
 
 /* A w x h image holding an opaque disc. */
 static image make_disc(int w, int h)
@@ -183,7 +184,7 @@ static double tilt_of(const motion *m, int f)
         dot += rx * sx + ry * sy;
         cross += rx * sy - ry * sx;
     }
-    return fabs(atan2(cross, dot)) * 180.0 / 3.14159265358979323846;
+    return fabs(atan2(cross, dot)) * 180.0 / PI;
 }
 
 static void a_flag_on_its_pole_turns_back_and_settles(void)

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "path.h"
+#include "vec2.h"
 
-#define PI 3.14159265358979323846
 #define TWO_PI (2.0 * PI)
 
 /* splitmix64: a deterministic stream of uniform numbers in [0, 1). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scene.h"
+#include "vec2.h"
 
 /* Parses text on a w x h canvas; returns the scene, or NULL with column and message. */
 static sdf_scene *parse(const char *text, int w, int h, int *column, poyo_error *err)
@@ -224,7 +225,7 @@ static void test_shapes_in_pixels(void)
     ENSURE((s = parse("plane(0.5,0.5,45)", W, H, NULL, NULL)) != NULL);
     ENSURE(sdf_eval(s, v2_make(200 + 50, 100 - 40)) < 0.0);   /* right and a bit up: under the slope */
     ENSURE(sdf_eval(s, v2_make(200 - 50, 100 - 40)) > 0.0);   /* left and up: in the air */
-    ENSURE_NEAR(sdf_eval(s, v2_make(200, 100 - 10)), 10.0 * cos(3.14159265358979323846 / 4), 1e-9);
+    ENSURE_NEAR(sdf_eval(s, v2_make(200, 100 - 10)), 10.0 * cos(PI / 4), 1e-9);
     sdf_scene_destroy(s);
     /* Limited repetition: three copies to the right, none beyond. */
     ENSURE((s = parse("repeat(0.1,0,3) circle(0.1,0.5,0.02)", W, H, NULL, NULL)) != NULL);

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 
 #include "sdf.h"
-
-#define PI 3.14159265358979323846
+#include "vec2.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 

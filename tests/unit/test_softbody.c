@@ -9,8 +9,7 @@
 #include "lattice.h"
 #include "softbody.h"
 #include "test.h"
-
-#define PI 3.14159265358979323846
+#include "vec2.h"
 
 /* A w x h image holding an opaque disc (shape 0), a tall bar (1) or a ring-ish blob (2). */
 static image make_shape(int w, int h, int shape)
@@ -72,7 +71,7 @@ static void rig_free(rig *r)
 static void pattern_kick(rig *r)
 {
     softbody_nodes nd = softbody_view(r->sb);
-    double wn = 2.0 * 3.14159265358979323846 * softbody_get_def(r->sb)->hz, mx = 0.0;
+    double wn = 2.0 * PI * softbody_get_def(r->sb)->hz, mx = 0.0;
     for (int k = 0; k < nd.n; k++)
         mx = fmax(mx, hypot(r->run.px[k], r->run.py[k]));
     double scale = r->run.def.kind == IMPULSE_TWIST ? r->run.def.strength * wn
