@@ -33,17 +33,17 @@ animate_def animate_default_def(void)
 poyo_status animate_check_def(const animate_def *d, poyo_error *err)
 {
     if (d->grid < 3 || d->grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--grid must be 3 to 64, not %d", d->grid);
+        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
     if (!(d->fps >= 1.0 && d->fps <= 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps must be 1 to 100, not %g", d->fps);
+        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
     if (d->duration != 0.0 && !(d->duration >= 0.1 && d->duration <= 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--duration must be 0.1 to 60 seconds, not %g", d->duration);
+        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be 0.1 to 60 seconds, not %g", d->duration);
     if (d->width < 0 || d->width > 4096 || d->height < 0 || d->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "--size must be 1 to 4096 pixels per side");
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side");
     if (d->threads < 1 || d->threads > 8)
         return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
     if (d->loop < 0 || d->loop > 65535)
-        return poyo_fail(err, POYO_ERR_USAGE, "--loop must be 0 to 65535, not %d", d->loop);
+        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
     poyo_status st = softbody_check_def(&d->body, err);
     if (st != POYO_OK)
         return st;

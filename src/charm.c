@@ -57,49 +57,49 @@ static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi;
 poyo_status charm_check_def(const charm_def *d, poyo_error *err)
 {
     if (d->width < 1 || d->width > 4096 || d->height < 1 || d->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "--size must be 1 to 4096 pixels per side, not %dx%d", d->width,
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side, not %dx%d", d->width,
                          d->height);
     if (!in_range(d->anchor.x, -1.0, 2.0) || !in_range(d->anchor.y, -1.0, 2.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--anchor-at must be -1 to 2 in both coordinates, not %g,%g",
+        return poyo_fail(err, POYO_ERR_USAGE, "--anchor-at: must be -1 to 2 in both coordinates, not %g,%g",
                          d->anchor.x, d->anchor.y);
     if (!in_range(d->length, 0.01, 4.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--length must be 0.01 to 4 canvas heights, not %g", d->length);
+        return poyo_fail(err, POYO_ERR_USAGE, "--length: must be 0.01 to 4 canvas heights, not %g", d->length);
     if (d->segments < 1 || d->segments > 200)
-        return poyo_fail(err, POYO_ERR_USAGE, "--segments must be 1 to 200, not %d", d->segments);
+        return poyo_fail(err, POYO_ERR_USAGE, "--segments: must be 1 to 200, not %d", d->segments);
     if (!in_range(d->stiffness, 0.01, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--stiffness must be 0.01 to 1, not %g", d->stiffness);
+        return poyo_fail(err, POYO_ERR_USAGE, "--stiffness: must be 0.01 to 1, not %g", d->stiffness);
     if (d->iterations < 1 || d->iterations > 200)
-        return poyo_fail(err, POYO_ERR_USAGE, "--iterations must be 1 to 200, not %d", d->iterations);
+        return poyo_fail(err, POYO_ERR_USAGE, "--iterations: must be 1 to 200, not %d", d->iterations);
     if (!in_range(d->rope_damping, 0.0, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rope-damping must be 0 to 1, not %g", d->rope_damping);
+        return poyo_fail(err, POYO_ERR_USAGE, "--rope-damping: must be 0 to 1, not %g", d->rope_damping);
     if (!in_range(d->drag, 0.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--drag must be 0 to 100, not %g", d->drag);
+        return poyo_fail(err, POYO_ERR_USAGE, "--drag: must be 0 to 100, not %g", d->drag);
     if (!in_range(d->gravity, 0.1, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--gravity must be 0.1 to 100 canvas heights/s^2, not %g",
+        return poyo_fail(err, POYO_ERR_USAGE, "--gravity: must be 0.1 to 100 canvas heights/s^2, not %g",
                          d->gravity);
     if (!in_range(d->rope_mass, 0.01, 10.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rope-mass must be 0.01 to 10, not %g", d->rope_mass);
+        return poyo_fail(err, POYO_ERR_USAGE, "--rope-mass: must be 0.01 to 10, not %g", d->rope_mass);
     if (!in_range(d->stamp_size, 0.05, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size must be 0.05 to 1, not %g", d->stamp_size);
+        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size: must be 0.05 to 1, not %g", d->stamp_size);
     if (d->grid < 3 || d->grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--grid must be 3 to 64, not %d", d->grid);
+        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
     if (!in_range(d->wobble, 0.0, 20.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--wobble must be 0 to 20, not %g", d->wobble);
+        return poyo_fail(err, POYO_ERR_USAGE, "--wobble: must be 0 to 20, not %g", d->wobble);
     if (!in_range(d->kick, 0.0, 5.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--kick must be 0 to 5 canvas heights/s, not %g", d->kick);
+        return poyo_fail(err, POYO_ERR_USAGE, "--kick: must be 0 to 5 canvas heights/s, not %g", d->kick);
     if (!isfinite(d->angle) || fabs(d->angle) > 1e6)
-        return poyo_fail(err, POYO_ERR_USAGE, "--angle must be a finite number of degrees");
+        return poyo_fail(err, POYO_ERR_USAGE, "--angle: must be a finite number of degrees");
     if (!in_range(d->fps, 1.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps must be 1 to 100, not %g", d->fps);
+        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
     if (d->duration != 0.0 && !in_range(d->duration, 0.1, 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--duration must be 0.1 to 60 seconds, not %g", d->duration);
+        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be 0.1 to 60 seconds, not %g", d->duration);
     if (!in_range(d->max_duration, 0.1, 60.0))
         return poyo_fail(err, POYO_ERR_USAGE, "the longest clip must be 0.1 to 60 seconds, not %g",
                          d->max_duration);
     if (!in_range(d->rope_width, 0.5, 64.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rope-width must be 0.5 to 64 pixels, not %g", d->rope_width);
+        return poyo_fail(err, POYO_ERR_USAGE, "--rope-width: must be 0.5 to 64 pixels, not %g", d->rope_width);
     if (d->loop < 0 || d->loop > 65535)
-        return poyo_fail(err, POYO_ERR_USAGE, "--loop must be 0 to 65535, not %d", d->loop);
+        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
     if (d->threads < 1 || d->threads > 8)
         return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
     return softbody_check_def(&d->body, err);

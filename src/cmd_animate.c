@@ -1115,7 +1115,13 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         case O_DAMPING: ok = cli_double(on, v, &o.anim.body.damping); break;
         case O_VOLUME: ok = cli_double(on, v, &o.anim.body.volume); break;
         case O_DRAG: ok = cli_double(on, v, &o.anim.body.drag); break;
-        case O_OUTLINE: ok = cli_double(on, v, &o.anim.body.outline); break;
+        case O_OUTLINE: /* checked here too: a message names the option as it was typed */
+            ok = cli_double(on, v, &o.anim.body.outline);
+            if (ok && !(o.anim.body.outline >= 0.0 && o.anim.body.outline <= 1.0)) {
+                cli_error(on, "must be 0 to 1, not %s", v);
+                ok = 0;
+            }
+            break;
         case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &o.anim.body.substeps); break;
         case O_GRID: ok = cli_int(on, v, 3, 64, &o.anim.grid); break;
         case O_ANCHOR:

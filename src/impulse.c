@@ -142,20 +142,23 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
         d->strength = info->strength;
     if (!(d->strength >= 0.0 && d->strength <= info->strength_max))
         return poyo_fail(err, POYO_ERR_USAGE,
-                         "--strength for %s must be 0 to %g (beyond that the body folds over itself), not %g",
-                         info->name, info->strength_max, d->strength);
+                         "--strength: must be 0 to %g for %s (beyond that the body folds over itself), not %g",
+                         info->strength_max, info->name, d->strength);
     if (isnan(d->at.x))
         d->at = info->at;
     if (!(fabs(d->at.x) <= 10.0 && fabs(d->at.y) <= 10.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--at must be within -10 to 10 (image fractions), not %g,%g", d->at.x, d->at.y);
+        return poyo_fail(err, POYO_ERR_USAGE, "--at: must be within -10 to 10 (image fractions), not %g,%g", d->at.x, d->at.y);
     if (isnan(d->angle))
         d->angle = info->angle;
     if (!isnan(d->angle) && !(fabs(d->angle) <= 3600.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--angle must be -3600 to 3600 degrees, not %g", d->angle);
-    if (isnan(d->rate))
-        d->rate = info->rate;
-    if (info->periodic && !(d->rate >= 0.1 && d->rate <= 20.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rate must be 0.1 to 20 Hz, not %g", d->rate);
+        return poyo_fail(err, POYO_ERR_USAGE, "--angle: must be -3600 to 3600 degrees, not %g", d->angle);
+    /* a rate is checked where it matters and where it was given for nothing */
+    if (!isnan(d->rate) || info->periodic) {
+        if (isnan(d->rate))
+            d->rate = info->rate;
+        if (!(d->rate >= 0.1 && d->rate <= 20.0))
+            return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be 0.1 to 20 Hz, not %g", d->rate);
+    }
     return POYO_OK;
 }
 

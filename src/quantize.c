@@ -155,11 +155,11 @@ quantize_def quantize_default_def(void)
 poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
 {
     if (d->colors < 2 || d->colors > 256)
-        return poyo_fail(err, POYO_ERR_USAGE, "--colors must be 2 to 256, not %d", d->colors);
+        return poyo_fail(err, POYO_ERR_USAGE, "--colors: must be 2 to 256, not %d", d->colors);
     if (!(d->dither >= 0.0 && d->dither <= 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--dither must be 0 to 1, not %g", d->dither);
+        return poyo_fail(err, POYO_ERR_USAGE, "--dither: must be 0 to 1, not %g", d->dither);
     if (d->alpha_threshold < 1 || d->alpha_threshold > 255)
-        return poyo_fail(err, POYO_ERR_USAGE, "--alpha-threshold must be 1 to 255, not %d", d->alpha_threshold);
+        return poyo_fail(err, POYO_ERR_USAGE, "--alpha-threshold: must be 1 to 255, not %d", d->alpha_threshold);
     if (d->quality_min < 0 || d->quality_max > 100 || d->quality_min > d->quality_max)
         return poyo_fail(err, POYO_ERR_USAGE, "quality range must be within 0 to 100, not %d-%d", d->quality_min,
                          d->quality_max);
