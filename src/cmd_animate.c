@@ -141,7 +141,7 @@ static void usage(FILE *out)
             "Body:\n"
             "      --hz F               wobbles per second of the main wobble (0.1 to 20, default %g)\n"
             "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to 0.8, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
             "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
             "      --outline-stiffness K  stiffness of springs along the outline (0 to 1, default %g = off);\n"
             "                           --outline K is another name for it\n"
@@ -149,7 +149,7 @@ static void usage(FILE *out)
             "      --substeps N         solver steps per frame at least (1 to 64, default %d)\n"
             "      --anchor WHERE       bottom, top, none or auto (default auto: the impulse's own)\n"
             "\n",
-            a.body.hz, a.body.damping, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps);
+            a.body.hz, a.body.damping, SOFTBODY_VOLUME_MAX, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps);
     fprintf(out,
             "Clip and canvas:\n"
             "      --fps F              frames per second (1 to 100, default %g)\n"

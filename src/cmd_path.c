@@ -95,7 +95,7 @@ static void usage(FILE *out)
             "                           smaller sways more (0.05 to 0.9, default %g)\n"
             "      --hz F               wobbles per second of the sway (0.1 to 20, default %g)\n"
             "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
             "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
             "      --fps F              frames per second (1 to 100, default %g)\n"
             "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
@@ -117,7 +117,7 @@ static void usage(FILE *out)
             "Exit status: 0 success, 1 the stamp or an output failed, 2 usage error (a malformed or\n"
             "impossible --through included).\n",
             f.stamp_size, f.duration, f.core, f.body.hz, f.body.damping,
-            f.body.volume, f.grid, f.fps, f.loop, q.colors, q.dither, q.alpha_threshold, f.max_hold);
+            SOFTBODY_VOLUME_MAX, f.body.volume, f.grid, f.fps, f.loop, q.colors, q.dither, q.alpha_threshold, f.max_hold);
 }
 
 /* A waypoint as the user gave it: canvas fractions and screen degrees. */

@@ -100,7 +100,7 @@ static void usage(FILE *out)
             "                           0 = rigid (0 to 20, default %g)\n"
             "      --hz F               wobbles per second (0.1 to 20, default %g)\n"
             "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
             "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
             "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
             "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
@@ -121,7 +121,7 @@ static void usage(FILE *out)
             "Exit status: 0 success, 1 the input failed, 2 usage error.\n",
             d.anchor.x, d.anchor.y, d.length, d.segments, d.stiffness, d.iterations, d.rope_damping,
             d.drag, d.gravity, d.rope_mass, d.rope_rgb[0], d.rope_rgb[1], d.rope_rgb[2], d.rope_width, d.kick,
-            d.angle, d.stamp_size, d.wobble, d.body.hz, d.body.damping, d.body.volume, d.grid, d.width, d.height, d.fps,
+            d.angle, d.stamp_size, d.wobble, d.body.hz, d.body.damping, SOFTBODY_VOLUME_MAX, d.body.volume, d.grid, d.width, d.height, d.fps,
             d.max_duration, d.loop, q.colors, q.dither, q.alpha_threshold);
 }
 
@@ -335,7 +335,7 @@ int cmd_rope(int argc, char **argv)
         case O_WOBBLE: ok = range_double(on, v, 0.0, 20.0, "", &c->wobble); break;
         case O_HZ: ok = range_double(on, v, 0.1, 20.0, "", &c->body.hz); break;
         case O_DAMPING: ok = range_double(on, v, 0.0, 1.0, "", &c->body.damping); break;
-        case O_VOLUME: ok = range_double(on, v, 0.0, 1.0, "", &c->body.volume); break;
+        case O_VOLUME: ok = range_double(on, v, 0.0, SOFTBODY_VOLUME_MAX, "", &c->body.volume); break;
         case O_KICK: ok = range_double(on, v, 0.0, 5.0, "canvas heights/s", &c->kick); break;
         case O_ANGLE: ok = range_double(on, v, -1e6, 1e6, "degrees", &c->angle); break;
         case O_FPS: ok = range_double(on, v, 1.0, 100.0, "", &c->fps); break;

@@ -86,7 +86,7 @@ static void usage(FILE *out)
             "      --friction MU        Coulomb friction: 0 ice, 1 grips 45-degree slopes (0 to 2, default %g)\n"
             "      --hz F               wobbles per second of the body (0.1 to 20, default %g)\n"
             "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
             "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
             "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
             "      --substeps N         solver steps per frame at least (1 to 64, default %d; raised for speed)\n"
@@ -100,7 +100,7 @@ static void usage(FILE *out)
             "      --scene-color RRGGBB colour of the solid regions (default %02X%02X%02X)\n"
             "\n",
             d.stamp_size, d.at.x, d.at.y, d.spin, d.tilt, d.gravity, d.restitution, d.friction, d.body.hz,
-            d.body.damping, d.body.volume, d.body.drag, d.grid, d.body.substeps, d.fps, d.max_duration, d.hold, d.loop,
+            d.body.damping, SOFTBODY_VOLUME_MAX, d.body.volume, d.body.drag, d.grid, d.body.substeps, d.fps, d.max_duration, d.hold, d.loop,
             d.scene_rgb[0], d.scene_rgb[1], d.scene_rgb[2]);
     fprintf(out,
             "Output:\n"

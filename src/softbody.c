@@ -83,9 +83,8 @@ poyo_status softbody_check_def(const softbody_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--hz: must be 0.1 to 20, not %g", d->hz);
     if (!in_range(d->damping, 0.0, 1.0))
         return poyo_fail(err, POYO_ERR_USAGE, "--damping: must be 0 to 1, not %g", d->damping);
-    /* above 0.8 the body forgets its shape: area-preserving shears meet no resistance */
-    if (!in_range(d->volume, 0.0, 0.8))
-        return poyo_fail(err, POYO_ERR_USAGE, "--volume: must be 0 to 0.8, not %g", d->volume);
+    if (!in_range(d->volume, 0.0, SOFTBODY_VOLUME_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--volume: must be 0 to %g, not %g", SOFTBODY_VOLUME_MAX, d->volume);
     if (!in_range(d->drag, 0.0, 100.0))
         return poyo_fail(err, POYO_ERR_USAGE, "--drag: must be 0 to 100, not %g", d->drag);
     if (!in_range(d->outline, 0.0, 1.0))

@@ -15,10 +15,14 @@
 typedef enum anchor_kind { ANCHOR_NONE = 0, ANCHOR_BOTTOM, ANCHOR_TOP } anchor_kind;
 
 /* How the body behaves. Ranges are checked by softbody_check_def(). */
+/* The largest --volume: above it the body forgets its shape (area-preserving
+ * shears meet no resistance). */
+#define SOFTBODY_VOLUME_MAX 0.8
+
 typedef struct softbody_def {
     double hz;        /* frequency of the main wobble, Hz (0.1 to 20) */
     double damping;   /* damping ratio of the main wobble: 0 rings forever, 1 no overshoot (0 to 1) */
-    double volume;    /* blend of the area-preserving linear mode into the rotation, beta (0 to 0.8) */
+    double volume;    /* blend of the area-preserving linear mode into the rotation, beta (0 to SOFTBODY_VOLUME_MAX) */
     double drag;      /* plain velocity drag, 1/s (0 to 100) */
     double outline;   /* stiffness of the springs along the outline, 0 = off (0 to 1) */
     double pressure;  /* share of the body's lost or gained area given back per step, 0 = off (0 to 1) */

@@ -21,13 +21,13 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO 2>err && expect_line err "poyo: no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)" &&
     expect_exit 2 $POYO animate 2>err && expect_line err "poyo: no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)" &&
     expect_exit 2 $POYO --frobnicate x.png 2>err && expect_line err "poyo: --frobnicate: unknown option (see poyo --help)" &&
-    expect_exit 2 $POYO --hz 99 x.png 2>err && expect_line err "poyo: --hz must be 0.1 to 20, not 99" &&
-    expect_exit 2 $POYO --damping -1 x.png 2>err && expect_line err "poyo: --damping must be 0 to 1, not -1" &&
+    expect_exit 2 $POYO --hz 99 x.png 2>err && expect_line err "poyo: --hz: must be 0.1 to 20, not 99" &&
+    expect_exit 2 $POYO --damping -1 x.png 2>err && expect_line err "poyo: --damping: must be 0 to 1, not -1" &&
     expect_exit 2 $POYO --grid 2 x.png 2>err && expect_line err "poyo: --grid: must be 3 to 64, not 2" &&
     expect_exit 2 $POYO --fps abc x.png 2>err && expect_line err "poyo: --fps: '"'"'abc'"'"' is not a number" &&
     expect_exit 2 $POYO --size 0 x.png 2>err && expect_line err "poyo: --size: must be 1 to 4096 pixels per side, not 0" &&
     expect_exit 2 $POYO --impulse wobble x.png 2>err && expect_line err "poyo: --impulse: unknown impulse '"'"'wobble'"'"' (see poyo --list-impulses)" &&
-    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength for squash must be 0 to 0.4 (beyond that the body folds over itself), not 5" &&
+    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.4 for squash (beyond that the body folds over itself), not 5" &&
     expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
     expect_exit 2 $POYO --preset myspace x.png 2>err && grep -q "^poyo: --preset: unknown preset '"'"'myspace'"'"' (one of slack, " err &&
     expect_exit 2 $POYO --max-bytes 12Q x.png 2>err && expect_line err "poyo: --max-bytes: '"'"'12Q'"'"' is not a size (like 128K, 256KiB, 300KB or 2G)" &&

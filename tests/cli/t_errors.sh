@@ -40,4 +40,28 @@ for cmd in animate text rope path sdf; do
     '
 done
 
+# Prints "OPTION LO HI" for each option of command $1 whose --help line gives
+# a range "(LO to HI", but for those taking a pair X,Y.
+documented_ranges() {
+    "$POYO" "$1" --help | grep -E '^ +(-[a-z], )?--[a-z-]+ [A-Z][A-Z]*( |$)' |
+        sed -n 's/^ *\(-[a-z], \)\{0,1\}\(--[a-z-]*\) [^(]*(\(-\{0,1\}[0-9.]*\) to \(-\{0,1\}[0-9.]*\).*/\2 \3 \4/p'
+}
+
+for cmd in animate rope path sdf; do
+    test_expect_success "poyo $cmd refuses just above every range its --help gives, naming that range" '
+        cp "$DATA/1f600.png" stamp.png &&
+        documented_ranges '"$cmd"' >ranges && [ "$(wc -l <ranges)" -ge 10 ] &&
+        while read -r opt lo hi; do
+            above=$(awk -v h="$hi" "BEGIN { print h + 1 }") &&
+            case '"$cmd"' in
+            path) set -- --through "0.1,0.5,0 0.9,0.5,0" stamp.png ;;
+            *) set -- stamp.png ;;
+            esac &&
+            expect_exit 2 "$POYO" '"$cmd"' "$opt" "$above" "$@" -o out.gif 2>err &&
+            grep -q -- "^poyo: $opt: must be $lo to $hi" err || { echo "$opt $above: $(cat err)" >&2; exit 1; }
+        done <ranges &&
+        expect_no_file out.gif
+    '
+done
+
 test_done

@@ -147,7 +147,7 @@ test_expect_success 'drop: bad stamps and values fail cleanly, leaving nothing' 
     expect_line err "poyo: clear.png: image is fully transparent: nothing to animate" && expect_no_file c.gif &&
     expect_exit 1 "$POYO" sdf missing.png -o m.gif 2>/dev/null && expect_no_file m.gif &&
     expect_exit 2 "$POYO" sdf "$STAMP" --friction 3 -o x.gif 2>err &&
-    expect_line err "poyo: --friction must be 0 to 2, not 3" &&
+    expect_line err "poyo: --friction: must be 0 to 2, not 3" &&
     expect_exit 2 "$POYO" sdf "$STAMP" --stamp-size nan -o x.gif 2>/dev/null &&
     expect_exit 2 "$POYO" sdf "$STAMP" --velocity 1e308,0 -o x.gif 2>/dev/null &&
     expect_no_file x.gif && no_temp_files .
