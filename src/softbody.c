@@ -149,20 +149,9 @@ static int on_outline(const lattice *lat, int i, int j)
     return 0;
 }
 
-poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbody **out, poyo_error *err)
+/* Allocates the soft body's arrays for lat's n nodes; 0 when out of memory. */
+static int alloc_arrays(softbody *sb, const lattice *lat, int n)
 {
-    *out = NULL;
-    poyo_status st = softbody_check_def(def, err);
-    if (st != POYO_OK)
-        return st;
-    int n = lat->count;
-    if (n < 3)
-        return poyo_fail(err, POYO_ERR_INPUT, "the visible shape is too small to animate");
-    softbody *sb = calloc(1, sizeof *sb);
-    if (!sb)
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
-    sb->n = n;
-    sb->def = *def;
     size_t nd = (size_t)n * sizeof(double);
     sb->x = malloc(nd);
     sb->y = malloc(nd);
@@ -199,18 +188,18 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
     sb->cl_inv = malloc(nd);
     sb->grid = calloc(cells * 3 * 6, sizeof(double));
     if (!sb->node_cell || !sb->cl_cell || !sb->cl_cx || !sb->cl_cy || !sb->cl_inv || !sb->grid || !sb->cell ||
-        !sb->agx || !sb->agy) {
-        softbody_destroy(sb);
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
-    }
+        !sb->agx || !sb->agy)
+        return 0;
     for (int k = 0; k < n; k++)
         sb->node_cell[k] = (lat->nj[k] + 1) * sb->gw + lat->ni[k] + 1;
-    if (!sb->x || !sb->y || !sb->vx || !sb->vy || !sb->qx || !sb->qy || !sb->pinx || !sb->piny || !sb->pinned ||
-        !sb->start || !sb->member || !sb->rbx || !sb->rby || !sb->aqq || !sb->inv_count || !sb->gx || !sb->gy ||
-        !sb->ax || !sb->ay || !sb->out_a || !sb->out_b || !sb->out_len) {
-        softbody_destroy(sb);
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
-    }
+    return sb->x && sb->y && sb->vx && sb->vy && sb->qx && sb->qy && sb->pinx && sb->piny && sb->pinned &&
+           sb->start && sb->member && sb->rbx && sb->rby && sb->aqq && sb->inv_count && sb->gx && sb->gy &&
+           sb->ax && sb->ay && sb->out_a && sb->out_b && sb->out_len;
+}
+
+/* Places the nodes at rest and lists the lattice's whole cells. */
+static void place_nodes(softbody *sb, const lattice *lat, int n)
+{
     for (int k = 0; k < n; k++) {
         sb->qx[k] = sb->x[k] = sb->pinx[k] = lat->ox + lat->ni[k] * lat->h;
         sb->qy[k] = sb->y[k] = sb->piny[k] = lat->oy + lat->nj[k] * lat->h;
@@ -227,39 +216,46 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
         }
     sb->area0 = body_area(sb, sb->qx, sb->qy, NULL, NULL);
     sb->turn_min = 0.1 * lat->h * lat->h;
-    /* anchors: the lowest (or highest) active node of every column that
-     * reaches the body's foot (its lowest quarter): a shape that stands on a
-     * corner is held there, not at the underside of whatever overhangs */
-    if (def->anchor != ANCHOR_NONE) {
-        int j_lo = lat->ny, j_hi = -1;
-        for (int k = 0; k < n; k++) {
-            j_lo = lat->nj[k] < j_lo ? lat->nj[k] : j_lo;
-            j_hi = lat->nj[k] > j_hi ? lat->nj[k] : j_hi;
+}
+
+/* Pins the anchors: the lowest (or highest) active node of every column that
+ * reaches the body's foot (its lowest quarter): a shape that stands on a
+ * corner is held there, not at the underside of whatever overhangs. */
+static void pin_anchors(softbody *sb, const lattice *lat, int n, anchor_kind anchor)
+{
+    if (anchor == ANCHOR_NONE)
+        return;
+    int j_lo = lat->ny, j_hi = -1;
+    for (int k = 0; k < n; k++) {
+        j_lo = lat->nj[k] < j_lo ? lat->nj[k] : j_lo;
+        j_hi = lat->nj[k] > j_hi ? lat->nj[k] : j_hi;
+    }
+    double reach = 0.25 * (j_hi - j_lo);
+    for (int i = 0; i < lat->nx; i++) {
+        int best = -1;
+        for (int j = 0; j < lat->ny; j++) {
+            int jj = anchor == ANCHOR_BOTTOM ? lat->ny - 1 - j : j;
+            int k = lat->index[(size_t)jj * lat->nx + i];
+            if (k >= 0) {
+                best = k;
+                break;
+            }
         }
-        double reach = 0.25 * (j_hi - j_lo);
-        for (int i = 0; i < lat->nx; i++) {
-            int best = -1;
-            for (int j = 0; j < lat->ny; j++) {
-                int jj = def->anchor == ANCHOR_BOTTOM ? lat->ny - 1 - j : j;
-                int k = lat->index[(size_t)jj * lat->nx + i];
-                if (k >= 0) {
-                    best = k;
-                    break;
-                }
-            }
-            if (best >= 0 && (def->anchor == ANCHOR_BOTTOM ? j_hi - lat->nj[best] : lat->nj[best] - j_lo) <= reach + 1e-9) {
-                sb->pinned[best] = 1;
-                sb->pinned_count++;
-            }
+        if (best >= 0 && (anchor == ANCHOR_BOTTOM ? j_hi - lat->nj[best] : lat->nj[best] - j_lo) <= reach + 1e-9) {
+            sb->pinned[best] = 1;
+            sb->pinned_count++;
         }
     }
-    /* clusters */
+}
+
+/* Builds a shape-matching cluster around every node (it and its grid
+ * neighbours, when they span an area); 0 when out of memory. */
+static int build_clusters(softbody *sb, const lattice *lat, int n)
+{
     int m = 0, c = 0;
     int *count = calloc((size_t)n, sizeof(int));
-    if (!count) {
-        softbody_destroy(sb);
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
-    }
+    if (!count)
+        return 0;
     for (int k = 0; k < n; k++) {
         int ci = lat->ni[k], cj = lat->nj[k];
         int first = m;
@@ -315,7 +311,12 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
     for (int k = 0; k < n; k++)
         sb->inv_count[k] = count[k] ? 1.0 / count[k] : 0.0;
     free(count);
-    /* outline springs between grid-adjacent outline nodes */
+    return 1;
+}
+
+/* Outline springs between grid-adjacent outline nodes. */
+static void build_outline(softbody *sb, const lattice *lat, int n)
+{
     int no = 0;
     for (int k = 0; k < n; k++) {
         int i = lat->ni[k], j = lat->nj[k];
@@ -336,6 +337,33 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
         }
     }
     sb->nout = no;
+}
+
+poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbody **out, poyo_error *err)
+{
+    *out = NULL;
+    poyo_status st = softbody_check_def(def, err);
+    if (st != POYO_OK)
+        return st;
+    int n = lat->count;
+    if (n < 3)
+        return poyo_fail(err, POYO_ERR_INPUT, "the visible shape is too small to animate");
+    softbody *sb = calloc(1, sizeof *sb);
+    if (!sb)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    sb->n = n;
+    sb->def = *def;
+    if (!alloc_arrays(sb, lat, n)) {
+        softbody_destroy(sb);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    }
+    place_nodes(sb, lat, n);
+    pin_anchors(sb, lat, n, def->anchor);
+    if (!build_clusters(sb, lat, n)) {
+        softbody_destroy(sb);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
+    }
+    build_outline(sb, lat, n);
     sb->frame_dt = 1.0 / 25.0;
     sb->steps = 1;
     sb->dt = sb->frame_dt;
