@@ -751,106 +751,121 @@ double impulse_release_time(const impulse_run *run)
     return run->info && !run->info->periodic ? run->t_press + run->t_hold + run->t_lift : 0.0;
 }
 
-void impulse_kick(impulse_run *run, softbody *sb)
+/* Scales a periodic drive on a trial run: wave, a sway force whose
+ * quasi-static deflection is strength * height; pat, a finger's push over a
+ * third of a period (at most 0.2 s). In the steady state the motion within
+ * one period (from its first frame) is then the strength asked. */
+static void scale_drive(impulse_run *run, softbody *sb, double wn)
 {
-    double wn = 2.0 * PI * softbody_get_def(sb)->hz;
     double s = run->def.strength;
     softbody_nodes nd = softbody_view(sb);
     int n = nd.n;
+    double period = 2.0 * PI / run->omega;
+    if (run->def.kind == IMPULSE_WAVE)
+        for (int k = 0; k < n; k++) {
+            run->drive_x[k] = wn * wn * run->px[k];
+            run->drive_y[k] = wn * wn * run->py[k];
+        }
+    run->t_press = fmin(0.2, period / 3.0);
+    run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
+    double *rx = malloc(2 * (size_t)n * sizeof *rx), peak = 0.0;
+    int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
+    for (int p = 0; rx && p < periods; p++) {
+        if (p == periods - 1) {
+            memcpy(rx, nd.x, (size_t)n * sizeof *rx);
+            memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
+        }
+        while (softbody_time(sb) < (p + 1) * period - 0.5 * run->step_dt) {
+            softbody_step(sb);
+            if (p == periods - 1)
+                peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
+        }
+    }
+    free(rx);
+    softbody_reset(sb);
+    if (peak > 1e-9)
+        run->gain *= fmin(64.0, fmax(1.0 / 64.0, s / peak));
+}
+
+/* A trial press for poke and twist: its peak, measured as the strength is,
+ * scales the real one. A finger is pressed anew as deep as that asks, with a
+ * tip as wide as the new depth (so the dent's slope stays below one and no
+ * cell folds), and tried again. */
+static void scale_press(impulse_run *run, softbody *sb)
+{
+    double s = run->def.strength;
+    softbody_nodes nd = softbody_view(sb);
+    int cap = run->cap_energy;
+    run->cap_energy = 0;
+    double depth = s * run->size;
+    for (int trial = 0; trial < (run->def.kind == IMPULSE_POKE ? 3 : 1); trial++) {
+        press_start(run, sb);
+        double peak = 0.0;
+        while (run->held) {
+            softbody_step(sb);
+            peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
+        }
+        softbody_reset(sb);
+        for (int h = 0; h < run->nh; h++)
+            softbody_set_pinned(sb, run->hk[h], 0);
+        if (!(peak > 1e-9))
+            break;
+        double g = fmin(3.0, fmax(0.25, s / peak));
+        if (run->def.kind == IMPULSE_TWIST) {
+            run->gain = g;
+            break;
+        }
+        depth *= g;
+        run->nh = 0;
+        add_finger(run, &nd, run->lat, run->size, run->dir, depth);
+    }
+    run->cap_energy = cap;
+}
+
+/* Trial leaps: the crouch and the spring of the body change how high the
+ * launch carries it, so the launch is scaled to the height asked. */
+static void scale_leap(impulse_run *run, softbody *sb)
+{
+    double s = run->def.strength;
+    softbody_nodes nd = softbody_view(sb);
+    for (int trial = 0; trial < 2; trial++) {
+        double bottom0 = -1e300;
+        for (int k = 0; k < nd.n; k++)
+            bottom0 = fmax(bottom0, nd.qy[k]);
+        press_start(run, sb);
+        double rise = 0.0, t_end = impulse_release_time(run) + 3.0;
+        while (softbody_time(sb) < t_end) {
+            softbody_step(sb);
+            double b = -1e300, vy = 0.0;
+            for (int k = 0; k < nd.n; k++) {
+                b = fmax(b, nd.y[k]);
+                vy += nd.vy[k];
+            }
+            rise = fmax(rise, bottom0 - b);
+            if (!run->held && vy >= 0.0 && rise > 0.0)
+                break; /* past the top */
+        }
+        softbody_reset(sb);
+        if (rise > 1e-6)
+            run->launch *= fmin(3.0, sqrt(s * run->size / rise));
+    }
+}
+
+void impulse_kick(impulse_run *run, softbody *sb)
+{
     run->step_dt = softbody_dt(sb);
     switch (run->def.kind) {
     case IMPULSE_WAVE:
-    case IMPULSE_PAT: {
-        /* wave: a sway force whose quasi-static deflection is strength * height;
-         * pat: a finger's push over a third of a period (at most 0.2 s). Either
-         * is scaled on a trial run so that, in the steady state, the motion
-         * within one period (from its first frame) is the strength asked */
-        double period = 2.0 * PI / run->omega;
-        if (run->def.kind == IMPULSE_WAVE)
-            for (int k = 0; k < n; k++) {
-                run->drive_x[k] = wn * wn * run->px[k];
-                run->drive_y[k] = wn * wn * run->py[k];
-            }
-        run->t_press = fmin(0.2, period / 3.0);
-        run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
-        double *rx = malloc(2 * (size_t)n * sizeof *rx), peak = 0.0;
-        int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
-        for (int p = 0; rx && p < periods; p++) {
-            if (p == periods - 1) {
-                memcpy(rx, nd.x, (size_t)n * sizeof *rx);
-                memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
-            }
-            while (softbody_time(sb) < (p + 1) * period - 0.5 * run->step_dt) {
-                softbody_step(sb);
-                if (p == periods - 1)
-                    peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
-            }
-        }
-        free(rx);
-        softbody_reset(sb);
-        if (peak > 1e-9)
-            run->gain *= fmin(64.0, fmax(1.0 / 64.0, s / peak));
+    case IMPULSE_PAT:
+        scale_drive(run, sb, 2.0 * PI * softbody_get_def(sb)->hz);
         break;
-    }
-    default: {
-        if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) {
-            /* a trial press: its peak, measured as the strength is, scales the
-             * real one. A finger is pressed anew as deep as that asks, with a
-             * tip as wide as the new depth (so the dent's slope stays below
-             * one and no cell folds), and tried again. */
-            int cap = run->cap_energy;
-            run->cap_energy = 0;
-            double depth = s * run->size;
-            for (int trial = 0; trial < (run->def.kind == IMPULSE_POKE ? 3 : 1); trial++) {
-                press_start(run, sb);
-                double peak = 0.0;
-                while (run->held) {
-                    softbody_step(sb);
-                    peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
-                }
-                softbody_reset(sb);
-                for (int h = 0; h < run->nh; h++)
-                    softbody_set_pinned(sb, run->hk[h], 0);
-                if (!(peak > 1e-9))
-                    break;
-                double g = fmin(3.0, fmax(0.25, s / peak));
-                if (run->def.kind == IMPULSE_TWIST) {
-                    run->gain = g;
-                    break;
-                }
-                depth *= g;
-                run->nh = 0;
-                add_finger(run, &nd, run->lat, run->size, run->dir, depth);
-            }
-            run->cap_energy = cap;
-        }
+    default:
+        if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST)
+            scale_press(run, sb);
         if (run->def.kind == IMPULSE_JUMP && run->launch > 0.0)
-            for (int trial = 0; trial < 2; trial++) {
-                /* a trial leap: the crouch and the spring of the body change how high
-                 * the launch carries it, so the launch is scaled to the height asked */
-                double bottom0 = -1e300;
-                for (int k = 0; k < nd.n; k++)
-                    bottom0 = fmax(bottom0, nd.qy[k]);
-                press_start(run, sb);
-                double rise = 0.0, t_end = impulse_release_time(run) + 3.0;
-                while (softbody_time(sb) < t_end) {
-                    softbody_step(sb);
-                    double b = -1e300, vy = 0.0;
-                    for (int k = 0; k < nd.n; k++) {
-                        b = fmax(b, nd.y[k]);
-                        vy += nd.vy[k];
-                    }
-                    rise = fmax(rise, bottom0 - b);
-                    if (!run->held && vy >= 0.0 && rise > 0.0)
-                        break; /* past the top */
-                }
-                softbody_reset(sb);
-                if (rise > 1e-6)
-                    run->launch *= fmin(3.0, sqrt(s * run->size / rise));
-            }
+            scale_leap(run, sb);
         press_start(run, sb);
         break;
-    }
     }
 }
 
