@@ -173,11 +173,11 @@ static int trace(const sdf_scene *scene, v2 p, v2 dir, double len, double eps, d
     return 1;
 }
 
-static void collide(world *w, double *x, double *y, double *vx, double *vy, int n)
+/* The body's turn from its rest shape, as a cosine and a sine (the closed-form
+ * 2-D polar decomposition of its nodes about their centre). */
+static void body_turn(const world *w, const double *x, const double *y, int n, double *cos_out, double *sin_out)
 {
-    w->contact = v2_make(0.0, 0.0);
     const placement *pl = &w->place;
-    /* the body's rotation from its rest shape (closed-form 2-D polar decomposition) */
     double mx = 0, my = 0;
     for (int k = 0; k < n; k++) {
         mx += pl->sx * x[k];
@@ -199,74 +199,102 @@ static void collide(world *w, double *x, double *y, double *vx, double *vy, int 
         c = 1.0;
         s = 0.0;
     }
+    *cos_out = c;
+    *sin_out = s;
+}
+
+/* Node k at *pp (scene units), d inside the scene, moving at *vp: pushed out to
+ * its contact radius on the side it came from, with restitution and friction.
+ * 0 when it may stay where it is. */
+static int collide_inside(world *w, int k, double d, double c, double s, v2 *pp, v2 *vp)
+{
+    v2 p = *pp, v = *vp, v0 = v;
+    v2 n0 = sdf_normal(w->scene, p);
+    double r = contact_radius(w, k, n0, c, s);
+    if (r < 0.0) {
+        /* probe the solid at the allowed depth below the surface point: in a shape
+         * thinner than that, sink at most a quarter of the way through, or the
+         * node would cross the middle and be pushed out on the far side */
+        double dq = sdf_eval(w->scene, v2_madd(p, r - d, n0));
+        if (dq > r + 1e-6 * (1.0 - r))
+            r = fmax(r, -0.25 * (-r - dq));
+    }
+    if (!(d < r))
+        return 0;
+    v2 prev = v2_madd(p, -w->dt, v0), nrm;
+    v2 nprev = sdf_normal(w->scene, prev);
+    if (v2_dot(nprev, n0) < 0.0) {
+        /* past the middle of a thin shape: back to the side the node came from */
+        p = prev;
+        nrm = nprev;
+        double vn = v2_dot(v, nrm);
+        if (vn < 0.0)
+            v = v2_madd(v, -(1.0 + w->restitution) * vn, nrm);
+    } else {
+        sdf_collide(w->scene, r, w->restitution, 0.0, &p, &v);
+        nrm = sdf_normal(w->scene, p);
+    }
+    w->contact = v2_add(w->contact, nrm);
+    /* friction on positions too (as position based dynamics does): the step's slide
+     * along the surface is held back by up to friction times the step's motion into
+     * it, so a body can stand on a slope instead of creeping down it */
+    v2 step = v2_scale(v0, w->dt), slide = tangential(step, nrm);
+    p = v2_add(v2_sub(p, slide), shrink(slide, w->friction * fmax(-v2_dot(step, nrm), 0.0)));
+    v = coulomb(v, nrm, v2_dot(v2_sub(v, v0), nrm), w->friction);
+    *pp = p;
+    *vp = v;
+    return 1;
+}
+
+/* A node outside everything at *pp, moving at *vp: when its step passed through
+ * a thin shape it stops at the surface; 0 when it did not. */
+static int collide_swept(world *w, v2 *pp, v2 *vp)
+{
+    v2 p = *pp, v = *vp, v0 = v;
+    const double eps = 1e-3;
+    v2 prev = v2_madd(p, -w->dt, v);
+    v2 step = v2_sub(p, prev);
+    double len = v2_len(step), t;
+    if (!(len > 1e-9))
+        return 0;
+    v2 dir = v2_scale(step, 1.0 / len), hit;
+    /* a node touching a surface may leave it */
+    if (sdf_eval(w->scene, prev) < eps && v2_dot(dir, sdf_normal(w->scene, prev)) >= 0.0)
+        return 0;
+    if (!trace(w->scene, prev, dir, len, eps, &t))
+        return 0;
+    hit = v2_madd(prev, t, dir);
+    v2 nrm = sdf_normal(w->scene, hit);
+    if (v2_dot(nrm, dir) >= 0.0)
+        nrm = v2_neg(dir);
+    /* stop at the surface, keep what friction leaves of the slide in the rest of the step */
+    v2 rest = v2_scale(step, 1.0 - t / len);
+    rest = shrink(tangential(rest, nrm), w->friction * fmax(-v2_dot(rest, nrm), 0.0));
+    p = v2_madd(v2_add(hit, rest), 0.01, nrm);
+    w->contact = v2_add(w->contact, nrm);
+    double vn = v2_dot(v, nrm);
+    if (vn < 0.0)
+        v = v2_madd(v, -(1.0 + w->restitution) * vn, nrm);
+    v = coulomb(v, nrm, v2_dot(v2_sub(v, v0), nrm), w->friction);
+    *pp = p;
+    *vp = v;
+    return 1;
+}
+
+static void collide(world *w, double *x, double *y, double *vx, double *vy, int n)
+{
+    w->contact = v2_make(0.0, 0.0);
+    const placement *pl = &w->place;
+    double c, s;
+    body_turn(w, x, y, n, &c, &s);
     for (int k = 0; k < n; k++) {
         v2 p = v2_make(pl->sx * x[k] + pl->ox, pl->sy * y[k] + pl->oy);
         v2 v = v2_make(pl->sx * vx[k], pl->sy * vy[k]);
         if (!isfinite(p.x) || !isfinite(p.y))
             continue;
         double d = sdf_eval(w->scene, p);
-        v2 v0 = v;
-        if (d < 0.0) {
-            v2 n0 = sdf_normal(w->scene, p);
-            double r = contact_radius(w, k, n0, c, s);
-            if (r < 0.0) {
-                /* probe the solid at the allowed depth below the surface point: in a shape
-                 * thinner than that, sink at most a quarter of the way through, or the
-                 * node would cross the middle and be pushed out on the far side */
-                double dq = sdf_eval(w->scene, v2_madd(p, r - d, n0));
-                if (dq > r + 1e-6 * (1.0 - r))
-                    r = fmax(r, -0.25 * (-r - dq));
-            }
-            if (!(d < r))
-                continue;
-            v2 prev = v2_madd(p, -w->dt, v0), nrm;
-            v2 nprev = sdf_normal(w->scene, prev);
-            if (v2_dot(nprev, n0) < 0.0) {
-                /* past the middle of a thin shape: back to the side the node came from */
-                p = prev;
-                nrm = nprev;
-                double vn = v2_dot(v, nrm);
-                if (vn < 0.0)
-                    v = v2_madd(v, -(1.0 + w->restitution) * vn, nrm);
-            } else {
-                sdf_collide(w->scene, r, w->restitution, 0.0, &p, &v);
-                nrm = sdf_normal(w->scene, p);
-            }
-            w->contact = v2_add(w->contact, nrm);
-            /* friction on positions too (as position based dynamics does): the step's slide
-             * along the surface is held back by up to friction times the step's motion into
-             * it, so a body can stand on a slope instead of creeping down it */
-            v2 step = v2_scale(v0, w->dt), slide = tangential(step, nrm);
-            p = v2_add(v2_sub(p, slide), shrink(slide, w->friction * fmax(-v2_dot(step, nrm), 0.0)));
-            v = coulomb(v, nrm, v2_dot(v2_sub(v, v0), nrm), w->friction);
-        } else {
-            /* outside everything now: did the step pass through a thin shape? */
-            const double eps = 1e-3;
-            v2 prev = v2_madd(p, -w->dt, v);
-            v2 step = v2_sub(p, prev);
-            double len = v2_len(step), t;
-            if (!(len > 1e-9))
-                continue;
-            v2 dir = v2_scale(step, 1.0 / len), hit;
-            /* a node touching a surface may leave it */
-            if (sdf_eval(w->scene, prev) < eps && v2_dot(dir, sdf_normal(w->scene, prev)) >= 0.0)
-                continue;
-            if (!trace(w->scene, prev, dir, len, eps, &t))
-                continue;
-            hit = v2_madd(prev, t, dir);
-            v2 nrm = sdf_normal(w->scene, hit);
-            if (v2_dot(nrm, dir) >= 0.0)
-                nrm = v2_neg(dir);
-            /* stop at the surface, keep what friction leaves of the slide in the rest of the step */
-            v2 rest = v2_scale(step, 1.0 - t / len);
-            rest = shrink(tangential(rest, nrm), w->friction * fmax(-v2_dot(rest, nrm), 0.0));
-            p = v2_madd(v2_add(hit, rest), 0.01, nrm);
-            w->contact = v2_add(w->contact, nrm);
-            double vn = v2_dot(v, nrm);
-            if (vn < 0.0)
-                v = v2_madd(v, -(1.0 + w->restitution) * vn, nrm);
-            v = coulomb(v, nrm, v2_dot(v2_sub(v, v0), nrm), w->friction);
-        }
+        if (!(d < 0.0 ? collide_inside(w, k, d, c, s, &p, &v) : collide_swept(w, &p, &v)))
+            continue;
         x[k] = (p.x - pl->ox) / pl->sx;
         y[k] = (p.y - pl->oy) / pl->sy;
         vx[k] = v.x / pl->sx;
