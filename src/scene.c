@@ -298,14 +298,77 @@ static poyo_status read_shape(parser *p, word_kind kind, sdf_shape *out)
     return POYO_OK;
 }
 
+/* What an item has read before its shape: the operator and the repeat. */
+typedef struct item_state {
+    sdf_op op;
+    double k;       /* the operator's blend width (smooth union), scene units */
+    v2 period;      /* the repeat's period, scene units */
+    int count[2];   /* the repeat's copies each way */
+    int repeated, have_op;
+} item_state;
+
+/* Reads an operator word (kind, read at start) and its arguments into it. */
+static poyo_status read_operator(parser *p, word_kind kind, size_t start, int first, item_state *it)
+{
+    const word_spec *spec = &g_words[kind];
+    poyo_status st;
+    if (it->repeated)
+        return fail_at(p, start, "expected a shape after repeat(...), found operator '%s'", spec->name);
+    if (it->have_op || (kind != W_UNION && first))
+        return fail_at(p, start, first ? "'%s' needs a shape before it to act on"
+                                       : "expected a shape after the operator, found operator '%s'",
+                       spec->name);
+    it->have_op = 1;
+    if (kind == W_SUB) {
+        it->op = SDF_SUBTRACT;
+    } else if (kind == W_SMIN || kind == W_SMINE) {
+        double v[1];
+        size_t at[1];
+        int n = 0;
+        if ((st = read_args(p, spec, v, at, &n)) != POYO_OK)
+            return st;
+        if ((st = non_negative(p, spec, v, at, 0)) != POYO_OK)
+            return st;
+        double w = v[0] * p->unit;
+        if (kind == W_SMIN) {
+            it->op = SDF_SMIN;
+            it->k = w;
+        } else if (w > 0.0) {
+            it->op = SDF_SMIN_EXP;
+            it->k = 4.0 * log(2.0) / w;
+        }
+    }
+    return POYO_OK;
+}
+
+/* Reads repeat(...) (read at start) into it. */
+static poyo_status read_repeat(parser *p, size_t start, item_state *it)
+{
+    const word_spec *spec = &g_words[W_REPEAT];
+    if (it->repeated)
+        return fail_at(p, start, "repeat cannot be nested; give one repeat per shape");
+    double v[SCENE_MAX_ARGS] = { 0 };
+    size_t at[SCENE_MAX_ARGS] = { 0 };
+    int n = 0;
+    poyo_status st = read_args(p, spec, v, at, &n);
+    if (st != POYO_OK)
+        return st;
+    for (int a = 2; a < n; a++)
+        if (v[a] < 0.0 || v[a] > SCENE_MAX_COUNT || v[a] != floor(v[a]))
+            return fail_at(p, at[a], "%s of repeat must be a whole number from 0 to %d", spec->arg[a],
+                           SCENE_MAX_COUNT);
+    it->period = v2_make(v[0] * p->unit, v[1] * p->unit);
+    it->count[0] = (int)v[2];
+    it->count[1] = (int)v[3];
+    it->repeated = 1;
+    return POYO_OK;
+}
+
 /* Reads one item: [op] [repeat] shape. */
 static poyo_status read_item(parser *p, sdf_scene *scene, int first)
 {
     char found[32];
-    sdf_op op = SDF_UNION;
-    double k = 0.0;
-    v2 period = v2_make(0.0, 0.0);
-    int count[2] = { 0, 0 }, repeated = 0, have_op = 0;
+    item_state it = { SDF_UNION, 0.0, { 0.0, 0.0 }, { 0, 0 }, 0, 0 };
     size_t start, len;
     poyo_status st;
     for (;;) {
@@ -315,7 +378,6 @@ static poyo_status read_item(parser *p, sdf_scene *scene, int first)
             return fail_at(p, p->i, "expected a shape such as circle(x,y,r), found %s", found);
         }
         word_kind kind = read_word(p, &start, &len);
-        const word_spec *spec = &g_words[kind];
         switch (kind) {
         case W_UNKNOWN: {
             int shown = len > 24 ? 24 : (int)len;
@@ -325,61 +387,22 @@ static poyo_status read_item(parser *p, sdf_scene *scene, int first)
         case W_UNION:
         case W_SUB:
         case W_SMIN:
-        case W_SMINE: {
-            if (repeated)
-                return fail_at(p, start, "expected a shape after repeat(...), found operator '%s'", spec->name);
-            if (have_op || (kind != W_UNION && first))
-                return fail_at(p, start, first ? "'%s' needs a shape before it to act on"
-                                               : "expected a shape after the operator, found operator '%s'",
-                               spec->name);
-            have_op = 1;
-            if (kind == W_SUB) {
-                op = SDF_SUBTRACT;
-            } else if (kind == W_SMIN || kind == W_SMINE) {
-                double v[1];
-                size_t at[1];
-                int n = 0;
-                if ((st = read_args(p, spec, v, at, &n)) != POYO_OK)
-                    return st;
-                if ((st = non_negative(p, spec, v, at, 0)) != POYO_OK)
-                    return st;
-                double w = v[0] * p->unit;
-                if (kind == W_SMIN) {
-                    op = SDF_SMIN;
-                    k = w;
-                } else if (w > 0.0) {
-                    op = SDF_SMIN_EXP;
-                    k = 4.0 * log(2.0) / w;
-                }
-            }
-            continue;
-        }
-        case W_REPEAT: {
-            if (repeated)
-                return fail_at(p, start, "repeat cannot be nested; give one repeat per shape");
-            double v[SCENE_MAX_ARGS] = { 0 };
-            size_t at[SCENE_MAX_ARGS] = { 0 };
-            int n = 0;
-            if ((st = read_args(p, spec, v, at, &n)) != POYO_OK)
+        case W_SMINE:
+            if ((st = read_operator(p, kind, start, first, &it)) != POYO_OK)
                 return st;
-            for (int a = 2; a < n; a++)
-                if (v[a] < 0.0 || v[a] > SCENE_MAX_COUNT || v[a] != floor(v[a]))
-                    return fail_at(p, at[a], "%s of repeat must be a whole number from 0 to %d",
-                                   spec->arg[a], SCENE_MAX_COUNT);
-            period = v2_make(v[0] * p->unit, v[1] * p->unit);
-            count[0] = (int)v[2];
-            count[1] = (int)v[3];
-            repeated = 1;
             continue;
-        }
+        case W_REPEAT:
+            if ((st = read_repeat(p, start, &it)) != POYO_OK)
+                return st;
+            continue;
         default: {
             sdf_shape shape;
             if ((st = read_shape(p, kind, &shape)) != POYO_OK)
                 return st;
-            if (repeated)
-                shape = sdf_repeat(shape, period, count[0], count[1]);
+            if (it.repeated)
+                shape = sdf_repeat(shape, it.period, it.count[0], it.count[1]);
             poyo_error inner;
-            st = sdf_scene_add(scene, op, k, shape, &inner);
+            st = sdf_scene_add(scene, it.op, it.k, shape, &inner);
             if (st != POYO_OK)
                 return st == POYO_ERR_NOMEM ? poyo_fail(p->err, st, "%s", inner.msg)
                                             : fail_at(p, start, "%s", inner.msg);
