@@ -456,8 +456,11 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* and rolls off over a frame's time: let go all at once, the dent sprang
-     * back within one frame, the clip's largest step by far */
-    run->t_lift = run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
+     * back within one frame, the clip's largest step by far. A free body, held
+     * by the finger alone, would hang from its last pins and swing: it is let
+     * go at once */
+    int held_by_finger = softbody_get_def(run->sb)->anchor == ANCHOR_NONE && !run->info->has_floor;
+    run->t_lift = run->def.kind == IMPULSE_POKE && !held_by_finger ? 0.04 : 0.0;
     /* the top and bottom node of every column */
     int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
