@@ -129,6 +129,13 @@ test_expect_success 'a 1 MB scene file is refused at its 65th shape, at once; 64
     cost_under cost 20 64
 '
 
+test_expect_success 'a path of more than 1000 waypoints is refused at once; 1000 are drawn' '
+    awk "BEGIN { srand(2); for (i = 0; i < 1000; i++) printf \"%.4f,%.4f,%d \", rand(), rand(), int(rand() * 360) - 180 }" >w &&
+    $RU cost $POYO path --through "$(cat w)" --svg p.svg && [ -s p.svg ] && cost_under cost 20 64 &&
+    expect_exit 2 $RU cost $POYO path --through "$(cat w)" --through "0.5,0.5,0" --svg q.svg 2>err &&
+    expect_line err "poyo: --through: more than 1000 waypoints" && cost_under cost 2 64 && expect_no_file q.svg
+'
+
 test_expect_success 'every subcommand documents --max-memory; bad sizes are usage errors' '
     for c in animate text rope path sdf check; do
         $POYO $c --help >help && grep -q -- "--max-memory SIZE" help || exit 1
