@@ -745,7 +745,8 @@ static int add_dir_failure(dir_walk *w, const char *dir, int e)
 
 /* Adds the images in dir (sorted by name), and those below it when recursive.
  * A directory already met (a link back to an ancestor, or a second name for
- * one) is not read again; one that cannot be read becomes a failed job.
+ * one) is not read again; one that cannot be read becomes a failed job; a
+ * FIFO, device or socket with an image's name is passed over with a note.
  * Returns -1 only when out of memory. */
 static int add_dir(dir_walk *w, const char *dir)
 {
@@ -826,6 +827,10 @@ static int add_dir(dir_walk *w, const char *dir)
     for (size_t i = 0; i < n; i++) {
         if (rc == 0 && file_is_dir(names[i])) {
             rc = add_dir(w, names[i]);
+            free(names[i]);
+        } else if (rc == 0 && file_is_special(names[i])) {
+            if (!w->quiet)
+                cli_note(names[i], "is not a regular file (a FIFO, device or socket); skipped");
             free(names[i]);
         } else if (rc == 0 && jobs_add(w->jobs, names[i], 1) == 0) {
             /* owned by the job list now */

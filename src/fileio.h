@@ -37,5 +37,8 @@ poyo_status file_write_atomic(const char *path, const void *data, size_t len, co
 
 /* 1 when path names an existing directory. */
 int file_is_dir(const char *path);
+/* 1 when path names something that is neither a regular file nor a directory
+ * (a FIFO, a device or a socket), links followed. */
+int file_is_special(const char *path);
 
 #endif

@@ -304,6 +304,22 @@ test_expect_success '-r reads a directory once: links back to a parent or to its
     rm -r out && $T $POYO -q -r -o out/ d 2>err && cat err && [ ! -s err ] && [ -s out/sub/b.gif ]
 '
 
+test_expect_success 'FIFOs, devices and sockets named like images in a folder are passed over with a note' '
+    $MKPNG rgba a.png 32 && mkdir d && cp a.png d/a.png && mkfifo d/b.png && ln -s /dev/null d/c.png &&
+    $MKH socket d/e.png &&
+    [ -p d/b.png ] && [ -c d/c.png ] && [ -S d/e.png ] &&
+    $T $POYO -v -o out/ d 2>err && sed "s/ ([0-9.]* s)\$//;s/ (32x32, .*//" err >msgs &&
+    printf "%s\n" "poyo: d/b.png: is not a regular file (a FIFO, device or socket); skipped" \
+        "poyo: d/c.png: is not a regular file (a FIFO, device or socket); skipped" \
+        "poyo: d/e.png: is not a regular file (a FIFO, device or socket); skipped" \
+        "poyo: d/a.png: wrote out/a.gif" >want &&
+    cmp want msgs && [ "$(ls out)" = a.gif ] &&
+    rm -r out && $T $POYO -q -r -o out/ d 2>err && [ ! -s err ] && [ "$(ls out)" = a.gif ] &&
+    expect_exit 1 $T $POYO d/e.png -o e.gif 2>err &&
+    expect_line err "poyo: d/e.png: is not a regular file (a FIFO, device or socket); use - to read a pipe" &&
+    expect_no_file e.gif
+'
+
 # Root reads any directory; without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH it cannot.
 NOCAP=
 [ "$(id -u)" = 0 ] && NOCAP="setpriv --bounding-set=-dac_override,-dac_read_search"
