@@ -525,6 +525,11 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     memset(&a, 0, sizeof a);
     int rc = 1;
     double need = 0.0, held = 0.0;
+    /* an output that cannot be written costs no decoding */
+    if (output && output_check(output, input, &od, &err) != POYO_OK) {
+        job_fail(job, output, err.msg);
+        goto done;
+    }
     if (!src && image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;

@@ -341,6 +341,11 @@ static int run_stamp(const char *input, const char *output, const path *p, const
     memset(&a, 0, sizeof a);
     int rc = 1;
     size_t bytes = 0;
+    /* an output that cannot be written costs no decoding */
+    if (output && output_check(output, input, &o->out, &err) != POYO_OK) {
+        cli_error(output, "%s", err.msg);
+        goto done;
+    }
     if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         cli_error(input, "%s", err.msg);
         goto done;

@@ -245,6 +245,11 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
+    /* an output that cannot be written costs no decoding */
+    if (j->output && output_check(j->output, j->stamp, &j->out, &err) != POYO_OK) {
+        cli_error(j->output, "%s", err.msg);
+        goto done;
+    }
     if (image_load(j->stamp, j->max_pixels, &im, &err) != POYO_OK) {
         cli_error(name, "%s", err.msg);
         goto done;

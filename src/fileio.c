@@ -162,6 +162,14 @@ static poyo_status check_target(const char *path, const write_opts *o, mode_t *m
     return POYO_OK;
 }
 
+poyo_status file_check_target(const char *path, const write_opts *o, poyo_error *err)
+{
+    mode_t mode;
+    if (strcmp(path, "-") == 0)
+        return POYO_OK;
+    return check_target(path, o, &mode, err);
+}
+
 /* Puts the finished temporary file at path: with force by rename (which
  * replaces a file atomically and never follows a link), otherwise by link and
  * unlink, which fail rather than replace a file that appeared meanwhile. */

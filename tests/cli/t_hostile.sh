@@ -158,6 +158,23 @@ test_expect_success '-f keeps the permissions of the file it replaces' '
     chmod 640 out.gif && $T $POYO -f stamp.png -o out.gif && [ "$(stat -c %a out.gif)" = 640 ]
 '
 
+test_expect_success 'without -f an existing output is refused before the input is decoded, in every subcommand' '
+    $MKPNG text bad.png && echo old >bad.gif && $MKPNG rgba a.png 32 && mkdir out && echo old >out/bad.gif &&
+    for cmd in animate rope "path --through 0.2,0.5,0 --through 0.8,0.5,0" sdf; do
+        expect_exit 1 $T $POYO $cmd bad.png -o bad.gif 2>err &&
+        expect_line err "poyo: bad.gif: already exists (use -f to overwrite)" || exit 1
+    done &&
+    [ "$(cat bad.gif)" = old ] &&
+    expect_exit 1 $T $POYO -o out/ bad.png a.png 2>err &&
+    grep -qx "poyo: out/bad.gif: already exists (use -f to overwrite)" err &&
+    grep -q "^poyo: 1 written, 1 failed (" err && [ "$(cat out/bad.gif)" = old ] && [ -s out/a.gif ] &&
+    "$MKPNG" rgba big.png 2000 && echo old >big.gif &&
+    expect_exit 1 $TOOLS/rusage cost $POYO big.png 2>err &&
+    expect_line err "poyo: big.gif: already exists (use -f to overwrite)" &&
+    read secs mib <cost && echo "$secs s, $mib MiB" &&
+    awk -v s="$secs" -v m="$mib" "BEGIN { exit !(s < 2 && m < 32) }" && [ "$(cat big.gif)" = old ]
+'
+
 test_expect_success 'output names of 248 to 255 bytes are written (the temporary name fits)' '
     $MKPNG rgba stamp.png 32 &&
     for n in 244 247 251; do
