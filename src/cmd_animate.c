@@ -612,8 +612,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
                 snprintf(what, sizeof what, "crf %d, ", rep.crf);
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
-            cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
-                     shown_fps / rep.stride, rep.frames, rep.width, rep.height);
+            snprintf(job->note, sizeof job->note, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes,
+                     bd.max_bytes, what, shown_fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
