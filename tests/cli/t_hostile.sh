@@ -125,6 +125,17 @@ test_expect_success 'check refuses tiny GIF, APNG and WebP files that declare mo
     expect_line err "poyo: w.webp: 200 frames of 4096x4096 would take about 12.6 GiB, more than the 1 GiB memory limit; raise --max-memory"
 '
 
+test_expect_success 'check refuses GIF, APNG and WebP files of more than 10000 frames at once, however small' '
+    $MKH gif-frames g.gif 1 1 1000000 && $MKH apng-frames a.png 1 1 10001 && $MKH webp-frames w.webp 1 1 10001 &&
+    for f in g.gif a.png w.webp; do
+        expect_exit 1 $TOOLS/rusage cost $POYO check -p slack $f 2>err &&
+        expect_line err "poyo: $f: animation has more than 10000 frames" &&
+        read secs mib <cost && echo "$f: $secs s, $mib MiB" && awk -v s="$secs" "BEGIN { exit !(s < 2) }" || exit 1
+    done &&
+    $MKH gif-frames ok.gif 1 1 10000 && expect_exit 1 $T $POYO check -p slack ok.gif >out 2>err && [ ! -s err ] &&
+    grep -qx "ok.gif: fail: frames 10000, Slack allows at most 50" out
+'
+
 test_expect_success 'check refuses a GIF whose frames declare more pixels than the budget, before decoding them' '
     $MKH gif-offcanvas off.gif 17 &&
     expect_exit 1 $T $POYO check -p slack off.gif 2>err &&
