@@ -71,6 +71,8 @@ static poyo_status check_budget(uint64_t n, uint32_t w, uint32_t h, poyo_error *
         snprintf(what, sizeof what, "%llu frames of %ux%u", (unsigned long long)n, (unsigned)w, (unsigned)h);
         return memlimit_check((double)(n + 2) * (double)fb, what, NULL, POYO_ERR_INPUT, err);
     }
+    if (n > ANIMREAD_MAX_FRAMES)
+        return poyo_fail(err, POYO_ERR_INPUT, "animation has more than %d frames", ANIMREAD_MAX_FRAMES);
     return POYO_OK;
 }
 

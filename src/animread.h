@@ -11,6 +11,9 @@
 
 /* Largest canvas or frame accepted, in pixels (poyo's default --max-pixels). */
 #define ANIMREAD_MAX_PIXELS (16u * 1024u * 1024u)
+/* Most frames a file may hold: each costs work however small it is, and poyo
+ * itself writes at most 6000 (100 fps for 60 s). */
+#define ANIMREAD_MAX_FRAMES 10000
 
 typedef struct anim_meta {
     char format[8];        /* "gif", "apng", "png", "webp" or "webm" */
@@ -38,7 +41,7 @@ typedef struct anim_meta {
  * corrupt, truncated, unsupported or oversized files). The composited frames
  * and the two canvases they are made on stay within the memory bound
  * (memlimit.h), checked from the declared canvas and frame count before the
- * frames are allocated; the frames' own pixels (decoding work) are held to a
+ * frames are allocated, and there are at most ANIMREAD_MAX_FRAMES of them; the frames' own pixels (decoding work) are held to a
  * quarter of it in pixels. */
 poyo_status anim_read(const uint8_t *data, size_t len, anim *out, anim_meta *meta, poyo_error *err);
 /* Frees meta's delays; a no-op on NULL or a zeroed meta. */

@@ -191,11 +191,18 @@ static void *worker(void *arg)
                     fputs("\r\033[K", stderr);
                 cli_note(j->input, "skipped: %s exists", j->output);
             }
-        } else if (s->ui->verbose) {
-            if (s->bar)
-                fputs("\r\033[K", stderr);
-            cli_note(j->input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)", j->output ? j->output : "frames",
-                     j->width, j->height, j->frames, j->duration, j->bytes);
+        } else {
+            if (j->note[0]) {
+                if (s->bar)
+                    fputs("\r\033[K", stderr);
+                cli_note(j->output ? j->output : j->input, "%s", j->note);
+            }
+            if (s->ui->verbose) {
+                if (s->bar)
+                    fputs("\r\033[K", stderr);
+                cli_note(j->input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)",
+                         j->output ? j->output : "frames", j->width, j->height, j->frames, j->duration, j->bytes);
+            }
         }
         if (s->ui->json)
             batch_print_json(j);

@@ -18,6 +18,8 @@ typedef struct batch_job {
     int skipped;            /* 1 when its output existed and batch_ui.skip_existing left it alone */
     char error[400];        /* the failure, one sentence, without the "poyo: FILE: " prefix */
     const char *error_what; /* the FILE of that message (the input, the output, ...); NULL = the input */
+    char note[200];         /* on success, a line about the output ("" = none), without the prefix;
+                               said for the output (else the input) when the job is done */
     /* filled on success */
     size_t bytes;
     int width, height, frames;

@@ -525,6 +525,11 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     memset(&a, 0, sizeof a);
     int rc = 1;
     double need = 0.0, held = 0.0;
+    /* an output that cannot be written costs no decoding */
+    if (output && output_check(output, input, &od, &err) != POYO_OK) {
+        job_fail(job, output, err.msg);
+        goto done;
+    }
     if (!src && image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
@@ -607,8 +612,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
                 snprintf(what, sizeof what, "crf %d, ", rep.crf);
             else if (rep.quality >= 0)
                 snprintf(what, sizeof what, "quality %d, ", rep.quality);
-            cli_note(output, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes, bd.max_bytes, what,
-                     shown_fps / rep.stride, rep.frames, rep.width, rep.height);
+            snprintf(job->note, sizeof job->note, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes,
+                     bd.max_bytes, what, shown_fps / rep.stride, rep.frames, rep.width, rep.height);
         }
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
@@ -745,7 +750,8 @@ static int add_dir_failure(dir_walk *w, const char *dir, int e)
 
 /* Adds the images in dir (sorted by name), and those below it when recursive.
  * A directory already met (a link back to an ancestor, or a second name for
- * one) is not read again; one that cannot be read becomes a failed job.
+ * one) is not read again; one that cannot be read becomes a failed job; a
+ * FIFO, device or socket with an image's name is passed over with a note.
  * Returns -1 only when out of memory. */
 static int add_dir(dir_walk *w, const char *dir)
 {
@@ -826,6 +832,10 @@ static int add_dir(dir_walk *w, const char *dir)
     for (size_t i = 0; i < n; i++) {
         if (rc == 0 && file_is_dir(names[i])) {
             rc = add_dir(w, names[i]);
+            free(names[i]);
+        } else if (rc == 0 && file_is_special(names[i])) {
+            if (!w->quiet)
+                cli_note(names[i], "is not a regular file (a FIFO, device or socket); skipped");
             free(names[i]);
         } else if (rc == 0 && jobs_add(w->jobs, names[i], 1) == 0) {
             /* owned by the job list now */

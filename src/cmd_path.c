@@ -24,6 +24,7 @@
 
 #define COORD_MAX 1000.0   /* |X|, |Y| of a waypoint or query, canvas fractions */
 #define MAX_SAMPLES 1000000
+#define MAX_WAYPOINTS 1000   /* the SVG's joints and the fit grow with their number */
 
 enum {
     O_THROUGH = 1, O_SVG, O_SAMPLE, O_NEAREST, O_SIZE, O_OUTPUT, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_STAMP_SIZE,
@@ -62,7 +63,7 @@ static void usage(FILE *out)
             "The path is closed when its last waypoint equals its first, point and angle.\n"
             "\n"
             "Path:\n"
-            "  -t, --through POINTS     the waypoints, at least 2 (required)\n"
+            "  -t, --through POINTS     the waypoints, 2 to %d (required)\n"
             "      --svg FILE           write the path, its waypoints (numbered) and their tangents as SVG\n"
             "      --sample N           print N points equally spaced in arc length (1 to %d)\n"
             "      --nearest X,Y        print the point of the path nearest to X,Y (repeatable)\n"
@@ -74,7 +75,7 @@ static void usage(FILE *out)
             "x and y are canvas fractions, angle the tangent in degrees as above (-180 to 180], s the\n"
             "arc length from the start and distance the distance to X,Y, both in canvas widths.\n"
             "\n",
-            COORD_MAX, MAX_SAMPLES, f.width, f.height);
+            COORD_MAX, MAX_WAYPOINTS, MAX_SAMPLES, f.width, f.height);
     fprintf(out,
             "Stamp (when STAMP is given):\n"
             "  -o, --output FILE        .gif, .png (APNG) or .webp; - = standard output\n"
@@ -177,6 +178,10 @@ static int add_waypoints(waylist *l, const char *opt, const char *s)
         if (fabs(w.x) > COORD_MAX || fabs(w.y) > COORD_MAX) {
             cli_error(opt, "waypoint %d '%.*s' lies beyond %g canvas fractions", num, (int)(len < 60 ? len : 60), p,
                       COORD_MAX);
+            return 0;
+        }
+        if (l->n == MAX_WAYPOINTS) {
+            cli_error(opt, "more than %d waypoints", MAX_WAYPOINTS);
             return 0;
         }
         if (l->n == l->cap) {
@@ -336,6 +341,11 @@ static int run_stamp(const char *input, const char *output, const path *p, const
     memset(&a, 0, sizeof a);
     int rc = 1;
     size_t bytes = 0;
+    /* an output that cannot be written costs no decoding */
+    if (output && output_check(output, input, &o->out, &err) != POYO_OK) {
+        cli_error(output, "%s", err.msg);
+        goto done;
+    }
     if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
         cli_error(input, "%s", err.msg);
         goto done;

@@ -388,21 +388,11 @@ int cmd_rope(int argc, char **argv)
     o.out.input = o.input;
     image stamp = { 0 };
     int rc = 0;
-    if (o.input && !load_stamp(o.input, o.max_pixels, &stamp))
-        return 1;
-    const image *sp = o.input ? &stamp : NULL;
-    if (dumping) {
-        rc = dump(&o.charm, sp, o.json, o.have_duration ? o.charm.duration : DUMP_SECONDS,
-                  o.input ? o.input : "rope");
-        if (rc != 0 || (!o.output && !o.frames_dir && !o.sheet)) {
-            image_free(&stamp);
-            return rc;
-        }
-    }
     char *output = NULL;
+    int writes = o.output || (!dumping && o.input && !o.frames_dir && !o.sheet);
     if (o.output) {
         output = strdup(o.output);
-    } else if (o.input && !o.frames_dir && !o.sheet) {
+    } else if (writes) {
         if (strcmp(o.input, "-") == 0) {
             output = strdup("-");
         } else {
@@ -410,10 +400,30 @@ int cmd_rope(int argc, char **argv)
             output = cli_output_beside(o.input, output_extension(fmt), "poyo");
         }
     }
-    if ((o.output || (o.input && !o.frames_dir && !o.sheet)) && !output) {
+    if (writes && !output) {
         cli_error(NULL, "out of memory");
-        image_free(&stamp);
         return 1;
+    }
+    /* an output that cannot be written costs no decoding */
+    poyo_error werr;
+    if (output && output_check(output, o.input, &o.out, &werr) != POYO_OK) {
+        cli_error(output, "%s", werr.msg);
+        free(output);
+        return 1;
+    }
+    if (o.input && !load_stamp(o.input, o.max_pixels, &stamp)) {
+        free(output);
+        return 1;
+    }
+    const image *sp = o.input ? &stamp : NULL;
+    if (dumping) {
+        rc = dump(&o.charm, sp, o.json, o.have_duration ? o.charm.duration : DUMP_SECONDS,
+                  o.input ? o.input : "rope");
+        if (rc != 0 || (!o.output && !o.frames_dir && !o.sheet)) {
+            free(output);
+            image_free(&stamp);
+            return rc;
+        }
     }
     if (output && strcmp(output, "-") == 0 && isatty(STDOUT_FILENO)) {
         cli_error("-", "standard output is a terminal; use -o FILE or redirect it");

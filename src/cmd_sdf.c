@@ -62,7 +62,8 @@ static void usage(FILE *out)
             "      --scene TEXT         shapes and operators (default \"%s\"), e.g.\n"
             "                           \"floor(0.9); circle(0.5,0.3,0.1) smin(0.05) box(0.2,0.6,0.1,0.05)\"\n"
             "                           shapes: circle box rbox segment floor ceiling left right wall plane;\n"
-            "                           ops: union sub smin(w) smine(w) repeat(px,py[,nx[,ny]]); see man poyo\n"
+            "                           ops: union sub smin(w) smine(w) repeat(px,py[,nx[,ny]]); see man poyo;\n"
+            "                           at most %d shapes (a repeated one counts 3, or 9 if on both axes)\n"
             "      --scene-file FILE    read the scene text from FILE (- = standard input; # comments)\n"
             "  -s, --size WxH|N         canvas, pixels (1 to 4096, default %dx%d)\n"
             "\n"
@@ -73,7 +74,7 @@ static void usage(FILE *out)
             "      --render FILE.png    draws the field: warm inside, cool outside, iso-lines, dark contour\n"
             "      --iso PIXELS         spacing of the iso-lines (0 = none, 2 to 4096, default %g)\n"
             "\n",
-            scene_default_text(), d.width, d.height, s.iso_spacing_px);
+            scene_default_text(), SCENE_MAX_SHAPES, d.width, d.height, s.iso_spacing_px);
     fprintf(out,
             "Drop:\n"
             "      --stamp-size F       longer side of the stamp, fraction of min(W,H) (0.02 to 1, default %g)\n"
@@ -244,6 +245,11 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
     anim a;
     memset(&a, 0, sizeof a);
     int rc = 1;
+    /* an output that cannot be written costs no decoding */
+    if (j->output && output_check(j->output, j->stamp, &j->out, &err) != POYO_OK) {
+        cli_error(j->output, "%s", err.msg);
+        goto done;
+    }
     if (image_load(j->stamp, j->max_pixels, &im, &err) != POYO_OK) {
         cli_error(name, "%s", err.msg);
         goto done;

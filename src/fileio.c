@@ -16,6 +16,14 @@ int file_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int file_is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+#define NOT_REGULAR "is not a regular file (a FIFO, device or socket); use - to read a pipe"
+
 static poyo_status too_large(int is_stdin, size_t max_bytes, poyo_error *err)
 {
     if (max_bytes % ((size_t)1 << 20) == 0)
@@ -30,6 +38,9 @@ poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, si
     *data = NULL;
     *len = 0;
     int is_stdin = strcmp(path, "-") == 0;
+    /* a socket cannot be opened, and opening a device may act on it: look first */
+    if (!is_stdin && file_is_special(path))
+        return poyo_fail(err, POYO_ERR_IO, NOT_REGULAR);
     /* O_NONBLOCK: opening a FIFO must not wait for a writer */
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0)
@@ -48,7 +59,7 @@ poyo_status file_read_all(const char *path, size_t max_bytes, uint8_t **data, si
     }
     if (!is_stdin && !S_ISREG(st.st_mode)) {
         close(fd);
-        return poyo_fail(err, POYO_ERR_IO, "is not a regular file (a FIFO, device or socket); use - to read a pipe");
+        return poyo_fail(err, POYO_ERR_IO, NOT_REGULAR);
     }
     size_t cap = (S_ISREG(st.st_mode) && st.st_size > 0) ? (size_t)st.st_size + 1 : 65536;
     if (cap > max_bytes + 1)
@@ -149,6 +160,14 @@ static poyo_status check_target(const char *path, const write_opts *o, mode_t *m
         return poyo_fail(err, POYO_ERR_IO, "already exists (use -f to overwrite)");
     *mode = out_st.st_mode & 0777;
     return POYO_OK;
+}
+
+poyo_status file_check_target(const char *path, const write_opts *o, poyo_error *err)
+{
+    mode_t mode;
+    if (strcmp(path, "-") == 0)
+        return POYO_OK;
+    return check_target(path, o, &mode, err);
 }
 
 /* Puts the finished temporary file at path: with force by rename (which

@@ -35,7 +35,15 @@ typedef struct write_opts {
 poyo_status file_write_atomic(const char *path, const void *data, size_t len, const write_opts *o,
                               char *tmp_out, size_t tmp_cap, poyo_error *err);
 
+/* The checks file_write_atomic makes of what is at path, made before any work:
+ * POYO_OK when path is "-", missing or, with force, a regular file other than
+ * the input; else the message the write would give. */
+poyo_status file_check_target(const char *path, const write_opts *o, poyo_error *err);
+
 /* 1 when path names an existing directory. */
 int file_is_dir(const char *path);
+/* 1 when path names something that is neither a regular file nor a directory
+ * (a FIFO, a device or a socket), links followed. */
+int file_is_special(const char *path);
 
 #endif

@@ -104,6 +104,12 @@ poyo_status output_write(const anim *a, const char *path, const char *input, con
     return st;
 }
 
+poyo_status output_check(const char *path, const char *input, const output_def *def, poyo_error *err)
+{
+    write_opts wo = { def->force, input ? input : def->input, def->mode };
+    return file_check_target(path, &wo, err);
+}
+
 static poyo_status write_png(const uint8_t *rgba, int w, int h, const char *path, const output_def *def,
                              poyo_error *err)
 {

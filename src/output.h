@@ -46,6 +46,9 @@ poyo_status output_encode(const anim *a, out_format f, const output_def *def, by
  * input (may be NULL) is never overwritten. */
 poyo_status output_write(const anim *a, const char *path, const char *input, const output_def *def, size_t *bytes,
                          poyo_error *err);
+/* Refuses, before any work, a path output_write would refuse to write over (an
+ * existing file without force, a link, a FIFO or device, input itself). */
+poyo_status output_check(const char *path, const char *input, const output_def *def, poyo_error *err);
 /* Writes every frame as DIR/frame_NNNN.png, creating DIR when missing; on
  * failure the frames written so far (and DIR, when made here) are removed. */
 poyo_status output_write_frames(const anim *a, const char *dir, const output_def *def, poyo_error *err);

@@ -52,6 +52,7 @@ typedef struct parser {
     const char *s;
     size_t i;
     double w, h, unit;   /* canvas width, height, min of both (pixels) */
+    int shapes;          /* shapes read so far, weighed as SCENE_MAX_SHAPES says */
     int *column;
     poyo_error *err;
 } parser;
@@ -401,6 +402,11 @@ static poyo_status read_item(parser *p, sdf_scene *scene, int first)
                 return st;
             if (it.repeated)
                 shape = sdf_repeat(shape, it.period, it.count[0], it.count[1]);
+            int weight = (it.period.x != 0.0 ? 3 : 1) * (it.period.y != 0.0 ? 3 : 1);
+            if (p->shapes + weight > SCENE_MAX_SHAPES)
+                return fail_at(p, start, "the scene holds more than %d shapes (a shape repeated along one axis "
+                               "counts 3, along both 9)", SCENE_MAX_SHAPES);
+            p->shapes += weight;
             poyo_error inner;
             st = sdf_scene_add(scene, it.op, it.k, shape, &inner);
             if (st != POYO_OK)
@@ -428,7 +434,7 @@ poyo_status scene_parse(const char *text, int width, int height, sdf_scene **out
         return poyo_fail(err, POYO_ERR_USAGE, "canvas %dx%d must be between 1 and %d pixels a side",
                          width, height, SCENE_MAX_SIDE);
     parser p = { text, 0, (double)width, (double)height, (double)(width < height ? width : height),
-                 column, err };
+                 0, column, err };
     skip_ws(&p);
     if (text[p.i] == '\0') {
         st = fail_at(&p, p.i, "empty scene; expected a shape such as %s", scene_default_text());

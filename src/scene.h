@@ -41,7 +41,8 @@
  * Items fold left to right: each op merges its shape into everything before it; an
  * item without op is a union. The first item takes no op other than 'union'.
  * Every number must be finite and lie within [-1e6, 1e6]; radii, half sizes and blend
- * widths must not be negative. Example:
+ * widths must not be negative; the shapes, weighed as SCENE_MAX_SHAPES says, number at
+ * most SCENE_MAX_SHAPES. Example:
  *
  *   floor(0.9); circle(0.5,0.3,0.1) smin(0.05) box(0.2,0.6,0.1,0.05)
  */
@@ -53,6 +54,11 @@
 
 /* Largest canvas side scene_parse accepts, pixels. */
 #define SCENE_MAX_SIDE 1000000
+
+/* Most shapes a scene may hold, a shape repeated along one axis counting 3 and along
+ * both 9 (the copies a point is measured against): every drop, render and query
+ * costs in proportion, so this bounds their time. */
+#define SCENE_MAX_SHAPES 64
 
 /* The scene used when the user gives none: a floor near the bottom of the canvas. */
 const char *scene_default_text(void);

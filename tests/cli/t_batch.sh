@@ -101,6 +101,18 @@ test_expect_success 'quiet on success, -v a line per file, no progress bar off a
     ! grep -q "\[=" err
 '
 
+# script(1) gives poyo a terminal for standard error (util-linux, on every Debian machine)
+test_expect_success 'on a terminal the progress bar and the notes never share a line' '
+    make_set in 5 &&
+    script -qec "$POYO -j 1 --max-bytes 100K -o out/ in" /dev/null >raw &&
+    cr=$(printf "\r") && esc=$(printf "\033") &&
+    sed "s/$cr$esc\[K/\n/g" raw | tr -d "\r" >lines &&
+    grep -q "^\[=*>* *\] [0-9]/5 " lines &&
+    [ "$(grep -c "^poyo: out/s[0-4].gif: [0-9]* bytes (budget 100000): " lines)" -eq 5 ] &&
+    grep -qx "poyo: 5 written, 0 failed (.*)" lines &&
+    ! grep -v "^poyo: " lines | grep -q "poyo: "
+'
+
 test_expect_success 'an interrupt stops the batch and leaves no temporary file' '
     make_set in 40 && "$MKPNG" rgba in/big.png 512 &&
     ( $POYO in -o out/ -j 2 --size 256 -q 2>/dev/null & echo $! >pid; wait ) &

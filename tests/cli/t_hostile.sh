@@ -125,6 +125,17 @@ test_expect_success 'check refuses tiny GIF, APNG and WebP files that declare mo
     expect_line err "poyo: w.webp: 200 frames of 4096x4096 would take about 12.6 GiB, more than the 1 GiB memory limit; raise --max-memory"
 '
 
+test_expect_success 'check refuses GIF, APNG and WebP files of more than 10000 frames at once, however small' '
+    $MKH gif-frames g.gif 1 1 1000000 && $MKH apng-frames a.png 1 1 10001 && $MKH webp-frames w.webp 1 1 10001 &&
+    for f in g.gif a.png w.webp; do
+        expect_exit 1 $TOOLS/rusage cost $POYO check -p slack $f 2>err &&
+        expect_line err "poyo: $f: animation has more than 10000 frames" &&
+        read secs mib <cost && echo "$f: $secs s, $mib MiB" && awk -v s="$secs" "BEGIN { exit !(s < 2) }" || exit 1
+    done &&
+    $MKH gif-frames ok.gif 1 1 10000 && expect_exit 1 $T $POYO check -p slack ok.gif >out 2>err && [ ! -s err ] &&
+    grep -qx "ok.gif: fail: frames 10000, Slack allows at most 50" out
+'
+
 test_expect_success 'check refuses a GIF whose frames declare more pixels than the budget, before decoding them' '
     $MKH gif-offcanvas off.gif 17 &&
     expect_exit 1 $T $POYO check -p slack off.gif 2>err &&
@@ -156,6 +167,23 @@ test_expect_success '-f keeps the permissions of the file it replaces' '
     (umask 022 && $T $POYO -f stamp.png -o out.gif) &&
     [ "$(stat -c %a out.gif)" = 600 ] && [ "$(head -c 3 out.gif)" = GIF ] &&
     chmod 640 out.gif && $T $POYO -f stamp.png -o out.gif && [ "$(stat -c %a out.gif)" = 640 ]
+'
+
+test_expect_success 'without -f an existing output is refused before the input is decoded, in every subcommand' '
+    $MKPNG text bad.png && echo old >bad.gif && $MKPNG rgba a.png 32 && mkdir out && echo old >out/bad.gif &&
+    for cmd in animate rope "path --through 0.2,0.5,0 --through 0.8,0.5,0" sdf; do
+        expect_exit 1 $T $POYO $cmd bad.png -o bad.gif 2>err &&
+        expect_line err "poyo: bad.gif: already exists (use -f to overwrite)" || exit 1
+    done &&
+    [ "$(cat bad.gif)" = old ] &&
+    expect_exit 1 $T $POYO -o out/ bad.png a.png 2>err &&
+    grep -qx "poyo: out/bad.gif: already exists (use -f to overwrite)" err &&
+    grep -q "^poyo: 1 written, 1 failed (" err && [ "$(cat out/bad.gif)" = old ] && [ -s out/a.gif ] &&
+    "$MKPNG" rgba big.png 2000 && echo old >big.gif &&
+    expect_exit 1 $TOOLS/rusage cost $POYO big.png 2>err &&
+    expect_line err "poyo: big.gif: already exists (use -f to overwrite)" &&
+    read secs mib <cost && echo "$secs s, $mib MiB" &&
+    awk -v s="$secs" -v m="$mib" "BEGIN { exit !(s < 2 && m < 32) }" && [ "$(cat big.gif)" = old ]
 '
 
 test_expect_success 'output names of 248 to 255 bytes are written (the temporary name fits)' '
@@ -302,6 +330,22 @@ test_expect_success '-r reads a directory once: links back to a parent or to its
         "poyo: 2 written, 0 failed" >want &&
     cmp want msgs && find out -type f | sort >got && printf "out/a.gif\nout/sub/b.gif\n" >want && cmp want got &&
     rm -r out && $T $POYO -q -r -o out/ d 2>err && cat err && [ ! -s err ] && [ -s out/sub/b.gif ]
+'
+
+test_expect_success 'FIFOs, devices and sockets named like images in a folder are passed over with a note' '
+    $MKPNG rgba a.png 32 && mkdir d && cp a.png d/a.png && mkfifo d/b.png && ln -s /dev/null d/c.png &&
+    $MKH socket d/e.png &&
+    [ -p d/b.png ] && [ -c d/c.png ] && [ -S d/e.png ] &&
+    $T $POYO -v -o out/ d 2>err && sed "s/ ([0-9.]* s)\$//;s/ (32x32, .*//" err >msgs &&
+    printf "%s\n" "poyo: d/b.png: is not a regular file (a FIFO, device or socket); skipped" \
+        "poyo: d/c.png: is not a regular file (a FIFO, device or socket); skipped" \
+        "poyo: d/e.png: is not a regular file (a FIFO, device or socket); skipped" \
+        "poyo: d/a.png: wrote out/a.gif" >want &&
+    cmp want msgs && [ "$(ls out)" = a.gif ] &&
+    rm -r out && $T $POYO -q -r -o out/ d 2>err && [ ! -s err ] && [ "$(ls out)" = a.gif ] &&
+    expect_exit 1 $T $POYO d/e.png -o e.gif 2>err &&
+    expect_line err "poyo: d/e.png: is not a regular file (a FIFO, device or socket); use - to read a pipe" &&
+    expect_no_file e.gif
 '
 
 # Root reads any directory; without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH it cannot.

@@ -2,7 +2,8 @@
 # t_limits.sh - the memory bound every command keeps: work estimated above it
 # (1 GiB, or --max-memory) is refused before it starts, with one line giving
 # the estimate, the bound and the options, quickly and in little memory; work
-# under it runs and stays under it. Each poyo run goes through the rusage tool,
+# under it runs and stays under it. Inputs whose size sets the time (scenes,
+# waypoints) are bounded the same way. Each poyo run goes through the rusage tool,
 # which records its seconds and peak resident memory.
 . "$(dirname "$0")/lib.sh"
 
@@ -110,6 +111,29 @@ test_expect_success 'check holds decoded frames to --max-memory' '
     expect_line err "poyo: g.gif: 20 frames of 1024x1024 would take about 88 MiB, more than the 64 MiB memory limit; raise --max-memory" &&
     cost_under cost 2 64 &&
     $POYO check -p slack --max-memory 128MiB g.gif >out; [ $? -le 1 ] && grep -q "^g.gif: " out
+'
+
+SCENE_BOUND="the scene holds more than 64 shapes (a shape repeated along one axis counts 3, along both 9)"
+test_expect_success 'a 1 MB scene file is refused at its 65th shape, at once; 64 shapes are drawn' '
+    yes "circle(0.5,0.5,0.01)" | head -c 1000000 >big.txt && [ $(wc -c <big.txt) -eq 1000000 ] &&
+    expect_exit 2 $RU cost $POYO sdf --scene-file big.txt ../stamp.png -o s.gif 2>err &&
+    expect_line err "poyo: big.txt: line 65, column 1: $SCENE_BOUND" &&
+    cost_under cost 2 64 && expect_no_file s.gif &&
+    expect_exit 2 $RU cost $POYO sdf --scene-file big.txt --render r.png 2>err &&
+    expect_line err "poyo: big.txt: line 65, column 1: $SCENE_BOUND" &&
+    cost_under cost 2 64 && expect_no_file r.png &&
+    expect_exit 2 $POYO sdf --scene "floor(0.9) repeat(0.1,0.1) circle(0.5,0.5,0.01) $(head -n 55 big.txt)" \
+        --query 0.5,0.5 2>err &&
+    grep -q "^poyo: --scene: line 55, column 1: $SCENE_BOUND\$" err &&
+    head -n 64 big.txt >ok.txt && $RU cost $POYO sdf --scene-file ok.txt --render r.png && [ -s r.png ] &&
+    cost_under cost 20 64
+'
+
+test_expect_success 'a path of more than 1000 waypoints is refused at once; 1000 are drawn' '
+    awk "BEGIN { srand(2); for (i = 0; i < 1000; i++) printf \"%.4f,%.4f,%d \", rand(), rand(), int(rand() * 360) - 180 }" >w &&
+    $RU cost $POYO path --through "$(cat w)" --svg p.svg && [ -s p.svg ] && cost_under cost 20 64 &&
+    expect_exit 2 $RU cost $POYO path --through "$(cat w)" --through "0.5,0.5,0" --svg q.svg 2>err &&
+    expect_line err "poyo: --through: more than 1000 waypoints" && cost_under cost 2 64 && expect_no_file q.svg
 '
 
 test_expect_success 'every subcommand documents --max-memory; bad sizes are usage errors' '

@@ -3,7 +3,8 @@
  * and truncated, corrupt, empty, zero-sized and huge-header files; and the
  * hostile files: PNG decompression bombs behind every zlib header form and
  * behind Apple's CgBI chunk, JPEGs with thousands of scans, and tiny GIF, APNG
- * and WebP files that declare huge canvases, many frames or frames off their canvas.
+ * and WebP files that declare huge canvases, many frames or frames off their canvas;
+ * and a Unix socket (a name in a folder that is no file at all).
  * Usage: mkpng KIND OUT [W H], or for the hostile kinds mkpng KIND OUT ARGS:
  *   png-bomb OUT MIB CMF FLG   a 64x64 RGBA PNG whose IDAT inflates to MIB MiB,
  *                              behind the 2-byte zlib header CMF FLG (decimal)
@@ -13,12 +14,16 @@
  *   gif-offcanvas OUT N        N 4096x4096 frames placed off a 1x1 canvas
  *   apng-frames OUT W H N      a WxH APNG declaring N frames (only the first stored)
  *   webp-frames OUT W H N      N 1x1 frames on a WxH animated WebP canvas
- *   webp-still OUT [W [H]]     a still lossless WebP (no VP8X, no animation) of the rgba picture */
+ *   webp-still OUT [W [H]]     a still lossless WebP (no VP8X, no animation) of the rgba picture
+ *   socket OUT                 a Unix domain socket bound at OUT, left behind */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <gif_lib.h>
 #include <webp/encode.h>
@@ -454,6 +459,23 @@ static int webp_still(const char *path, int w, int h)
     return rc;
 }
 
+/* Binds a Unix socket at path and closes it: the name stays, a socket. */
+static int make_socket(const char *path)
+{
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof a.sun_path)
+        return 1;
+    strcpy(a.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 1;
+    int rc = bind(fd, (struct sockaddr *)&a, sizeof a) != 0;
+    close(fd);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -478,6 +500,7 @@ int main(int argc, char **argv)
     if (!strcmp(k, "zero-width")) return write_header_only(out, 0, 64);
     if (!strcmp(k, "huge")) return write_header_only(out, 60000, 60000);
     if (!strcmp(k, "webp-still")) return webp_still(out, w, h);
+    if (!strcmp(k, "socket")) return make_socket(out);
     if (!strcmp(k, "transparent")) /* valid, but every alpha is 0 */
         return write_png(out, w, h, 6, 8, 0, 2, 0);
     long a = argc > 3 ? atol(argv[3]) : 0, b = argc > 4 ? atol(argv[4]) : 0, c = argc > 5 ? atol(argv[5]) : 0;

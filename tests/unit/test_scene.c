@@ -264,27 +264,56 @@ static void test_blend_widths(void)
 
 static void test_huge_input(void)
 {
-    enum { N = 10240 };
-    static char text[N + 64];
+    /* SCENE_MAX_SHAPES shapes, each behind a long comment, make a long text that parses. */
+    enum { N = SCENE_MAX_SHAPES * 160 };
+    static char text[N + 256];
     size_t len = 0;
     int items = 0;
-    while (len < N) {
-        int n = snprintf(text + len, sizeof text - len, "%scircle(%d.%03d,0.5,0.01)", items % 3 == 1 ? " smin(0.01) " : "; ",
-                         items % 2, items % 1000);
-        len += (size_t)n;
-        items++;
-    }
+    for (; items < SCENE_MAX_SHAPES; items++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "%scircle(%d.%03d,0.5,0.01) # %0120d\n", items % 3 == 1 ? " smin(0.01) " : "; ",
+                                items % 2, items % 1000, items);
     poyo_error err = { "" };
     sdf_scene *s = parse(text + 2, 640, 480, NULL, &err);
     ENSURE_MSG(s != NULL, "%s", err.msg);
     ENSURE(sdf_scene_count(s) == items);
     ENSURE(isfinite(sdf_eval(s, v2_make(3, 4))));
     sdf_scene_destroy(s);
-    /* An error far into a long text still reports the right column. */
-    text[len - 3] = '@';
+    /* An error far into a long text still reports the right line and column. */
+    text[len] = '@';
+    text[len + 1] = '\0';
     int col = 0;
     ENSURE(parse(text + 2, 640, 480, &col, &err) == NULL);
-    ENSURE_MSG(col == (int)(len - 3 - 2 + 1), "column %d of %zu", col, len);
+    ENSURE_MSG(col == 1 && strncmp(err.msg, "line 65, column 1: ", 19) == 0, "column %d: %s", col, err.msg);
+}
+
+/* Shapes past SCENE_MAX_SHAPES are refused at the first one too many, a repeated shape
+ * weighing 3 along one axis and 9 along both. */
+static void test_shape_bound(void)
+{
+    static char text[SCENE_MAX_SHAPES * 48 + 64];
+    size_t len = 0;
+    for (int i = 0; i < SCENE_MAX_SHAPES; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "circle(0.5,0.5,0.1) ");
+    poyo_error err = { "" };
+    sdf_scene *s = parse(text, 100, 100, NULL, &err);
+    ENSURE_MSG(s != NULL, "%s", err.msg);
+    sdf_scene_destroy(s);
+    snprintf(text + len, sizeof text - len, "box(0.5,0.5,0.1,0.1)");
+    int col = 0;
+    ENSURE(parse(text, 100, 100, &col, &err) == NULL);
+    ENSURE_MSG(col == (int)len + 1, "column %d, want %zu", col, len + 1);
+    ENSURE_MSG(strstr(err.msg, "the scene holds more than 64 shapes") != NULL, "%s", err.msg);
+    /* 7 shapes repeated on both axes (63) and one more plain shape: 64 */
+    len = 0;
+    for (int i = 0; i < 7; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "repeat(0.2,0.2) circle(0.5,0.5,0.1) ");
+    snprintf(text + len, sizeof text - len, "floor(0.9)");
+    ENSURE((s = parse(text, 100, 100, NULL, &err)) != NULL);
+    sdf_scene_destroy(s);
+    /* ... but a shape repeated along one axis instead is 66 */
+    snprintf(text + len, sizeof text - len, "repeat(0,0.2) circle(0.5,0.5,0.1)");
+    ENSURE(parse(text, 100, 100, &col, &err) == NULL && col == (int)len + 15);
 }
 
 static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
@@ -356,6 +385,7 @@ const struct test_case test_cases[] = {
     { "shapes_in_pixels", test_shapes_in_pixels },
     { "blend_widths", test_blend_widths },
     { "huge_input", test_huge_input },
+    { "shape_bound", test_shape_bound },
     { "fuzz_random_bytes", test_fuzz_random_bytes },
     { NULL, NULL },
 };
