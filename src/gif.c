@@ -1,4 +1,5 @@
-/* gif.c - writes the indexed frames as GIF89a with giflib. For each frame the
+/* gif.c - writes the indexed frames as GIF89a with an LZW encoder of its own
+ * (the bytes giflib's encoder writes, GIF89a appendix F). For each frame the
  * previous frame's disposal is chosen (keep, or restore to background when a
  * pixel must turn transparent) so that only the changed rectangle is stored
  * and unchanged pixels inside it become the transparent index. */
@@ -8,14 +9,137 @@
 #include <string.h>
 #include <time.h>
 
-#include <gif_lib.h>
 
-static int write_cb(GifFileType *gif, const GifByteType *data, int len)
+/* the LZW table: open addressing, at most 4093 entries in 8192 slots */
+#define LZW_BITS 13
+#define LZW_SLOTS (1u << LZW_BITS)
+#define LZW_EMPTY 0xffffffffu
+
+/* GIF disposal methods (GIF89a, 23.c.iv) */
+#define DISPOSE_DO_NOT 1
+#define DISPOSE_BACKGROUND 2
+
+/* The bytes written so far and the LZW state of the image being written:
+ * GIF's variable-length-code LZW (GIF89a, appendix F), codes packed from the
+ * low bit up into sub-blocks of 255 bytes. */
+typedef struct gif_writer {
+    bytebuf *out;
+    int failed;
+    uint8_t block[256];   /* block[0] = bytes held in block[1..] */
+    uint32_t acc;         /* bits not yet written, low bits first */
+    int nacc;
+    int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
+    int prefix;           /* code of the string matched so far, -1 before the first pixel */
+    uint32_t slot[LZW_SLOTS]; /* (prefix << 8 | pixel) << 12 | code, or LZW_EMPTY */
+} gif_writer;
+
+static void gif_start(gif_writer *g, bytebuf *out)
 {
-    bytebuf *b = gif->UserData;
-    if (len < 0 || bytebuf_append(b, data, (size_t)len, NULL) != POYO_OK)
-        return 0;
-    return len;
+    g->out = out;
+    g->failed = 0;
+}
+
+static void gif_put(gif_writer *g, const uint8_t *p, size_t n)
+{
+    if (!g->failed && bytebuf_append(g->out, p, n, NULL) != POYO_OK)
+        g->failed = 1;
+}
+
+static inline void lzw_byte(gif_writer *g, uint8_t v)
+{
+    if (g->block[0] == 255) {
+        gif_put(g, g->block, 256);
+        g->block[0] = 0;
+    }
+    g->block[++g->block[0]] = v;
+}
+
+/* Writes code at the current width; the width grows once the next code to
+ * be made needs it (as giflib does, so the bytes match its encoder's). */
+static inline void lzw_code(gif_writer *g, int code)
+{
+    g->acc |= (uint32_t)code << g->nacc;
+    g->nacc += g->bits;
+    while (g->nacc >= 8) {
+        lzw_byte(g, (uint8_t)g->acc);
+        g->acc >>= 8;
+        g->nacc -= 8;
+    }
+    if (g->next >= g->limit && g->bits < 12)
+        g->limit = 1 << ++g->bits;
+}
+
+static void lzw_reset(gif_writer *g)
+{
+    g->next = g->clear + 2;
+    g->bits = g->min_bits + 1;
+    g->limit = 1 << g->bits;
+    memset(g->slot, 0xff, sizeof g->slot);
+}
+
+/* Starts an image's data: the minimum code size, then a clear code. */
+static void lzw_start(gif_writer *g, int min_bits)
+{
+    uint8_t b = (uint8_t)min_bits;
+    gif_put(g, &b, 1);
+    g->min_bits = min_bits;
+    g->clear = 1 << min_bits;
+    g->block[0] = 0;
+    g->acc = 0;
+    g->nacc = 0;
+    g->prefix = -1;
+    lzw_reset(g);
+    lzw_code(g, g->clear);
+}
+
+static inline size_t lzw_hash(uint32_t key) { return (key * 2654435761u) >> (32 - LZW_BITS); }
+
+/* Adds n pixels to the image's data. */
+static void lzw_pixels(gif_writer *g, const uint8_t *px, int n)
+{
+    int i = 0, prefix = g->prefix;
+    if (prefix < 0 && n > 0)
+        prefix = px[i++];
+    for (; i < n; i++) {
+        uint32_t key = (uint32_t)prefix << 8 | px[i];
+        size_t h = lzw_hash(key);
+        uint32_t e;
+        while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+            h = (h + 1) & (LZW_SLOTS - 1);
+        if (e != LZW_EMPTY) {
+            prefix = (int)(e & 0xfff);
+            continue;
+        }
+        lzw_code(g, prefix);
+        prefix = px[i];
+        if (g->next >= 4095) { /* the table is full: start afresh */
+            lzw_code(g, g->clear);
+            lzw_reset(g);
+        } else {
+            g->slot[h] = key << 12 | (uint32_t)g->next++;
+        }
+    }
+    g->prefix = prefix;
+}
+
+/* Ends the image's data: the last string, the end code, the last bits and
+ * an empty sub-block. */
+static void lzw_finish(gif_writer *g)
+{
+    if (g->prefix >= 0)
+        lzw_code(g, g->prefix);
+    lzw_code(g, g->clear + 1);
+    while (g->nacc > 0) {
+        lzw_byte(g, (uint8_t)g->acc);
+        g->acc >>= 8;
+        g->nacc -= 8;
+    }
+    g->acc = 0;
+    g->nacc = 0;
+    if (g->block[0])
+        gif_put(g, g->block, (size_t)g->block[0] + 1);
+    uint8_t end = 0;
+    gif_put(g, &end, 1);
 }
 
 static double now_ms(void)
@@ -124,8 +248,6 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
     int *delays = malloc((size_t)a->count * sizeof *delays);
     int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
-    GifFileType *gif = NULL;
-    ColorMapObject *cmap = NULL;
     if (!plan || !canvas || !cleared || !line || !delays || !src || !hold) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
@@ -183,68 +305,57 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     merged.hold = hold;
     anim_delays(&merged, 100, 2, delays);
 
-    int gerr = 0;
-    gif = EGifOpen(out, write_cb, &gerr);
-    if (!gif) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot start the GIF (%s)", GifErrorString(gerr));
-        goto done;
-    }
-    EGifSetGifVersion(gif, true);
-    int mapsize = 2;
-    while (mapsize < ix.ncolors)
-        mapsize *= 2;
-    GifColorType colors[256];
-    memset(colors, 0, sizeof colors);
-    for (int i = 0; i < ix.ncolors; i++) {
-        colors[i].Red = ix.palette[i][0];
-        colors[i].Green = ix.palette[i][1];
-        colors[i].Blue = ix.palette[i][2];
-    }
-    cmap = GifMakeMapObject(mapsize, colors);
-    if (!cmap || EGifPutScreenDesc(gif, w, h, 8, tr, cmap) == GIF_ERROR)
-        goto gif_fail;
+    gif_writer g;
+    gif_start(&g, out);
+    int bits = 1;
+    while ((1 << bits) < ix.ncolors)
+        bits++;
+    /* header, logical screen (a global table of 2^bits entries, 8 bits per
+     * primary, the transparent index as background, square pixels) */
+    uint8_t head[13] = { 'G', 'I', 'F', '8', '9', 'a', (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)h, (uint8_t)(h >> 8),
+                         (uint8_t)(0x80 | 7 << 4 | (bits - 1)), (uint8_t)tr, 0 };
+    gif_put(&g, head, sizeof head);
+    uint8_t table[256 * 3];
+    memset(table, 0, sizeof table);
+    memcpy(table, ix.palette, (size_t)ix.ncolors * 3);
+    gif_put(&g, table, (size_t)3 << bits);
     if (a->loop != 1) {
         int reps = a->loop == 0 ? 0 : a->loop - 1;
-        unsigned char nab[3] = { 1, (unsigned char)(reps & 0xff), (unsigned char)(reps >> 8) };
-        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
-            EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
-            EGifPutExtensionBlock(gif, 3, nab) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
-            goto gif_fail;
+        uint8_t nab[19] = { 0x21, 0xff, 11, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0',
+                            3, 1, (uint8_t)(reps & 0xff), (uint8_t)(reps >> 8), 0 };
+        gif_put(&g, nab, sizeof nab);
     }
     memset(canvas, tr, npx);
     for (int f = 0; f < count; f++) {
         const uint8_t *target = ix.index + npx * (size_t)src[f];
         rect r = plan[f].r;
+        int rw = r.x1 - r.x0, rh = r.y1 - r.y0;
         if (f > 0 && plan[f - 1].disposal == DISPOSE_BACKGROUND) {
             rect pr = plan[f - 1].r;
             for (int y = pr.y0; y < pr.y1; y++)
                 memset(canvas + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
         }
-        GraphicsControlBlock gcb;
-        gcb.DisposalMode = plan[f].disposal;
-        gcb.UserInputFlag = false;
-        gcb.DelayTime = delays[f];
-        gcb.TransparentColor = tr;
-        GifByteType ext[4];
-        EGifGCBToExtension(&gcb, ext);
-        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR ||
-            EGifPutImageDesc(gif, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, false, NULL) == GIF_ERROR)
-            goto gif_fail;
+        /* graphic control (disposal, delay, transparent index), image descriptor */
+        uint8_t gce[18] = { 0x21, 0xf9, 4, (uint8_t)(plan[f].disposal << 2 | 1), (uint8_t)delays[f],
+                            (uint8_t)(delays[f] >> 8), (uint8_t)tr, 0,
+                            0x2c, (uint8_t)r.x0, (uint8_t)(r.x0 >> 8), (uint8_t)r.y0, (uint8_t)(r.y0 >> 8),
+                            (uint8_t)rw, (uint8_t)(rw >> 8), (uint8_t)rh, (uint8_t)(rh >> 8), 0 };
+        gif_put(&g, gce, sizeof gce);
+        lzw_start(&g, bits < 2 ? 2 : bits);
         for (int y = r.y0; y < r.y1; y++) {
             const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
             for (int x = r.x0; x < r.x1; x++)
                 line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
-            if (EGifPutLine(gif, line, r.x1 - r.x0) == GIF_ERROR)
-                goto gif_fail;
-            memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)(r.x1 - r.x0));
+            lzw_pixels(&g, line, rw);
+            memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)rw);
         }
+        lzw_finish(&g);
     }
-    if (EGifCloseFile(gif, &gerr) == GIF_ERROR) {
-        gif = NULL;
-        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot finish the GIF (%s)", GifErrorString(gerr));
+    gif_put(&g, (const uint8_t *)";", 1);
+    if (g.failed) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
-    gif = NULL;
     if (stats) {
         stats->frames = count;
         stats->colors = ix.ncolors;
@@ -252,13 +363,7 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         stats->encode_ms = now_ms() - t1;
     }
     st = POYO_OK;
-    goto done;
-gif_fail:
-    st = poyo_fail(err, POYO_ERR_NOMEM, "cannot write the GIF (%s)", GifErrorString(gif ? gif->Error : gerr));
 done:
-    if (gif)
-        EGifCloseFile(gif, &gerr);
-    GifFreeMapObject(cmap);
     free(plan);
     free(canvas);
     free(cleared);
