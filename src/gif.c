@@ -1,5 +1,7 @@
 /* gif.c - writes the indexed frames as GIF89a with an LZW encoder of its own
- * (the bytes giflib's encoder writes, GIF89a appendix F). For each frame the
+ * (the bytes giflib's encoder writes, GIF89a appendix F), or a lossy one that
+ * lets a string go on with a nearby colour, the error carried along it (the
+ * idea of gifsicle's --lossy). For each frame the
  * previous frame's disposal is chosen (keep, or restore to background when a
  * pixel must turn transparent) so that only the changed rectangle is stored
  * and unchanged pixels inside it become the transparent index. */
@@ -31,12 +33,23 @@ typedef struct gif_writer {
     int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
     int prefix;           /* code of the string matched so far, -1 before the first pixel */
     uint32_t slot[LZW_SLOTS]; /* (prefix << 8 | pixel) << 12 | code, or LZW_EMPTY */
+    /* lossy LZW: a string may go on with a pixel of another colour up to the
+     * loss away; the table as a tree, each code's children in a list */
+    long loss2;           /* largest squared RGB distance allowed, 0 = exact */
+    int tr;               /* the transparent index: never swapped, never swapped in */
+    const uint8_t (*pal)[3];
+    int16_t child[4096], sibling[4096];
+    uint8_t suffix[4096];
+    int err[3];           /* colour error carried along the string being matched */
 } gif_writer;
 
-static void gif_start(gif_writer *g, bytebuf *out)
+static void gif_start(gif_writer *g, bytebuf *out, int loss, int tr, const uint8_t (*pal)[3])
 {
     g->out = out;
     g->failed = 0;
+    g->loss2 = (long)loss * loss;
+    g->tr = tr;
+    g->pal = pal;
 }
 
 static void gif_put(gif_writer *g, const uint8_t *p, size_t n)
@@ -75,6 +88,8 @@ static void lzw_reset(gif_writer *g)
     g->bits = g->min_bits + 1;
     g->limit = 1 << g->bits;
     memset(g->slot, 0xff, sizeof g->slot);
+    if (g->loss2)
+        memset(g->child, 0xff, sizeof g->child[0] * (size_t)g->clear);
 }
 
 /* Starts an image's data: the minimum code size, then a clear code. */
@@ -88,14 +103,99 @@ static void lzw_start(gif_writer *g, int min_bits)
     g->acc = 0;
     g->nacc = 0;
     g->prefix = -1;
+    g->err[0] = g->err[1] = g->err[2] = 0;
     lzw_reset(g);
     lzw_code(g, g->clear);
 }
 
 static inline size_t lzw_hash(uint32_t key) { return (key * 2654435761u) >> (32 - LZW_BITS); }
 
-/* Adds n pixels to the image's data. */
-static void lzw_pixels(gif_writer *g, const uint8_t *px, int n)
+/* The exact child of code c for pixel px, or -1. */
+static int lzw_child(const gif_writer *g, int c, int px)
+{
+    uint32_t key = (uint32_t)c << 8 | (uint32_t)px, e;
+    size_t h = lzw_hash(key);
+    while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+        h = (h + 1) & (LZW_SLOTS - 1);
+    return e == LZW_EMPTY ? -1 : (int)(e & 0xfff);
+}
+
+/* Squared RGB distance of palette entry a from colour t. */
+static inline long pal_d2(const gif_writer *g, int a, const int t[3])
+{
+    long dr = g->pal[a][0] - t[0], dg = g->pal[a][1] - t[1], db = g->pal[a][2] - t[2];
+    return dr * dr + dg * dg + db * db;
+}
+
+/* Pixel px's colour plus the error carried along the string (half of it). */
+static inline void carried(const gif_writer *g, int px, const int e[3], int t[3])
+{
+    for (int c = 0; c < 3; c++)
+        t[c] = g->pal[px][c] + e[c] / 2;
+}
+
+/* The child of code c nearest pixel px within the loss (never the
+ * transparent index), or -1. */
+static int lzw_nearest(const gif_writer *g, int c, int px)
+{
+    int best = -1, t[3], e0[3] = { 0, 0, 0 };
+    carried(g, px, e0, t);
+    long bd = g->loss2 + 1;
+    for (int k = g->child[c]; k >= 0; k = g->sibling[k]) {
+        long d = g->suffix[k] == g->tr ? bd : pal_d2(g, g->suffix[k], t);
+        if (d < bd) {
+            bd = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* How many of the n pixels at px the table's tree follows from code c, an
+ * exact child first, else the nearest within the loss (at most LOOKAHEAD). */
+#define LOOKAHEAD 12
+static int lzw_reach(const gif_writer *g, int c, const uint8_t *px, int n)
+{
+    int len = 0;
+    for (; len < n && len < LOOKAHEAD; len++) {
+        int k = lzw_child(g, c, px[len]);
+        if (k < 0 && px[len] != g->tr)
+            k = lzw_nearest(g, c, px[len]);
+        if (k < 0)
+            break;
+        c = k;
+    }
+    return len;
+}
+
+/* For a lossy writer, where the exact string ends: the child of code c
+ * within the loss of pixel px[0] whose subtree follows the pixels after it
+ * furthest (the nearer on a tie), or -1. */
+static int lzw_near_child(const gif_writer *g, int c, const uint8_t *px, int n, const int e[3])
+{
+    int best = -1, reach = -1, t[3];
+    long bd = 0;
+    carried(g, px[0], e, t);
+    for (int k = g->child[c]; k >= 0; k = g->sibling[k]) {
+        int s = g->suffix[k];
+        if (s == g->tr)
+            continue;
+        long d = pal_d2(g, s, t);
+        if (d > g->loss2)
+            continue;
+        int r = lzw_reach(g, k, px + 1, n - 1);
+        if (r > reach || (r == reach && d < bd)) {
+            reach = r;
+            bd = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* Adds n pixels to the image's data. A lossy writer may write a pixel as a
+ * nearby colour to make a string longer: px then holds what was written. */
+static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
 {
     int i = 0, prefix = g->prefix;
     if (prefix < 0 && n > 0)
@@ -108,16 +208,42 @@ static void lzw_pixels(gif_writer *g, const uint8_t *px, int n)
             h = (h + 1) & (LZW_SLOTS - 1);
         if (e != LZW_EMPTY) {
             prefix = (int)(e & 0xfff);
+            if (g->loss2) {
+                int t[3];
+                carried(g, px[i], g->err, t);
+                for (int c = 0; c < 3; c++)
+                    g->err[c] = t[c] - g->pal[px[i]][c];
+            }
             continue;
         }
+        if (g->loss2 && px[i] != g->tr) {
+            int k = lzw_near_child(g, prefix, px + i, n - i, g->err);
+            if (k >= 0) {
+                int t[3];
+                carried(g, px[i], g->err, t);
+                for (int c = 0; c < 3; c++)
+                    g->err[c] = t[c] - g->pal[g->suffix[k]][c];
+                px[i] = g->suffix[k];
+                prefix = k;
+                continue;
+            }
+        }
         lzw_code(g, prefix);
-        prefix = px[i];
         if (g->next >= 4095) { /* the table is full: start afresh */
             lzw_code(g, g->clear);
             lzw_reset(g);
         } else {
+            if (g->loss2) {
+                int c = g->next;
+                g->suffix[c] = px[i];
+                g->sibling[c] = g->child[prefix];
+                g->child[prefix] = (int16_t)c;
+                g->child[c] = -1;
+            }
             g->slot[h] = key << 12 | (uint32_t)g->next++;
         }
+        prefix = px[i];
+        g->err[0] = g->err[1] = g->err[2] = 0;
     }
     g->prefix = prefix;
 }
@@ -248,7 +374,8 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
     int *delays = malloc((size_t)a->count * sizeof *delays);
     int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
-    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold) {
+    gif_writer *g = malloc(sizeof *g);
+    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
@@ -305,8 +432,7 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     merged.hold = hold;
     anim_delays(&merged, 100, 2, delays);
 
-    gif_writer g;
-    gif_start(&g, out);
+    gif_start(g, out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
     int bits = 1;
     while ((1 << bits) < ix.ncolors)
         bits++;
@@ -314,16 +440,16 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
      * primary, the transparent index as background, square pixels) */
     uint8_t head[13] = { 'G', 'I', 'F', '8', '9', 'a', (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)h, (uint8_t)(h >> 8),
                          (uint8_t)(0x80 | 7 << 4 | (bits - 1)), (uint8_t)tr, 0 };
-    gif_put(&g, head, sizeof head);
+    gif_put(g, head, sizeof head);
     uint8_t table[256 * 3];
     memset(table, 0, sizeof table);
     memcpy(table, ix.palette, (size_t)ix.ncolors * 3);
-    gif_put(&g, table, (size_t)3 << bits);
+    gif_put(g, table, (size_t)3 << bits);
     if (a->loop != 1) {
         int reps = a->loop == 0 ? 0 : a->loop - 1;
         uint8_t nab[19] = { 0x21, 0xff, 11, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0',
                             3, 1, (uint8_t)(reps & 0xff), (uint8_t)(reps >> 8), 0 };
-        gif_put(&g, nab, sizeof nab);
+        gif_put(g, nab, sizeof nab);
     }
     memset(canvas, tr, npx);
     for (int f = 0; f < count; f++) {
@@ -340,19 +466,26 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
                             (uint8_t)(delays[f] >> 8), (uint8_t)tr, 0,
                             0x2c, (uint8_t)r.x0, (uint8_t)(r.x0 >> 8), (uint8_t)r.y0, (uint8_t)(r.y0 >> 8),
                             (uint8_t)rw, (uint8_t)(rw >> 8), (uint8_t)rh, (uint8_t)(rh >> 8), 0 };
-        gif_put(&g, gce, sizeof gce);
-        lzw_start(&g, bits < 2 ? 2 : bits);
+        gif_put(g, gce, sizeof gce);
+        lzw_start(g, bits < 2 ? 2 : bits);
         for (int y = r.y0; y < r.y1; y++) {
             const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
             for (int x = r.x0; x < r.x1; x++)
                 line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
-            lzw_pixels(&g, line, rw);
-            memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)rw);
+            lzw_pixels(g, line, rw);
+            if (q->lossy) { /* what was written, where it was not the transparent index */
+                uint8_t *cw = canvas + (size_t)y * w + r.x0;
+                for (int x = 0; x < rw; x++)
+                    if (line[x] != tr)
+                        cw[x] = line[x];
+            } else {
+                memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)rw);
+            }
         }
-        lzw_finish(&g);
+        lzw_finish(g);
     }
-    gif_put(&g, (const uint8_t *)";", 1);
-    if (g.failed) {
+    gif_put(g, (const uint8_t *)";", 1);
+    if (g->failed) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
@@ -371,6 +504,7 @@ done:
     free(delays);
     free(src);
     free(hold);
+    free(g);
     indexed_free(&ix);
     return st;
 }

@@ -149,6 +149,7 @@ quantize_def quantize_default_def(void)
     d.quality_max = 99;
     d.speed = 7;
     d.matte = -1;
+    d.lossy = 0;
     return d;
 }
 
@@ -165,6 +166,8 @@ poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
                          d->quality_max);
     if (d->speed < 1 || d->speed > 10)
         return poyo_fail(err, POYO_ERR_USAGE, "speed must be 1 to 10, not %d", d->speed);
+    if (d->lossy < 0 || d->lossy > 255)
+        return poyo_fail(err, POYO_ERR_USAGE, "--lossy-gif must be 0 to 255, not %d", d->lossy);
     if (d->matte < -1 || d->matte > 0xffffff)
         return poyo_fail(err, POYO_ERR_USAGE, "invalid --matte colour");
     return POYO_OK;

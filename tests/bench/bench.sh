@@ -81,6 +81,8 @@ for e in 1f600 1f36e 1f431 1f680 2764-fe0f 1f4a9 1f984 1f438; do
         echo "$e $1 $5 $3 $2" >>"$work/rows"
     }
     time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 -o "$work/p.gif" -f -q && row poyo "$work/p.gif" "$(cat "$work/ms")"
+    time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 --lossy-gif 15 -o "$work/pl15.gif" -f -q &&
+        row "poyo-lossy-gif-15" "$work/pl15.gif" "$(cat "$work/ms")"
     if [ $have_gifsicle = 1 ]; then
         time3 "$work/ms" gifsicle -O3 --lossy=20 "$work/p.gif" -o "$work/pl.gif" &&
             row "poyo+gifsicle-lossy20" "$work/pl.gif" "$(awk -v a="$(cat "$work/ms")" -v b="$(grep "^$e poyo " "$work/rows" | cut -d' ' -f5)" 'BEGIN { print a + b }')"
