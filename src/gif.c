@@ -193,9 +193,9 @@ static int lzw_near_child(const gif_writer *g, int c, const uint8_t *px, int n, 
     return best;
 }
 
-/* Adds n pixels to the image's data. A lossy writer may write a pixel as a
- * nearby colour to make a string longer: px then holds what was written. */
-static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
+/* lzw_pixels for a lossy writer: a pixel may be written as a nearby colour
+ * to make a string longer; px then holds what was written. */
+static void lzw_pixels_lossy(gif_writer *g, uint8_t *px, int n)
 {
     int i = 0, prefix = g->prefix;
     if (prefix < 0 && n > 0)
@@ -207,16 +207,14 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
         while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
             h = (h + 1) & (LZW_SLOTS - 1);
         if (e != LZW_EMPTY) {
+            int t[3];
+            carried(g, px[i], g->err, t);
+            for (int c = 0; c < 3; c++)
+                g->err[c] = t[c] - g->pal[px[i]][c];
             prefix = (int)(e & 0xfff);
-            if (g->loss2) {
-                int t[3];
-                carried(g, px[i], g->err, t);
-                for (int c = 0; c < 3; c++)
-                    g->err[c] = t[c] - g->pal[px[i]][c];
-            }
             continue;
         }
-        if (g->loss2 && px[i] != g->tr) {
+        if (px[i] != g->tr) {
             int k = lzw_near_child(g, prefix, px + i, n - i, g->err);
             if (k >= 0) {
                 int t[3];
@@ -233,17 +231,48 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
             lzw_code(g, g->clear);
             lzw_reset(g);
         } else {
-            if (g->loss2) {
-                int c = g->next;
-                g->suffix[c] = px[i];
-                g->sibling[c] = g->child[prefix];
-                g->child[prefix] = (int16_t)c;
-                g->child[c] = -1;
-            }
+            int c = g->next;
+            g->suffix[c] = px[i];
+            g->sibling[c] = g->child[prefix];
+            g->child[prefix] = (int16_t)c;
+            g->child[c] = -1;
             g->slot[h] = key << 12 | (uint32_t)g->next++;
         }
         prefix = px[i];
         g->err[0] = g->err[1] = g->err[2] = 0;
+    }
+    g->prefix = prefix;
+}
+
+/* Adds n pixels to the image's data (a lossy writer may change them: px
+ * then holds what was written). */
+static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
+{
+    if (g->loss2) {
+        lzw_pixels_lossy(g, px, n);
+        return;
+    }
+    int i = 0, prefix = g->prefix;
+    if (prefix < 0 && n > 0)
+        prefix = px[i++];
+    for (; i < n; i++) {
+        uint32_t key = (uint32_t)prefix << 8 | px[i];
+        size_t h = lzw_hash(key);
+        uint32_t e;
+        while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+            h = (h + 1) & (LZW_SLOTS - 1);
+        if (e != LZW_EMPTY) {
+            prefix = (int)(e & 0xfff);
+            continue;
+        }
+        lzw_code(g, prefix);
+        if (g->next >= 4095) { /* the table is full: start afresh */
+            lzw_code(g, g->clear);
+            lzw_reset(g);
+        } else {
+            g->slot[h] = key << 12 | (uint32_t)g->next++;
+        }
+        prefix = px[i];
     }
     g->prefix = prefix;
 }
