@@ -43,9 +43,10 @@ static void cc_free(colour_count *cc)
     cc->count = NULL;
 }
 
-static int cc_add(colour_count *cc, uint32_t k, unsigned n);
+static inline int cc_add(colour_count *cc, uint32_t k, unsigned n);
 
-static int cc_grow(colour_count *cc)
+/* Doubles the table (rare: kept out of the counting loop). */
+static __attribute__((noinline)) int cc_grow(colour_count *cc)
 {
     colour_count big;
     if (cc_init(&big, cc->cap * 2) != 0) {
@@ -60,7 +61,7 @@ static int cc_grow(colour_count *cc)
     return 0;
 }
 
-static int cc_add(colour_count *cc, uint32_t k, unsigned n)
+static inline int cc_add(colour_count *cc, uint32_t k, unsigned n)
 {
     if ((cc->used + 1) * 10 > cc->cap * 7 && cc_grow(cc) != 0)
         return -1;
