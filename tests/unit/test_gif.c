@@ -205,6 +205,7 @@ static void lzw_noise_reads_back_exactly(void)
         for (int f = 0; f < a.count && f < r.count; f++)
             ENSURE_MSG(memcmp(anim_frame(&r, f), anim_frame(&a, f), (size_t)a.width * a.height * 4) == 0,
                        "%d colours: frame %d differs", ncol[t], f);
+        anim_meta_free(&m);
         anim_free(&r);
         anim_free(&a);
         bytebuf_free(&b);
@@ -226,7 +227,9 @@ static void lossy_stays_within_the_loss(void)
     anim re, rl;
     anim_meta m;
     ENSURE(read_back(&be, &re, &m));
+    anim_meta_free(&m);
     ENSURE(read_back(&bl, &rl, &m));
+    anim_meta_free(&m);
     ENSURE(re.count == rl.count);
     long worst = 0, limit = (long)(1.5 * 30) * (long)(1.5 * 30) + 1;
     for (int f = 0; f < re.count && f < rl.count; f++) {
