@@ -313,6 +313,8 @@ int cli_output_option(cli_outopt which, const char *opt, const char *v, output_d
     }
     case CLI_OUT_ALPHA:
         return cli_int(opt, v, 1, 255, &out->quant.alpha_threshold);
+    case CLI_OUT_LOSSY_GIF:
+        return cli_int(opt, v, 0, 255, &out->quant.lossy);
     case CLI_OUT_FORMAT: {
         int f = output_format_lookup(v);
         if (f < 0) {

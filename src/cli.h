@@ -65,7 +65,8 @@ int cli_pair(const char *opt, const char *s, double *x, double *y);
 /* Parses a canvas size "WxH" or "N" (N x N), each side 1 to 4096 pixels. */
 int cli_size(const char *opt, const char *s, int *w, int *h);
 /* The encoder options every subcommand shares. */
-typedef enum cli_outopt { CLI_OUT_COLORS, CLI_OUT_DITHER, CLI_OUT_ALPHA, CLI_OUT_FORMAT, CLI_OUT_QUALITY } cli_outopt;
+typedef enum cli_outopt { CLI_OUT_COLORS, CLI_OUT_DITHER, CLI_OUT_ALPHA, CLI_OUT_FORMAT, CLI_OUT_QUALITY,
+                        CLI_OUT_LOSSY_GIF } cli_outopt;
 /* Parses one of them (spelled opt, value v) into *out; prints a message and returns 0 on failure.
  * --quality sets the GIF quantiser's target and lossy WebP at that quality. */
 int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out);

@@ -29,7 +29,7 @@ enum {
     O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
     O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
     O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM,
+    O_MAXBYTES, O_MATTE, O_LOSSY, O_LOSSY_GIF, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM,
     O_FONT, O_COLOR, O_GRADIENT, O_TEXT_OUTLINE, O_ALIGN, O_VERTICAL, O_PER_GLYPH /* poyo text's own */
 };
 
@@ -46,7 +46,7 @@ static const cli_option options[] = {
     { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { "format", 0, 1, O_FORMAT },
     { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
     { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
-    { "lossy", 0, 0, O_LOSSY }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
+    { "lossy", 0, 0, O_LOSSY }, { "lossy-gif", 0, 1, O_LOSSY_GIF }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
     { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { "max-memory", 0, 1, O_MAXMEM },
     { NULL, 0, 0, 0 },
 };
@@ -167,6 +167,8 @@ static void usage(FILE *out)
             "      --quality Q          lossy quality: the GIF quantiser's target (default %d) and\n"
             "                           lossy WebP (default %d) (0 to 100)\n"
             "      --lossy              lossy WebP (default lossless)\n"
+            "      --lossy-gif N        lossy GIF: LZW may write a pixel as a colour up to N away (RGB\n"
+            "                           distance, 0 to 255; default %d, exact; 20 to 60 is subtle)\n"
             "\n"
             "Input and limits:\n"
             "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
@@ -175,7 +177,8 @@ static void usage(FILE *out)
             "\n"
             "  -h, --help               this help;  poyo --version prints the version\n"
             "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
-            a.fps, a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality);
+            a.fps, a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality,
+            q.lossy);
 }
 
 static void text_usage(FILE *out)
@@ -1177,6 +1180,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             break;
         case O_MATTE: ok = parse_matte(on, v, &o.out.quant.matte); break;
         case O_LOSSY: o.out.webp.lossy = 1; break;
+        case O_LOSSY_GIF: ok = cli_output_option(CLI_OUT_LOSSY_GIF, on, v, &o.out); break;
         case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
         case O_RECURSIVE: o.recursive = 1; break;
         case O_JSON: o.json = 1; break;

@@ -1,4 +1,7 @@
-/* gif.c - writes the indexed frames as GIF89a with giflib. For each frame the
+/* gif.c - writes the indexed frames as GIF89a with an LZW encoder of its own
+ * (the bytes giflib's encoder writes, GIF89a appendix F), or a lossy one that
+ * lets a string go on with a nearby colour, the error carried along it (the
+ * idea of gifsicle's --lossy). For each frame the
  * previous frame's disposal is chosen (keep, or restore to background when a
  * pixel must turn transparent) so that only the changed rectangle is stored
  * and unchanged pixels inside it become the transparent index. */
@@ -8,14 +11,290 @@
 #include <string.h>
 #include <time.h>
 
-#include <gif_lib.h>
 
-static int write_cb(GifFileType *gif, const GifByteType *data, int len)
+/* the LZW table: open addressing, at most 4093 entries in 8192 slots */
+#define LZW_BITS 13
+#define LZW_SLOTS (1u << LZW_BITS)
+#define LZW_EMPTY 0xffffffffu
+
+/* GIF disposal methods (GIF89a, 23.c.iv) */
+#define DISPOSE_DO_NOT 1
+#define DISPOSE_BACKGROUND 2
+
+/* The bytes written so far and the LZW state of the image being written:
+ * GIF's variable-length-code LZW (GIF89a, appendix F), codes packed from the
+ * low bit up into sub-blocks of 255 bytes. */
+typedef struct gif_writer {
+    bytebuf *out;
+    int failed;
+    uint8_t block[256];   /* block[0] = bytes held in block[1..] */
+    uint32_t acc;         /* bits not yet written, low bits first */
+    int nacc;
+    int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
+    int prefix;           /* code of the string matched so far, -1 before the first pixel */
+    uint32_t slot[LZW_SLOTS]; /* (prefix << 8 | pixel) << 12 | code, or LZW_EMPTY */
+    /* lossy LZW: a string may go on with a pixel of another colour up to the
+     * loss away; the table as a tree, each code's children in a list */
+    long loss2;           /* largest squared RGB distance allowed, 0 = exact */
+    int tr;               /* the transparent index: never swapped, never swapped in */
+    const uint8_t (*pal)[3];
+    int16_t child[4096], sibling[4096];
+    uint8_t suffix[4096];
+    int err[3];           /* colour error carried along the string being matched */
+} gif_writer;
+
+static void gif_start(gif_writer *g, bytebuf *out, int loss, int tr, const uint8_t (*pal)[3])
 {
-    bytebuf *b = gif->UserData;
-    if (len < 0 || bytebuf_append(b, data, (size_t)len, NULL) != POYO_OK)
-        return 0;
+    g->out = out;
+    g->failed = 0;
+    g->loss2 = (long)loss * loss;
+    g->tr = tr;
+    g->pal = pal;
+}
+
+static void gif_put(gif_writer *g, const uint8_t *p, size_t n)
+{
+    if (!g->failed && bytebuf_append(g->out, p, n, NULL) != POYO_OK)
+        g->failed = 1;
+}
+
+static inline void lzw_byte(gif_writer *g, uint8_t v)
+{
+    if (g->block[0] == 255) {
+        gif_put(g, g->block, 256);
+        g->block[0] = 0;
+    }
+    g->block[++g->block[0]] = v;
+}
+
+/* Writes code at the current width; the width grows once the next code to
+ * be made needs it (as giflib does, so the bytes match its encoder's). */
+static inline void lzw_code(gif_writer *g, int code)
+{
+    g->acc |= (uint32_t)code << g->nacc;
+    g->nacc += g->bits;
+    while (g->nacc >= 8) {
+        lzw_byte(g, (uint8_t)g->acc);
+        g->acc >>= 8;
+        g->nacc -= 8;
+    }
+    if (g->next >= g->limit && g->bits < 12)
+        g->limit = 1 << ++g->bits;
+}
+
+static void lzw_reset(gif_writer *g)
+{
+    g->next = g->clear + 2;
+    g->bits = g->min_bits + 1;
+    g->limit = 1 << g->bits;
+    memset(g->slot, 0xff, sizeof g->slot);
+    if (g->loss2)
+        memset(g->child, 0xff, sizeof g->child[0] * (size_t)g->clear);
+}
+
+/* Starts an image's data: the minimum code size, then a clear code. */
+static void lzw_start(gif_writer *g, int min_bits)
+{
+    uint8_t b = (uint8_t)min_bits;
+    gif_put(g, &b, 1);
+    g->min_bits = min_bits;
+    g->clear = 1 << min_bits;
+    g->block[0] = 0;
+    g->acc = 0;
+    g->nacc = 0;
+    g->prefix = -1;
+    g->err[0] = g->err[1] = g->err[2] = 0;
+    lzw_reset(g);
+    lzw_code(g, g->clear);
+}
+
+static inline size_t lzw_hash(uint32_t key) { return (key * 2654435761u) >> (32 - LZW_BITS); }
+
+/* The exact child of code c for pixel px, or -1. */
+static int lzw_child(const gif_writer *g, int c, int px)
+{
+    uint32_t key = (uint32_t)c << 8 | (uint32_t)px, e;
+    size_t h = lzw_hash(key);
+    while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+        h = (h + 1) & (LZW_SLOTS - 1);
+    return e == LZW_EMPTY ? -1 : (int)(e & 0xfff);
+}
+
+/* Squared RGB distance of palette entry a from colour t. */
+static inline long pal_d2(const gif_writer *g, int a, const int t[3])
+{
+    long dr = g->pal[a][0] - t[0], dg = g->pal[a][1] - t[1], db = g->pal[a][2] - t[2];
+    return dr * dr + dg * dg + db * db;
+}
+
+/* Pixel px's colour plus the error carried along the string (half of it). */
+static inline void carried(const gif_writer *g, int px, const int e[3], int t[3])
+{
+    for (int c = 0; c < 3; c++)
+        t[c] = g->pal[px][c] + e[c] / 2;
+}
+
+/* The child of code c nearest pixel px within the loss (never the
+ * transparent index), or -1. */
+static int lzw_nearest(const gif_writer *g, int c, int px)
+{
+    int best = -1, t[3], e0[3] = { 0, 0, 0 };
+    carried(g, px, e0, t);
+    long bd = g->loss2 + 1;
+    for (int k = g->child[c]; k >= 0; k = g->sibling[k]) {
+        long d = g->suffix[k] == g->tr ? bd : pal_d2(g, g->suffix[k], t);
+        if (d < bd) {
+            bd = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* How many of the n pixels at px the table's tree follows from code c, an
+ * exact child first, else the nearest within the loss (at most LOOKAHEAD). */
+#define LOOKAHEAD 12
+static int lzw_reach(const gif_writer *g, int c, const uint8_t *px, int n)
+{
+    int len = 0;
+    for (; len < n && len < LOOKAHEAD; len++) {
+        int k = lzw_child(g, c, px[len]);
+        if (k < 0 && px[len] != g->tr)
+            k = lzw_nearest(g, c, px[len]);
+        if (k < 0)
+            break;
+        c = k;
+    }
     return len;
+}
+
+/* For a lossy writer, where the exact string ends: the child of code c
+ * within the loss of pixel px[0] whose subtree follows the pixels after it
+ * furthest (the nearer on a tie), or -1. */
+static int lzw_near_child(const gif_writer *g, int c, const uint8_t *px, int n, const int e[3])
+{
+    int best = -1, reach = -1, t[3];
+    long bd = 0;
+    carried(g, px[0], e, t);
+    for (int k = g->child[c]; k >= 0; k = g->sibling[k]) {
+        int s = g->suffix[k];
+        if (s == g->tr)
+            continue;
+        long d = pal_d2(g, s, t);
+        if (d > g->loss2)
+            continue;
+        int r = lzw_reach(g, k, px + 1, n - 1);
+        if (r > reach || (r == reach && d < bd)) {
+            reach = r;
+            bd = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* lzw_pixels for a lossy writer: a pixel may be written as a nearby colour
+ * to make a string longer; px then holds what was written. */
+static void lzw_pixels_lossy(gif_writer *g, uint8_t *px, int n)
+{
+    int i = 0, prefix = g->prefix;
+    if (prefix < 0 && n > 0)
+        prefix = px[i++];
+    for (; i < n; i++) {
+        uint32_t key = (uint32_t)prefix << 8 | px[i];
+        size_t h = lzw_hash(key);
+        uint32_t e;
+        while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+            h = (h + 1) & (LZW_SLOTS - 1);
+        if (e != LZW_EMPTY) {
+            int t[3];
+            carried(g, px[i], g->err, t);
+            for (int c = 0; c < 3; c++)
+                g->err[c] = t[c] - g->pal[px[i]][c];
+            prefix = (int)(e & 0xfff);
+            continue;
+        }
+        if (px[i] != g->tr) {
+            int k = lzw_near_child(g, prefix, px + i, n - i, g->err);
+            if (k >= 0) {
+                int t[3];
+                carried(g, px[i], g->err, t);
+                for (int c = 0; c < 3; c++)
+                    g->err[c] = t[c] - g->pal[g->suffix[k]][c];
+                px[i] = g->suffix[k];
+                prefix = k;
+                continue;
+            }
+        }
+        lzw_code(g, prefix);
+        if (g->next >= 4095) { /* the table is full: start afresh */
+            lzw_code(g, g->clear);
+            lzw_reset(g);
+        } else {
+            int c = g->next;
+            g->suffix[c] = px[i];
+            g->sibling[c] = g->child[prefix];
+            g->child[prefix] = (int16_t)c;
+            g->child[c] = -1;
+            g->slot[h] = key << 12 | (uint32_t)g->next++;
+        }
+        prefix = px[i];
+        g->err[0] = g->err[1] = g->err[2] = 0;
+    }
+    g->prefix = prefix;
+}
+
+/* Adds n pixels to the image's data (a lossy writer may change them: px
+ * then holds what was written). */
+static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
+{
+    if (g->loss2) {
+        lzw_pixels_lossy(g, px, n);
+        return;
+    }
+    int i = 0, prefix = g->prefix;
+    if (prefix < 0 && n > 0)
+        prefix = px[i++];
+    for (; i < n; i++) {
+        uint32_t key = (uint32_t)prefix << 8 | px[i];
+        size_t h = lzw_hash(key);
+        uint32_t e;
+        while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+            h = (h + 1) & (LZW_SLOTS - 1);
+        if (e != LZW_EMPTY) {
+            prefix = (int)(e & 0xfff);
+            continue;
+        }
+        lzw_code(g, prefix);
+        if (g->next >= 4095) { /* the table is full: start afresh */
+            lzw_code(g, g->clear);
+            lzw_reset(g);
+        } else {
+            g->slot[h] = key << 12 | (uint32_t)g->next++;
+        }
+        prefix = px[i];
+    }
+    g->prefix = prefix;
+}
+
+/* Ends the image's data: the last string, the end code, the last bits and
+ * an empty sub-block. */
+static void lzw_finish(gif_writer *g)
+{
+    if (g->prefix >= 0)
+        lzw_code(g, g->prefix);
+    lzw_code(g, g->clear + 1);
+    while (g->nacc > 0) {
+        lzw_byte(g, (uint8_t)g->acc);
+        g->acc >>= 8;
+        g->nacc -= 8;
+    }
+    g->acc = 0;
+    g->nacc = 0;
+    if (g->block[0])
+        gif_put(g, g->block, (size_t)g->block[0] + 1);
+    uint8_t end = 0;
+    gif_put(g, &end, 1);
 }
 
 static double now_ms(void)
@@ -124,9 +403,8 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
     int *delays = malloc((size_t)a->count * sizeof *delays);
     int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
-    GifFileType *gif = NULL;
-    ColorMapObject *cmap = NULL;
-    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold) {
+    gif_writer *g = malloc(sizeof *g);
+    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
@@ -183,68 +461,63 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     merged.hold = hold;
     anim_delays(&merged, 100, 2, delays);
 
-    int gerr = 0;
-    gif = EGifOpen(out, write_cb, &gerr);
-    if (!gif) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot start the GIF (%s)", GifErrorString(gerr));
-        goto done;
-    }
-    EGifSetGifVersion(gif, true);
-    int mapsize = 2;
-    while (mapsize < ix.ncolors)
-        mapsize *= 2;
-    GifColorType colors[256];
-    memset(colors, 0, sizeof colors);
-    for (int i = 0; i < ix.ncolors; i++) {
-        colors[i].Red = ix.palette[i][0];
-        colors[i].Green = ix.palette[i][1];
-        colors[i].Blue = ix.palette[i][2];
-    }
-    cmap = GifMakeMapObject(mapsize, colors);
-    if (!cmap || EGifPutScreenDesc(gif, w, h, 8, tr, cmap) == GIF_ERROR)
-        goto gif_fail;
+    gif_start(g, out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
+    int bits = 1;
+    while ((1 << bits) < ix.ncolors)
+        bits++;
+    /* header, logical screen (a global table of 2^bits entries, 8 bits per
+     * primary, the transparent index as background, square pixels) */
+    uint8_t head[13] = { 'G', 'I', 'F', '8', '9', 'a', (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)h, (uint8_t)(h >> 8),
+                         (uint8_t)(0x80 | 7 << 4 | (bits - 1)), (uint8_t)tr, 0 };
+    gif_put(g, head, sizeof head);
+    uint8_t table[256 * 3];
+    memset(table, 0, sizeof table);
+    memcpy(table, ix.palette, (size_t)ix.ncolors * 3);
+    gif_put(g, table, (size_t)3 << bits);
     if (a->loop != 1) {
         int reps = a->loop == 0 ? 0 : a->loop - 1;
-        unsigned char nab[3] = { 1, (unsigned char)(reps & 0xff), (unsigned char)(reps >> 8) };
-        if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
-            EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
-            EGifPutExtensionBlock(gif, 3, nab) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
-            goto gif_fail;
+        uint8_t nab[19] = { 0x21, 0xff, 11, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0',
+                            3, 1, (uint8_t)(reps & 0xff), (uint8_t)(reps >> 8), 0 };
+        gif_put(g, nab, sizeof nab);
     }
     memset(canvas, tr, npx);
     for (int f = 0; f < count; f++) {
         const uint8_t *target = ix.index + npx * (size_t)src[f];
         rect r = plan[f].r;
+        int rw = r.x1 - r.x0, rh = r.y1 - r.y0;
         if (f > 0 && plan[f - 1].disposal == DISPOSE_BACKGROUND) {
             rect pr = plan[f - 1].r;
             for (int y = pr.y0; y < pr.y1; y++)
                 memset(canvas + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
         }
-        GraphicsControlBlock gcb;
-        gcb.DisposalMode = plan[f].disposal;
-        gcb.UserInputFlag = false;
-        gcb.DelayTime = delays[f];
-        gcb.TransparentColor = tr;
-        GifByteType ext[4];
-        EGifGCBToExtension(&gcb, ext);
-        if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR ||
-            EGifPutImageDesc(gif, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, false, NULL) == GIF_ERROR)
-            goto gif_fail;
+        /* graphic control (disposal, delay, transparent index), image descriptor */
+        uint8_t gce[18] = { 0x21, 0xf9, 4, (uint8_t)(plan[f].disposal << 2 | 1), (uint8_t)delays[f],
+                            (uint8_t)(delays[f] >> 8), (uint8_t)tr, 0,
+                            0x2c, (uint8_t)r.x0, (uint8_t)(r.x0 >> 8), (uint8_t)r.y0, (uint8_t)(r.y0 >> 8),
+                            (uint8_t)rw, (uint8_t)(rw >> 8), (uint8_t)rh, (uint8_t)(rh >> 8), 0 };
+        gif_put(g, gce, sizeof gce);
+        lzw_start(g, bits < 2 ? 2 : bits);
         for (int y = r.y0; y < r.y1; y++) {
             const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
             for (int x = r.x0; x < r.x1; x++)
                 line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
-            if (EGifPutLine(gif, line, r.x1 - r.x0) == GIF_ERROR)
-                goto gif_fail;
-            memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)(r.x1 - r.x0));
+            lzw_pixels(g, line, rw);
+            if (q->lossy) { /* what was written, where it was not the transparent index */
+                uint8_t *cw = canvas + (size_t)y * w + r.x0;
+                for (int x = 0; x < rw; x++)
+                    if (line[x] != tr)
+                        cw[x] = line[x];
+            } else {
+                memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)rw);
+            }
         }
+        lzw_finish(g);
     }
-    if (EGifCloseFile(gif, &gerr) == GIF_ERROR) {
-        gif = NULL;
-        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot finish the GIF (%s)", GifErrorString(gerr));
+    gif_put(g, (const uint8_t *)";", 1);
+    if (g->failed) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
-    gif = NULL;
     if (stats) {
         stats->frames = count;
         stats->colors = ix.ncolors;
@@ -252,13 +525,7 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         stats->encode_ms = now_ms() - t1;
     }
     st = POYO_OK;
-    goto done;
-gif_fail:
-    st = poyo_fail(err, POYO_ERR_NOMEM, "cannot write the GIF (%s)", GifErrorString(gif ? gif->Error : gerr));
 done:
-    if (gif)
-        EGifCloseFile(gif, &gerr);
-    GifFreeMapObject(cmap);
     free(plan);
     free(canvas);
     free(cleared);
@@ -266,6 +533,7 @@ done:
     free(delays);
     free(src);
     free(hold);
+    free(g);
     indexed_free(&ix);
     return st;
 }

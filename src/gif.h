@@ -1,4 +1,4 @@
-/* gif.h - animated GIF writer (giflib): one global palette, one transparent
+/* gif.h - animated GIF writer (LZW of its own, exact or lossy): one global palette, one transparent
  * index, NETSCAPE2.0 loop block, carried centisecond delays, changed
  * rectangles with per-frame disposal. */
 #ifndef POYO_GIF_H

@@ -1089,6 +1089,62 @@ int image_visible_bbox(const image *im, int *x0, int *y0, int *x1, int *y1)
     return 1;
 }
 
+/* The mean of each k x k block of src (blocks at the right and bottom edges
+ * hold what is left), colours weighted by alpha, into out ((w + k - 1) / k x
+ * (h + k - 1) / k): the area average a box filter would take, in a few
+ * integer operations per pixel. */
+static poyo_status box_shrink(const image *src, int k, image *out, poyo_error *err)
+{
+    int ow = (src->w + k - 1) / k, oh = (src->h + k - 1) / k;
+    poyo_status st = image_alloc(out, ow, oh, err);
+    if (st != POYO_OK)
+        return st;
+    uint32_t *acc = calloc((size_t)ow * 4, sizeof *acc);
+    if (!acc) {
+        image_free(out);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", ow, oh);
+    }
+    for (int by = 0; by < oh; by++) {
+        int y0 = by * k, y1 = y0 + k < src->h ? y0 + k : src->h;
+        memset(acc, 0, (size_t)ow * 4 * sizeof *acc);
+        for (int y = y0; y < y1; y++) {
+            const uint8_t *p = src->rgba + (size_t)y * src->w * 4;
+            for (int bx = 0; bx < ow; bx++) {
+                int n = bx * k + k < src->w ? k : src->w - bx * k;
+                uint32_t r = 0, g = 0, b = 0, a = 0;
+                for (int i = 0; i < n; i++, p += 4) {
+                    uint32_t al = p[3];
+                    r += p[0] * al;
+                    g += p[1] * al;
+                    b += p[2] * al;
+                    a += al;
+                }
+                uint32_t *s = acc + 4 * bx;
+                s[0] += r;
+                s[1] += g;
+                s[2] += b;
+                s[3] += a;
+            }
+        }
+        uint8_t *d = out->rgba + (size_t)by * ow * 4;
+        for (int bx = 0; bx < ow; bx++, d += 4) {
+            const uint32_t *s = acc + 4 * bx;
+            uint32_t n = (uint32_t)((bx * k + k < src->w ? k : src->w - bx * k) * (y1 - y0));
+            uint32_t a = s[3];
+            if (a == 0) {
+                memset(d, 0, 4);
+                continue;
+            }
+            d[0] = (uint8_t)((s[0] + a / 2) / a);
+            d[1] = (uint8_t)((s[1] + a / 2) / a);
+            d[2] = (uint8_t)((s[2] + a / 2) / a);
+            d[3] = (uint8_t)((a + n / 2) / n);
+        }
+    }
+    free(acc);
+    return POYO_OK;
+}
+
 poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, int oy, image *out, poyo_error *err)
 {
     if (pw < 1 || ph < 1)
@@ -1121,8 +1177,27 @@ poyo_status image_place(const image *src, int w, int h, int pw, int ph, int ox, 
          * the emoji looks thinner than its designer drew it; shrinking averages the
          * area each pixel covers, enlarging interpolates (Catmull-Rom) */
         stbir_filter filter = pw < src->w && ph < src->h ? STBIR_FILTER_BOX : STBIR_FILTER_CATMULLROM;
-        if (!stbir_resize_uint8_generic(src->rgba, src->w, src->h, 0, scaled.rgba, pw, ph, 0, 4, 3, 0,
-                                        STBIR_EDGE_CLAMP, filter, STBIR_COLORSPACE_LINEAR, NULL)) {
+        /* a shrink by 4 or more first averages k x k blocks (k the whole factor
+         * that leaves at least twice the size asked for), then resamples the
+         * region of the blocks that covers the image: the same area average
+         * at a fraction of the filter's cost */
+        int k = src->w / (2 * pw) < src->h / (2 * ph) ? src->w / (2 * pw) : src->h / (2 * ph);
+        if (k > 64)
+            k = 64; /* the block sums fit 32 bits */
+        image box = { 0, 0, NULL, NULL };
+        if (k >= 2 && (st = box_shrink(src, k, &box, err)) != POYO_OK) {
+            image_free(&scaled);
+            image_free(out);
+            return st;
+        }
+        int ok = k >= 2 ? stbir_resize_region(box.rgba, box.w, box.h, 0, scaled.rgba, pw, ph, 0, STBIR_TYPE_UINT8, 4, 3,
+                                              0, STBIR_EDGE_CLAMP, STBIR_EDGE_CLAMP, filter, filter,
+                                              STBIR_COLORSPACE_LINEAR, NULL, 0.0f, 0.0f,
+                                              (float)((double)src->w / k / box.w), (float)((double)src->h / k / box.h))
+                        : stbir_resize_uint8_generic(src->rgba, src->w, src->h, 0, scaled.rgba, pw, ph, 0, 4, 3, 0,
+                                                     STBIR_EDGE_CLAMP, filter, STBIR_COLORSPACE_LINEAR, NULL);
+        image_free(&box);
+        if (!ok) {
             image_free(&scaled);
             image_free(out);
             return poyo_fail(err, POYO_ERR_NOMEM, "cannot resample the image to %dx%d", pw, ph);

@@ -41,23 +41,45 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
+    /* the cells a visible pixel's footprint reaches: a range of columns that
+     * depends on x alone and a range of rows that depends on y alone, so each
+     * row of pixels marks the union of its columns' ranges in its rows' cells */
+    int *col = malloc(2 * (size_t)(x1 - x0) * sizeof *col);
+    unsigned char *mark = malloc((size_t)cx);
+    if (!col || !mark) {
+        free(col);
+        free(mark);
+        lattice_free(out);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
+    }
+    for (int x = x0; x < x1; x++) {
+        /* the pixel [x, x+1] sampled bilinearly reaches [x - 0.5, x + 1.5] */
+        int i0 = (int)floor((x - 0.5 - out->ox) / h), i1 = (int)floor((x + 1.5 - out->ox) / h);
+        col[2 * (x - x0)] = i0 < 0 ? 0 : i0;
+        col[2 * (x - x0) + 1] = i1 > cx - 1 ? cx - 1 : i1;
+    }
     for (int y = y0; y < y1; y++) {
         const uint8_t *row = im->rgba + (size_t)y * (size_t)im->w * 4u;
+        int any = 0;
+        memset(mark, 0, (size_t)cx);
         for (int x = x0; x < x1; x++) {
             if (row[4 * x + 3] == 0)
                 continue;
-            /* the pixel [x, x+1] sampled bilinearly reaches [x - 0.5, x + 1.5] */
-            int i0 = (int)floor((x - 0.5 - out->ox) / h), i1 = (int)floor((x + 1.5 - out->ox) / h);
-            int j0 = (int)floor((y - 0.5 - out->oy) / h), j1 = (int)floor((y + 1.5 - out->oy) / h);
-            if (i0 < 0) i0 = 0;
-            if (j0 < 0) j0 = 0;
-            if (i1 > cx - 1) i1 = cx - 1;
-            if (j1 > cy - 1) j1 = cy - 1;
-            for (int j = j0; j <= j1; j++)
-                for (int i = i0; i <= i1; i++)
-                    out->cell[(size_t)j * cx + i] = 1;
+            any = 1;
+            for (int i = col[2 * (x - x0)]; i <= col[2 * (x - x0) + 1]; i++)
+                mark[i] = 1;
         }
+        if (!any)
+            continue;
+        int j0 = (int)floor((y - 0.5 - out->oy) / h), j1 = (int)floor((y + 1.5 - out->oy) / h);
+        if (j0 < 0) j0 = 0;
+        if (j1 > cy - 1) j1 = cy - 1;
+        for (int j = j0; j <= j1; j++)
+            for (int i = 0; i < cx; i++)
+                out->cell[(size_t)j * cx + i] |= mark[i];
     }
+    free(col);
+    free(mark);
     int count = 0;
     for (int j = 0; j < out->ny; j++) {
         for (int i = 0; i < out->nx; i++) {

@@ -43,9 +43,10 @@ static void cc_free(colour_count *cc)
     cc->count = NULL;
 }
 
-static int cc_add(colour_count *cc, uint32_t k, unsigned n);
+static inline int cc_add(colour_count *cc, uint32_t k, unsigned n);
 
-static int cc_grow(colour_count *cc)
+/* Doubles the table (rare: kept out of the counting loop). */
+static __attribute__((noinline)) int cc_grow(colour_count *cc)
 {
     colour_count big;
     if (cc_init(&big, cc->cap * 2) != 0) {
@@ -60,7 +61,7 @@ static int cc_grow(colour_count *cc)
     return 0;
 }
 
-static int cc_add(colour_count *cc, uint32_t k, unsigned n)
+static inline int cc_add(colour_count *cc, uint32_t k, unsigned n)
 {
     if ((cc->used + 1) * 10 > cc->cap * 7 && cc_grow(cc) != 0)
         return -1;
@@ -149,6 +150,7 @@ quantize_def quantize_default_def(void)
     d.quality_max = 99;
     d.speed = 7;
     d.matte = -1;
+    d.lossy = 0;
     return d;
 }
 
@@ -165,6 +167,8 @@ poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
                          d->quality_max);
     if (d->speed < 1 || d->speed > 10)
         return poyo_fail(err, POYO_ERR_USAGE, "speed must be 1 to 10, not %d", d->speed);
+    if (d->lossy < 0 || d->lossy > 255)
+        return poyo_fail(err, POYO_ERR_USAGE, "--lossy-gif must be 0 to 255, not %d", d->lossy);
     if (d->matte < -1 || d->matte > 0xffffff)
         return poyo_fail(err, POYO_ERR_USAGE, "invalid --matte colour");
     return POYO_OK;

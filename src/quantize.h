@@ -16,6 +16,8 @@ typedef struct quantize_def {
     int quality_max;      /* libimagequant quality target (0 to 100) */
     int speed;            /* libimagequant speed (1 slow/best to 10 fast) */
     int matte;            /* 0xRRGGBB to blend partly transparent edges onto, or -1 for none */
+    int lossy;            /* GIF's LZW may write a pixel as a colour up to this RGB distance away to make
+                             its strings longer (0 exact, to 255) */
 } quantize_def;
 
 /* The defaults, the only place they live. */

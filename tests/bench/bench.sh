@@ -1,8 +1,10 @@
 #!/bin/sh
 # bench.sh POYO TOOLS - the numbers `make bench` prints: time per stage, the
-# whole process, peak memory, GIF bytes and PSNR against ffmpeg and gifsicle
-# on the same frames, and batch throughput. Peers and the full Twemoji set are
-# skipped with a message when they are not on the machine.
+# whole process (64, 512 and 1024 px inputs; median and quartiles), peak
+# memory, GIF bytes, PSNR and time side by side with ffmpeg, gifsicle (-O3,
+# --lossy) and ImageMagick on the same frames with ratios to poyo's, and batch
+# throughput. Peers and the full Twemoji set are skipped with a message when
+# they are not on the machine.
 poyo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tools=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,69 +26,92 @@ echo "== stages (median of 15 runs, ms; render on 1 thread, then on 2 as a singl
 "$tools/stagebench" -n 15 -s 128 -d 2 -t 2 "$corpus/openmoji512/1F600.png"
 
 echo
-echo "== whole process: poyo IN --size 128 --duration 2 (median of 21 runs) =="
-for f in "$corpus/twemoji64/1f600.png" "$corpus/openmoji512/1F600.png"; do
+echo "== whole process: poyo IN --size 128 --duration 2 (21 runs: median, p25-p75) =="
+# median and quartiles of the numbers on standard input
+spread() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f ms (%.1f-%.1f)", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 1) / 4)] }'; }
+for f in "$corpus/twemoji64/1f600.png" "$corpus/openmoji512/1F600.png" "$work/big1024.png"; do
+    if [ "$f" = "$work/big1024.png" ]; then
+        # a 1024 px input: the OpenMoji stamp drawn at twice its size
+        "$poyo" "$corpus/openmoji512/1F600.png" --size 1024 --fit none --duration 0.1 --fps 10 --frames "$work/big" -q -f >/dev/null &&
+            cp "$work/big/frame_0000.png" "$f" || continue
+    fi
     i=0
     : >"$work/times"
     while [ $i -lt 21 ]; do
         t0=$(ms_now)
         "$poyo" "$f" --size 128 --duration 2 -o "$work/w.gif" -f -q
         t1=$(ms_now)
-        echo $(((t1 - t0) / 1000)) >>"$work/times"
+        echo $(((t1 - t0) / 1000)) | awk '{ print $1 / 1000 }' >>"$work/times"
         i=$((i + 1))
     done
-    med=$(median <"$work/times")
     rss=$( { /usr/bin/time -f "%M" "$poyo" "$f" --size 128 --duration 2 -o "$work/w.gif" -f -q; } 2>&1 | tail -n 1)
-    printf '%-32s %8.1f ms  peak RSS %s KB\n' "$(basename "$f")" "$(echo "$med" | awk '{ print $1 / 1000 }')" "$rss"
+    printf '%-20s %-28s peak RSS %s KB\n' "$(basename "$f")" "$(spread <"$work/times")" "$rss"
 done
 
 echo
-echo "== GIF quality and size at 128 px, 2 s, 25 fps, on the same RGBA frames =="
-echo "   (PSNR in dB over mid-grey / over white; ms = encoding time)"
-printf '%-22s %-9s %9s %7s %7s %8s\n' stamp encoder bytes grey white ms
-have_ffmpeg=0
-command -v ffmpeg >/dev/null 2>&1 && have_ffmpeg=1
-have_gifsicle=0
-command -v gifsicle >/dev/null 2>&1 && have_gifsicle=1
-[ $have_ffmpeg = 1 ] || echo "   ffmpeg not installed: its rows are skipped"
-[ $have_gifsicle = 1 ] || echo "   gifsicle not installed: its rows are skipped"
-sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
-tp=0; tf=0; tg=0; bp=0; bf=0; bg=0; gp=0; gf=0; gg=0; n=0
+echo "== GIF at 128 px, 2 s, 25 fps, on the same RGBA frames: poyo and its peers, side by side =="
+echo "   (PSNR in dB over mid-grey; ms = median of 3 runs of the whole encoder process; ratios are peer / poyo)"
+have() { command -v "$1" >/dev/null 2>&1; }
+have_ffmpeg=0; have ffmpeg && have_ffmpeg=1
+have_gifsicle=0; have gifsicle && have_gifsicle=1
+have_magick=0
+if have magick && magick -version 2>/dev/null | grep -q ImageMagick; then magick=magick; have_magick=1
+elif have convert && convert -version 2>/dev/null | grep -q ImageMagick; then magick=convert; have_magick=1; fi
+[ $have_ffmpeg = 1 ] || echo "   ffmpeg not installed: its rows are skipped (apt-get install ffmpeg)"
+[ $have_gifsicle = 1 ] || echo "   gifsicle not installed: its rows are skipped (apt-get install gifsicle)"
+[ $have_magick = 1 ] || echo "   ImageMagick not installed: its rows are skipped (apt-get install imagemagick)"
+# time3 OUT CMD...: runs CMD three times, writes the median milliseconds to OUT
+time3() {
+    out=$1; shift
+    : >"$work/t3"
+    for k in 1 2 3; do
+        t0=$(ms_now); "$@" || return 1; t1=$(ms_now)
+        echo $(((t1 - t0) / 1000)) >>"$work/t3"
+    done
+    sort -n "$work/t3" | sed -n 2p | awk '{ print $1 / 1000 }' >"$out"
+}
+: >"$work/rows"
 for e in 1f600 1f36e 1f431 1f680 2764-fe0f 1f4a9 1f984 1f438; do
     src="$corpus/twemoji64/$e.png"
     [ -f "$src" ] || continue
     rm -rf "$work/fr"
     "$poyo" "$src" --size 128 --duration 2 --frames "$work/fr" -q -f
-    t0=$(ms_now)
-    "$poyo" "$src" --size 128 --duration 2 -o "$work/p.gif" -f -q
-    t1=$(ms_now)
-    set -- $("$tools/psnr" 25 "$work/fr" "$work/p.gif")
-    printf '%-22s %-9s %9s %7s %7s %8s\n' "$e" poyo "$3" "$1" "$2" $(((t1 - t0) / 1000000))
-    n=$((n + 1)); gp=$(sum $gp $1); bp=$(sum $bp $3)
+    row() { # ENCODER FILE MS
+        set -- "$1" "$3" $("$tools/psnr" 25 "$work/fr" "$2")
+        echo "$e $1 $5 $3 $2" >>"$work/rows"
+    }
+    time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 -o "$work/p.gif" -f -q && row poyo "$work/p.gif" "$(cat "$work/ms")"
+    time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 --lossy-gif 15 -o "$work/pl15.gif" -f -q &&
+        row "poyo-lossy-gif-15" "$work/pl15.gif" "$(cat "$work/ms")"
+    if [ $have_gifsicle = 1 ]; then
+        time3 "$work/ms" gifsicle -O3 --lossy=20 "$work/p.gif" -o "$work/pl.gif" &&
+            row "poyo+gifsicle-lossy20" "$work/pl.gif" "$(awk -v a="$(cat "$work/ms")" -v b="$(grep "^$e poyo " "$work/rows" | cut -d' ' -f5)" 'BEGIN { print a + b }')"
+    fi
     if [ $have_ffmpeg = 1 ]; then
-        t0=$(ms_now)
-        ffmpeg -v error -y -framerate 25 -i "$work/fr/frame_%04d.png" \
-            -vf "split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse" -loop 0 "$work/f.gif"
-        t1=$(ms_now)
-        set -- $("$tools/psnr" 25 "$work/fr" "$work/f.gif")
-        printf '%-22s %-9s %9s %7s %7s %8s\n' "" ffmpeg "$3" "$1" "$2" $(((t1 - t0) / 1000000))
-        gf=$(sum $gf $1); bf=$(sum $bf $3)
+        time3 "$work/ms" ffmpeg -v error -y -framerate 25 -i "$work/fr/frame_%04d.png" \
+            -vf "split[a][b];[a]palettegen=reserve_transparent=1[p];[b][p]paletteuse" -loop 0 "$work/f.gif" &&
+            row ffmpeg "$work/f.gif" "$(cat "$work/ms")"
         if [ $have_gifsicle = 1 ]; then
-            t0=$(ms_now)
-            gifsicle -O3 "$work/f.gif" -o "$work/g.gif"
-            t1=$(ms_now)
-            set -- $("$tools/psnr" 25 "$work/fr" "$work/g.gif")
-            printf '%-22s %-9s %9s %7s %7s %8s\n' "" "gifsicle" "$3" "$1" "$2" $(((t1 - t0) / 1000000))
-            gg=$(sum $gg $1); bg=$(sum $bg $3)
+            time3 "$work/ms" gifsicle -O3 "$work/f.gif" -o "$work/g.gif" &&
+                row "ffmpeg+gifsicle-O3" "$work/g.gif" "$(awk -v a="$(cat "$work/ms")" -v b="$(grep "^$e ffmpeg " "$work/rows" | cut -d' ' -f5)" 'BEGIN { print a + b }')"
         fi
     fi
+    if [ $have_magick = 1 ]; then
+        time3 "$work/ms" $magick -delay 4 -dispose background "$work/fr/frame_*.png" -loop 0 "$work/m.gif" &&
+            row imagemagick "$work/m.gif" "$(cat "$work/ms")"
+    fi
 done
-if [ $n -gt 0 ]; then
-    awk -v n=$n -v gp=$gp -v bp=$bp 'BEGIN { printf "mean poyo:     %9.0f bytes  %.2f dB grey\n", bp / n, gp / n }'
-    [ $have_ffmpeg = 1 ] && awk -v n=$n -v g=$gf -v b=$bf 'BEGIN { printf "mean ffmpeg:   %9.0f bytes  %.2f dB grey\n", b / n, g / n }'
-    [ $have_ffmpeg = 1 ] && [ $have_gifsicle = 1 ] &&
-        awk -v n=$n -v g=$gg -v b=$bg 'BEGIN { printf "mean gifsicle: %9.0f bytes  %.2f dB grey (-O3 on ffmpeg'"'"'s GIF)\n", b / n, g / n }'
-fi
+# per encoder: mean bytes, PSNR and ms over the stamps, and the ratios to poyo's
+awk '
+    { n[$2]++; b[$2] += $3; g[$2] += $4; t[$2] += $5; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } }
+    END {
+        printf "%-22s %9s %7s %8s %9s %9s %8s\n", "encoder", "bytes", "dB", "ms", "bytes/p", "dB-p", "ms/p"
+        for (i = 1; i <= k; i++) {
+            e = order[i]
+            printf "%-22s %9.0f %7.2f %8.1f %9.3f %+9.2f %8.2f\n", e, b[e] / n[e], g[e] / n[e], t[e] / n[e],
+                b[e] / b["poyo"], g[e] / n[e] - g["poyo"] / n["poyo"], t[e] / t["poyo"]
+        }
+    }' "$work/rows"
 
 echo
 echo "== batch: the corpus's $(ls "$corpus"/twemoji64/*.png | wc -l) Twemoji at 64 px, -j 2 =="

@@ -29,6 +29,7 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --impulse wobble x.png 2>err && expect_line err "poyo: --impulse: unknown impulse '"'"'wobble'"'"' (see poyo --list-impulses)" &&
     expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.4 for squash (beyond that the body folds over itself), not 5" &&
     expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
+    expect_exit 2 $POYO --lossy-gif 256 x.png 2>err && expect_line err "poyo: --lossy-gif: must be 0 to 255, not 256" &&
     expect_exit 2 $POYO --preset myspace x.png 2>err && grep -q "^poyo: --preset: unknown preset '"'"'myspace'"'"' (one of slack, " err &&
     expect_exit 2 $POYO --max-bytes 12Q x.png 2>err && expect_line err "poyo: --max-bytes: '"'"'12Q'"'"' is not a size (like 128K, 256KiB, 300KB or 2G)" &&
     expect_exit 2 $POYO --matte purple x.png 2>err && expect_line err "poyo: --matte: '"'"'purple'"'"' is not a colour (#rrggbb, white, black, light or dark)" &&
@@ -193,6 +194,19 @@ test_expect_success 'corpus emoji: palette PNGs with tRNS and large RGBA' '
     $POYO "$DATA/1f36e.png" -o t.gif && [ "$(info t.gif width)" = 64 ] &&
     $POYO "$DATA/2757.png" -i shake -o bang.gif &&
     $POYO "$DATA/openmoji-1F600-512.png" --size 128 -o o.gif && [ "$(info o.gif width)" = 128 ]
+'
+
+test_expect_success 'lossy GIF: 0 is the exact file; more loss, fewer bytes, the same frames, close to the exact ones' '
+    $POYO "$DATA/1f600.png" -s 96 --frames fr -o exact.gif &&
+    $POYO "$DATA/1f600.png" -s 96 --lossy-gif 0 -o zero.gif && cmp exact.gif zero.gif &&
+    $POYO "$DATA/1f600.png" -s 96 --lossy-gif 15 -o l15.gif &&
+    $POYO "$DATA/1f600.png" -s 96 --lossy-gif 40 -o l40.gif &&
+    e=$(wc -c <exact.gif) && a=$(wc -c <l15.gif) && b=$(wc -c <l40.gif) &&
+    [ "$a" -lt $((e * 9 / 10)) ] && [ "$b" -lt "$a" ] &&
+    [ "$(info l15.gif frames)" = "$(info exact.gif frames)" ] &&
+    set -- $("$TOOLS/psnr" 25 fr exact.gif) && pe=$1 &&
+    set -- $("$TOOLS/psnr" 25 fr l15.gif) &&
+    awk -v e="$pe" -v l="$1" "BEGIN { exit !(l > e - 1.0 && l < e) }"
 '
 
 test_done

@@ -1,6 +1,7 @@
 /* test_gif.c - the GIF writer read back through the reader: frames, delays
  * summing to the duration, the loop block, one transparent index no visible
- * pixel uses, changed rectangles that never ghost; and the delay rounding. */
+ * pixel uses, changed rectangles that never ghost, LZW over noise read back
+ * exactly, lossy LZW within its loss; and the delay rounding. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,11 +172,93 @@ static void merge_identical_frames(void)
     anim_free(&a);
 }
 
+/* Noise over a few exact colours, large enough that the LZW table fills and
+ * starts afresh many times at every code width: every pixel reads back as
+ * the colour it was. */
+static void lzw_noise_reads_back_exactly(void)
+{
+    const int ncol[] = { 2, 3, 17, 200 };
+    for (int t = 0; t < 4; t++) {
+        anim a;
+        ENSURE(anim_init(&a, 257, 190, 3, 25, NULL) == POYO_OK);
+        uint32_t seed = 12345u + (uint32_t)t;
+        for (int f = 0; f < a.count; f++) {
+            uint8_t *p = anim_frame(&a, f);
+            for (int i = 0; i < a.width * a.height; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                /* runs of one colour now and then, so strings grow long too */
+                int c = (i / 7) % 5 == 0 ? 1 : (int)((seed >> 16) % (uint32_t)ncol[t]);
+                p[4 * i] = (uint8_t)(c * 37);
+                p[4 * i + 1] = (uint8_t)(c * 101);
+                p[4 * i + 2] = (uint8_t)(255 - c);
+                p[4 * i + 3] = 255;
+            }
+        }
+        bytebuf b = { NULL, 0, 0 };
+        quantize_def q = quantize_default_def();
+        q.quality_max = 100;
+        ENSURE(gif_encode(&a, &q, &b, NULL, NULL) == POYO_OK);
+        anim r;
+        anim_meta m;
+        ENSURE(read_back(&b, &r, &m));
+        ENSURE(r.count == a.count);
+        for (int f = 0; f < a.count && f < r.count; f++)
+            ENSURE_MSG(memcmp(anim_frame(&r, f), anim_frame(&a, f), (size_t)a.width * a.height * 4) == 0,
+                       "%d colours: frame %d differs", ncol[t], f);
+        anim_meta_free(&m);
+        anim_free(&r);
+        anim_free(&a);
+        bytebuf_free(&b);
+    }
+}
+
+/* A lossy GIF read back: the same frames, the same clear pixels, and every
+ * visible pixel within 1.5 times the loss of the exact GIF's (the error
+ * carried along a string adds at most half of it), in fewer bytes. */
+static void lossy_stays_within_the_loss(void)
+{
+    anim a = make_clip(64, 48, 9, 25);
+    quantize_def q = quantize_default_def();
+    bytebuf be = { NULL, 0, 0 }, bl = { NULL, 0, 0 };
+    ENSURE(gif_encode(&a, &q, &be, NULL, NULL) == POYO_OK);
+    q.lossy = 30;
+    ENSURE(gif_encode(&a, &q, &bl, NULL, NULL) == POYO_OK);
+    ENSURE(bl.len < be.len);
+    anim re, rl;
+    anim_meta m;
+    ENSURE(read_back(&be, &re, &m));
+    anim_meta_free(&m);
+    ENSURE(read_back(&bl, &rl, &m));
+    anim_meta_free(&m);
+    ENSURE(re.count == rl.count);
+    long worst = 0, limit = (long)(1.5 * 30) * (long)(1.5 * 30) + 1;
+    for (int f = 0; f < re.count && f < rl.count; f++) {
+        const uint8_t *e = anim_frame(&re, f), *l = anim_frame(&rl, f);
+        for (int i = 0; i < a.width * a.height; i++) {
+            ENSURE_MSG(e[4 * i + 3] == l[4 * i + 3], "frame %d pixel %d: alpha %d became %d", f, i, e[4 * i + 3],
+                       l[4 * i + 3]);
+            long d = 0;
+            for (int c = 0; c < 3; c++)
+                d += (long)(e[4 * i + c] - l[4 * i + c]) * (e[4 * i + c] - l[4 * i + c]);
+            if (d > worst)
+                worst = d;
+        }
+    }
+    ENSURE_MSG(worst <= limit, "a pixel moved %g, more than 1.5 x 30", sqrt((double)worst));
+    anim_free(&re);
+    anim_free(&rl);
+    anim_free(&a);
+    bytebuf_free(&be);
+    bytebuf_free(&bl);
+}
+
 const struct test_case test_cases[] = {
     { "frames_delays_loop_read_back", frames_delays_loop_read_back },
     { "transparency_is_one_bit_and_exclusive", transparency_is_one_bit_and_exclusive },
     { "changed_rectangles_never_ghost", changed_rectangles_never_ghost },
     { "delays_carry_rounding", delays_carry_rounding },
     { "merge_identical_frames", merge_identical_frames },
+    { "lzw_noise_reads_back_exactly", lzw_noise_reads_back_exactly },
+    { "lossy_stays_within_the_loss", lossy_stays_within_the_loss },
     { NULL, NULL },
 };
