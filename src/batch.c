@@ -157,19 +157,11 @@ static void trim_heap(void)
 #endif
 }
 
-/* Files a worker does between trims: each trim hands back pages the next
- * file faults in again, so trimming after every small file costs more than
- * the memory it saves; every 16th keeps the batch's memory as flat. A file
- * whose frames took more than TRIM_BIG bytes is trimmed after at once. */
-#define TRIM_EVERY 16
-#define TRIM_BIG ((double)(8 << 20))
-
 static void *worker(void *arg)
 {
     void **a = arg;
     run_state *s = a[0];
     int slot = (int)(intptr_t)a[1];
-    int since_trim = 0;
     for (;;) {
         pthread_mutex_lock(&s->lock);
         int i = s->next < s->n ? s->next++ : -1;
@@ -180,12 +172,9 @@ static void *worker(void *arg)
         double t0 = now_s();
         int rc = j->failed ? 1 : j->skipped ? 0 : s->fn(s->ctx, j, slot, g_tmp[slot]);
         j->ms = (now_s() - t0) * 1000.0;
-        /* hand freed buffers back now and then, so memory stays flat over long batches
+        /* hand the file's freed buffers back, so memory stays flat over long batches
          * (glibc otherwise keeps the heap its growing mmap threshold fragments) */
-        if (++since_trim >= TRIM_EVERY || 4.0 * j->width * j->height * j->frames > TRIM_BIG) {
-            trim_heap();
-            since_trim = 0;
-        }
+        trim_heap();
         if (rc)
             j->failed = 1;
         pthread_mutex_lock(&s->lock);
