@@ -54,6 +54,9 @@ static poyo_status encode_level(const anim *a, out_format f, const output_def *d
         if (webp_quality[lv] >= 0) {
             d.webp.lossy = 1;
             d.webp.quality = webp_quality[lv];
+            /* below quality 50 the alpha plane, kept lossless above, is most of
+             * a large sticker's bytes: it follows the colour's quality down */
+            d.webp.alpha_quality = webp_quality[lv] >= 50 ? 100 : 2 * webp_quality[lv];
         }
         return output_encode(a, f, &d, out, err);
     }

@@ -12,7 +12,7 @@
 
 webp_options webp_default_def(void)
 {
-    webp_options o = { .lossy = 0, .quality = 80, .method = 4 };
+    webp_options o = { .lossy = 0, .quality = 80, .method = 4, .alpha_quality = 100 };
     return o;
 }
 
@@ -30,6 +30,8 @@ static poyo_status check_args(const anim *a, const webp_options *o, poyo_error *
         return poyo_fail(err, POYO_ERR_USAGE, "WebP quality %d is outside 0-100", o->quality);
     if (o->method < 0 || o->method > 6)
         return poyo_fail(err, POYO_ERR_USAGE, "WebP method %d is outside 0-6", o->method);
+    if (o->alpha_quality < 0 || o->alpha_quality > 100)
+        return poyo_fail(err, POYO_ERR_USAGE, "WebP alpha quality %d is outside 0-100", o->alpha_quality);
     return POYO_OK;
 }
 
@@ -79,6 +81,8 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
     config.quality = o.lossy ? (float)o.quality : 75.0f;   /* lossless: libwebp's default effort */
     config.method = o.method;
     config.thread_level = 0;
+    if (o.lossy)
+        config.alpha_quality = o.alpha_quality;
     if (!WebPValidateConfig(&config)) {
         st = poyo_fail(err, POYO_ERR_USAGE, "invalid WebP encoder settings");
         goto done;

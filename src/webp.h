@@ -11,6 +11,7 @@ typedef struct webp_options {
     int lossy;     /* 0 = lossless, 1 = lossy (VP8 with an alpha plane) */
     int quality;   /* lossy quality 0 (smallest) to 100 (best) */
     int method;    /* effort 0 (fastest) to 6 (smallest files) */
+    int alpha_quality; /* lossy: the alpha plane's quality, 0 to 100 (100: lossless alpha) */
 } webp_options;
 
 /* The default options: the only place their values live. */

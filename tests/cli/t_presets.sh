@@ -65,4 +65,10 @@ test_expect_success 'a tight budget shrinks a canvas the platform lets shrink (S
     [ "$(wc -l <err)" -eq 1 ] && expect_no_file d.png
 '
 
+test_expect_success 'a WhatsApp sticker (exactly 512x512) fits 64 KB: lossy WebP lowers the alpha plane too' '
+    "$POYO" -q -p whatsapp --max-bytes 64K "$DATA/1f600.png" -o w.webp &&
+    [ "$(wc -c <w.webp)" -le 64000 ] && "$POYO" check -q -p whatsapp w.webp &&
+    [ "$("$TOOLS/animinfo" w.webp | sed -n "s/^width //p")" -eq 512 ]
+'
+
 test_done
