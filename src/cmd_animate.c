@@ -1027,6 +1027,166 @@ static char *join_words(const char **words, int n)
     return s;
 }
 
+/* What the parse saw that later checks need. */
+typedef struct parse_seen {
+    int format_set, duration_set, bytes_set;
+} parse_seen;
+
+/* An option of the body, the impulse or the clip into o: 1, 0 (an error, reported), or -1 when
+ * id is not one of them. */
+static int parse_body_option(run_opts *o, parse_seen *seen, int id, const char *on, const char *v, int text_mode)
+{
+    int ok = 1;
+    double d;
+    switch (id) {
+    case O_IMPULSE: {
+        int k = impulse_lookup(v);
+        if (k < 0) {
+            cli_error(on, "unknown impulse '%s' (see poyo --list-impulses)", v);
+            ok = 0;
+        } else {
+            o->anim.impulse.kind = (impulse_kind)k;
+        }
+        break;
+    }
+    case O_STRENGTH: ok = cli_double(on, v, &o->anim.impulse.strength); break;
+    case O_AT: ok = cli_pair(on, v, &o->anim.impulse.at.x, &o->anim.impulse.at.y); break;
+    case O_ANGLE: ok = cli_double(on, v, &o->anim.impulse.angle); break;
+    case O_RATE: ok = cli_double(on, v, &o->anim.impulse.rate); break;
+    case O_HZ: ok = cli_double(on, v, &o->anim.body.hz); break;
+    case O_DAMPING: ok = cli_double(on, v, &o->anim.body.damping); break;
+    case O_VOLUME: ok = cli_double(on, v, &o->anim.body.volume); break;
+    case O_DRAG: ok = cli_double(on, v, &o->anim.body.drag); break;
+    case O_OUTLINE: /* checked here too: a message names the option as it was typed */
+        ok = cli_double(on, v, &o->anim.body.outline);
+        if (ok && !(o->anim.body.outline >= 0.0 && o->anim.body.outline <= 1.0)) {
+            cli_error(on, "must be 0 to 1, not %s", v);
+            ok = 0;
+        }
+        break;
+    case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &o->anim.body.substeps); break;
+    case O_GRID: ok = cli_int(on, v, 3, 64, &o->anim.grid); break;
+    case O_ANCHOR:
+        o->anim.anchor_auto = 0;
+        if (strcmp(v, "bottom") == 0) o->anim.body.anchor = ANCHOR_BOTTOM;
+        else if (strcmp(v, "top") == 0) o->anim.body.anchor = ANCHOR_TOP;
+        else if (strcmp(v, "none") == 0) o->anim.body.anchor = ANCHOR_NONE;
+        else if (strcmp(v, "auto") == 0) o->anim.anchor_auto = 1;
+        else {
+            cli_error(on, "must be bottom, top, none or auto, not '%s'", v);
+            ok = 0;
+        }
+        break;
+    case O_FPS: ok = cli_double(on, v, &o->anim.fps); break;
+    case O_DURATION:
+        ok = cli_double(on, v, &d);
+        if (ok && !(d >= 0.1 && d <= 60.0)) {
+            cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
+            ok = 0;
+        }
+        o->anim.duration = d;
+        seen->duration_set = 1;
+        break;
+    case O_SIZE: ok = cli_size(on, v, &o->anim.width, &o->anim.height); break;
+    case O_FIT:
+        if (strcmp(v, "auto") == 0) o->anim.fit = FIT_AUTO;
+        else if (strcmp(v, "none") == 0) o->anim.fit = FIT_NONE;
+        else if (text_mode && strcmp(v, "fill") == 0) o->text.fit = TEXT_FIT_FILL;
+        else if (text_mode && strcmp(v, "keep") == 0) o->text.fit = TEXT_FIT_KEEP;
+        else {
+            cli_error(on, text_mode ? "must be fill, keep, auto or none, not '%s'" : "must be auto or none, not '%s'", v);
+            ok = 0;
+        }
+        break;
+    case O_LOOP:
+        ok = cli_int(on, v, 0, 65535, &o->anim.loop);
+        o->loop_set = 1;
+        break;
+    default: ok = -1; break;
+    }
+    return ok;
+}
+
+/* An option of the output or the run into o: 1, 0 (an error, reported), or -1 when
+ * id is not one of them. */
+static int parse_output_option(run_opts *o, parse_seen *seen, int id, const char *on, const char *v)
+{
+    int ok = 1;
+    switch (id) {
+    case O_PRESET: break; /* applied before the other options */
+    case O_MAXBYTES:
+        ok = cli_bytes(on, v, &o->max_bytes);
+        seen->bytes_set = 1;
+        break;
+    case O_MATTE: ok = parse_matte(on, v, &o->out.quant.matte); break;
+    case O_LOSSY: o->out.webp.lossy = 1; break;
+    case O_LOSSY_GIF: ok = cli_output_option(CLI_OUT_LOSSY_GIF, on, v, &o->out); break;
+    case O_JOBS: ok = cli_int(on, v, 1, 256, &o->workers); break;
+    case O_RECURSIVE: o->recursive = 1; break;
+    case O_JSON: o->json = 1; break;
+    case O_SKIP: o->skip_existing = 1; break;
+    case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o->out); break;
+    case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o->out); break;
+    case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o->out); break;
+    case O_FORMAT:
+        ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o->out);
+        seen->format_set = 1;
+        break;
+    case O_FRAMES:
+    case O_SHEET:
+        if (!*v) {
+            cli_error(on, "needs a file name");
+            ok = 0;
+        }
+        if (id == O_FRAMES)
+            o->frames_dir = v;
+        else
+            o->sheet = v;
+        break;
+    case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o->out); break;
+    case O_MAXPX: ok = cli_max_pixels(on, v, &o->max_pixels); break;
+    case O_MAXMEM: ok = cli_max_memory(on, v, &o->max_memory); break;
+    default: ok = -1; break;
+    }
+    return ok;
+}
+
+/* An option of poyo text into o: 1, 0 (an error, reported), or -1 when
+ * id is not one of them. */
+static int parse_text_option(run_opts *o, int id, const char *on, const char *v)
+{
+    int ok = 1;
+    switch (id) {
+    case O_FONT:
+        o->text.font = v;
+        if (!*v) {
+            cli_error(on, "needs a font name or file");
+            ok = 0;
+        }
+        break;
+    case O_COLOR:
+        o->text.gradient = 0;
+        ok = cli_color(on, v, &o->text.color);
+        break;
+    case O_GRADIENT:
+    case O_TEXT_OUTLINE: ok = parse_text_colours(id, on, v, &o->text); break;
+    case O_ALIGN:
+        if (strcmp(v, "left") == 0 || strcmp(v, "top") == 0) o->text.align = TEXT_ALIGN_LEFT;
+        else if (strcmp(v, "center") == 0 || strcmp(v, "centre") == 0 || strcmp(v, "middle") == 0)
+            o->text.align = TEXT_ALIGN_CENTER;
+        else if (strcmp(v, "right") == 0 || strcmp(v, "bottom") == 0) o->text.align = TEXT_ALIGN_RIGHT;
+        else {
+            cli_error(on, "must be left, center or right (top, middle or bottom), not '%s'", v);
+            ok = 0;
+        }
+        break;
+    case O_VERTICAL: o->text.vertical = 1; break;
+    case O_PER_GLYPH: o->per_glyph = 1; break;
+    default: ok = -1; break;
+    }
+    return ok;
+}
+
 /* The whole command, poyo animate or (text_mode) poyo text; with parse_only it
  * stops once the options are checked, touching no file (for the option-parser
  * fuzzer). */
@@ -1056,8 +1216,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     cli_parser p;
     const char *operand;
     int id, ok = 1;
-    int format_set = 0, duration_set = 0, bytes_set = 0;
-    double d;
+    parse_seen seen = { 0, 0, 0 };
     /* a preset sets defaults first; every other option given overrides it */
     cli_init(&p, argc, argv, table);
     p.silent = 1; /* the full pass below reports the errors */
@@ -1110,128 +1269,14 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
                 cmd_list_impulses(stdout);
             free(inputs);
             return 0;
-        case O_IMPULSE: {
-            int k = impulse_lookup(v);
-            if (k < 0) {
-                cli_error(on, "unknown impulse '%s' (see poyo --list-impulses)", v);
-                ok = 0;
-            } else {
-                o.anim.impulse.kind = (impulse_kind)k;
-            }
+        default:
+            ok = parse_body_option(&o, &seen, id, on, v, text_mode);
+            if (ok < 0)
+                ok = parse_output_option(&o, &seen, id, on, v);
+            if (ok < 0)
+                ok = parse_text_option(&o, id, on, v);
+            ok = ok > 0;
             break;
-        }
-        case O_STRENGTH: ok = cli_double(on, v, &o.anim.impulse.strength); break;
-        case O_AT: ok = cli_pair(on, v, &o.anim.impulse.at.x, &o.anim.impulse.at.y); break;
-        case O_ANGLE: ok = cli_double(on, v, &o.anim.impulse.angle); break;
-        case O_RATE: ok = cli_double(on, v, &o.anim.impulse.rate); break;
-        case O_HZ: ok = cli_double(on, v, &o.anim.body.hz); break;
-        case O_DAMPING: ok = cli_double(on, v, &o.anim.body.damping); break;
-        case O_VOLUME: ok = cli_double(on, v, &o.anim.body.volume); break;
-        case O_DRAG: ok = cli_double(on, v, &o.anim.body.drag); break;
-        case O_OUTLINE: /* checked here too: a message names the option as it was typed */
-            ok = cli_double(on, v, &o.anim.body.outline);
-            if (ok && !(o.anim.body.outline >= 0.0 && o.anim.body.outline <= 1.0)) {
-                cli_error(on, "must be 0 to 1, not %s", v);
-                ok = 0;
-            }
-            break;
-        case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &o.anim.body.substeps); break;
-        case O_GRID: ok = cli_int(on, v, 3, 64, &o.anim.grid); break;
-        case O_ANCHOR:
-            o.anim.anchor_auto = 0;
-            if (strcmp(v, "bottom") == 0) o.anim.body.anchor = ANCHOR_BOTTOM;
-            else if (strcmp(v, "top") == 0) o.anim.body.anchor = ANCHOR_TOP;
-            else if (strcmp(v, "none") == 0) o.anim.body.anchor = ANCHOR_NONE;
-            else if (strcmp(v, "auto") == 0) o.anim.anchor_auto = 1;
-            else {
-                cli_error(on, "must be bottom, top, none or auto, not '%s'", v);
-                ok = 0;
-            }
-            break;
-        case O_FPS: ok = cli_double(on, v, &o.anim.fps); break;
-        case O_DURATION:
-            ok = cli_double(on, v, &d);
-            if (ok && !(d >= 0.1 && d <= 60.0)) {
-                cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
-                ok = 0;
-            }
-            o.anim.duration = d;
-            duration_set = 1;
-            break;
-        case O_SIZE: ok = cli_size(on, v, &o.anim.width, &o.anim.height); break;
-        case O_FIT:
-            if (strcmp(v, "auto") == 0) o.anim.fit = FIT_AUTO;
-            else if (strcmp(v, "none") == 0) o.anim.fit = FIT_NONE;
-            else if (text_mode && strcmp(v, "fill") == 0) o.text.fit = TEXT_FIT_FILL;
-            else if (text_mode && strcmp(v, "keep") == 0) o.text.fit = TEXT_FIT_KEEP;
-            else {
-                cli_error(on, text_mode ? "must be fill, keep, auto or none, not '%s'" : "must be auto or none, not '%s'", v);
-                ok = 0;
-            }
-            break;
-        case O_LOOP:
-            ok = cli_int(on, v, 0, 65535, &o.anim.loop);
-            o.loop_set = 1;
-            break;
-        case O_PRESET: break; /* applied before the other options */
-        case O_MAXBYTES:
-            ok = cli_bytes(on, v, &o.max_bytes);
-            bytes_set = 1;
-            break;
-        case O_MATTE: ok = parse_matte(on, v, &o.out.quant.matte); break;
-        case O_LOSSY: o.out.webp.lossy = 1; break;
-        case O_LOSSY_GIF: ok = cli_output_option(CLI_OUT_LOSSY_GIF, on, v, &o.out); break;
-        case O_JOBS: ok = cli_int(on, v, 1, 256, &o.workers); break;
-        case O_RECURSIVE: o.recursive = 1; break;
-        case O_JSON: o.json = 1; break;
-        case O_SKIP: o.skip_existing = 1; break;
-        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
-        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
-        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
-        case O_FORMAT:
-            ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out);
-            format_set = 1;
-            break;
-        case O_FRAMES:
-        case O_SHEET:
-            if (!*v) {
-                cli_error(on, "needs a file name");
-                ok = 0;
-            }
-            if (id == O_FRAMES)
-                o.frames_dir = v;
-            else
-                o.sheet = v;
-            break;
-        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
-        case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
-        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
-        case O_FONT:
-            o.text.font = v;
-            if (!*v) {
-                cli_error(on, "needs a font name or file");
-                ok = 0;
-            }
-            break;
-        case O_COLOR:
-            o.text.gradient = 0;
-            ok = cli_color(on, v, &o.text.color);
-            break;
-        case O_GRADIENT:
-        case O_TEXT_OUTLINE: ok = parse_text_colours(id, on, v, &o.text); break;
-        case O_ALIGN:
-            if (strcmp(v, "left") == 0 || strcmp(v, "top") == 0) o.text.align = TEXT_ALIGN_LEFT;
-            else if (strcmp(v, "center") == 0 || strcmp(v, "centre") == 0 || strcmp(v, "middle") == 0)
-                o.text.align = TEXT_ALIGN_CENTER;
-            else if (strcmp(v, "right") == 0 || strcmp(v, "bottom") == 0) o.text.align = TEXT_ALIGN_RIGHT;
-            else {
-                cli_error(on, "must be left, center or right (top, middle or bottom), not '%s'", v);
-                ok = 0;
-            }
-            break;
-        case O_VERTICAL: o.text.vertical = 1; break;
-        case O_PER_GLYPH: o.per_glyph = 1; break;
-        default: ok = 0; break;
         }
     }
     memlimit_set(o.max_memory);
@@ -1292,9 +1337,9 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     int one_file = o.output && strcmp(o.output, "-") != 0 && !many && o.output[strlen(o.output) - 1] != '/' &&
                    !file_is_dir(o.output);
     if (ok)
-        ok = choose_format(&o, format_set, one_file);
+        ok = choose_format(&o, seen.format_set, one_file);
     if (ok)
-        ok = preset_allows(&o, duration_set, bytes_set);
+        ok = preset_allows(&o, seen.duration_set, seen.bytes_set);
     /* the image and the JSON lines would share standard output */
     int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
     for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet && !text_mode; i++)
