@@ -131,8 +131,17 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                 break;
             base = &scaled;
         }
-        int last_stride = si == 0 ? min_stride + 2 : min_stride + 2;
+        /* a canvas that may not shrink leaves only fewer frames: down to a
+         * sixth of the frame rate, as long as the clip keeps min_frames */
+        int last_stride = nscale == 1 ? min_stride + 5 : min_stride + 2;
+        int prev_n = 0;
         for (int stride = si == 0 ? min_stride : min_stride + 2; stride <= last_stride; stride++) {
+            int n = (base->count + stride - 1) / stride;
+            if (stride > 1 && n < (b->min_frames > 2 ? b->min_frames : 2))
+                break;
+            if (n == prev_n) /* the same number of frames as the last stride */
+                continue;
+            prev_n = n;
             anim sub;
             memset(&sub, 0, sizeof sub);
             const anim *cur = base;

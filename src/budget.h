@@ -15,6 +15,7 @@ typedef poyo_status (*budget_render_fn)(void *user, double scale, anim *out, poy
 typedef struct budget_def {
     long long max_bytes;     /* the budget, bytes (> 0) */
     int max_frames;          /* frames the file may hold at most, 0 = any */
+    int min_frames;          /* frames it must hold at least, 0 = any */
     double min_scale;        /* as a last resort the canvas may shrink to this fraction of
                                 its size, no further (1: it keeps its size; 0: as far as poyo goes) */
 } budget_def;

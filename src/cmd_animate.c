@@ -582,8 +582,10 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
                 retime(&a, play_s);
             shown_fps = a.count / play_s;
         }
-        budget_def bd = { o->max_bytes, o->preset ? o->preset->max_frames : 0,
-                          o->preset ? preset_min_scale(o->preset, a.width, a.height) : 0.0 };
+        budget_def bd = { .max_bytes = o->max_bytes,
+                          .max_frames = o->preset ? o->preset->max_frames : 0,
+                          .min_frames = o->preset ? o->preset->min_frames : 0,
+                          .min_scale = o->preset ? preset_min_scale(o->preset, a.width, a.height) : 0.0 };
         if (bd.max_bytes <= 0)
             bd.max_bytes = o->preset->max_bytes;
         rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
