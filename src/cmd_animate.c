@@ -1336,8 +1336,8 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
         ok = 0;
     }
-    int one_file = o.output && strcmp(o.output, "-") != 0 && !many && o.output[strlen(o.output) - 1] != '/' &&
-                   !file_is_dir(o.output);
+    int one_file = o.output && *o.output && strcmp(o.output, "-") != 0 && !many &&
+                   o.output[strlen(o.output) - 1] != '/' && !file_is_dir(o.output);
     if (ok)
         ok = choose_format(&o, seen.format_set, one_file);
     if (ok)
