@@ -180,6 +180,16 @@ static void floor_collide(void *user, double *x, double *y, double *vx, double *
     }
 }
 
+/* A node touching a sticky palm stays where it touched: its sideways step is
+ * taken back. */
+static void palm_holds(const impulse_run *run, double *x, double *vx)
+{
+    if (run->palm_sticky) {
+        *x -= *vx * run->step_dt;
+        *vx = 0.0;
+    }
+}
+
 /* Floor contact and the walls of the canvas: what impulses collide with. */
 static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
 {
@@ -194,20 +204,14 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
             if (y[k] < run->palm_y) {
                 y[k] = run->palm_y;
                 vy[k] = fmax(vy[k], 0.0);
-                if (run->palm_sticky) {
-                    x[k] -= vx[k] * run->step_dt;
-                    vx[k] = 0.0;
-                }
+                palm_holds(run, &x[k], &vx[k]);
             }
     if (run->plane_up && run->held) /* the palm from below: nothing under it */
         for (int k = 0; k < n; k++)
             if (y[k] > run->palm_up_y) {
                 y[k] = run->palm_up_y;
                 vy[k] = fmin(vy[k], 0.0);
-                if (run->palm_sticky) {
-                    x[k] -= vx[k] * run->step_dt;
-                    vx[k] = 0.0;
-                }
+                palm_holds(run, &x[k], &vx[k]);
             }
     if (!run->walls)
         return;
@@ -459,8 +463,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
      * back within one frame, the clip's largest step by far. A free body, held
      * by the finger alone, would hang from its last pins and swing: it is let
      * go at once */
-    int held_by_finger = softbody_get_def(run->sb)->anchor == ANCHOR_NONE && !run->info->has_floor;
-    run->t_lift = run->def.kind == IMPULSE_POKE && !held_by_finger ? 0.04 : 0.0;
+    run->t_lift = run->def.kind == IMPULSE_POKE && !run->free ? 0.04 : 0.0;
     /* the top and bottom node of every column */
     int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
@@ -609,7 +612,6 @@ static void press_start(impulse_run *run, softbody *sb)
     for (int h = 0; h < run->nh; h++)
         softbody_set_pinned(sb, run->hk[h], 1);
     run->held = run->nh > 0 || run->launch > 0.0 || run->plane || run->plane_up;
-    run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     run->palm_y = run->plane_top;
     run->palm_up_y = run->plane_bottom;
     run->tilt_sum = 0.0;
@@ -737,6 +739,8 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         softbody_set_gravity(sb, 0.0, run->gravity);
         softbody_set_collide(sb, body_collide, run);
     }
+    /* a body with no floor and no anchor: held by the hand alone */
+    run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
         softbody_set_force(sb, drive_force, run);
