@@ -187,22 +187,33 @@ static double tilt_of(const motion *m, int f)
     return fabs(atan2(cross, dot)) * 180.0 / PI;
 }
 
+/* Simulates impulse kind at its default strength on the flag (1f6a9) at 128
+ * px into *m, with its definition in *d. */
+static poyo_status flag_clip(impulse_kind kind, animate_def *d, motion *m)
+{
+    image im;
+    poyo_error err;
+    poyo_status st = image_load("tests/data/1f6a9.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err);
+    if (st != POYO_OK)
+        return st;
+    *d = animate_default_def();
+    d->impulse.kind = kind;
+    d->impulse.strength = impulse_get_info(kind)->strength;
+    d->width = d->height = 128;
+    st = animate_simulate(&im, d, m, &err);
+    image_free(&im);
+    return st;
+}
+
 static void a_flag_on_its_pole_turns_back_and_settles(void)
 {
     /* the flag stands on the foot of its pole, far left of its centre: after
      * the jump its body must turn back and settle, not rest turned over until
      * the clip's longest length (the pole itself may stay bent where the
      * floor holds its foot) */
-    image im;
-    poyo_error err;
-    ENSURE(image_load("tests/data/1f6a9.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
-    animate_def d = animate_default_def();
-    d.impulse.kind = IMPULSE_JUMP;
-    d.impulse.strength = impulse_get_info(IMPULSE_JUMP)->strength;
-    d.width = d.height = 128;
+    animate_def d;
     motion m;
-    ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
-    image_free(&im);
+    ENSURE(flag_clip(IMPULSE_JUMP, &d, &m) == POYO_OK);
     ENSURE_MSG(m.settled, "the clip ran to its longest length, %d frames", m.count);
     /* the turn from rest, least squares about the centre, in the last frame before the ease */
     int f = m.count - (int)lround(0.2 * d.fps) - 1;
@@ -215,16 +226,9 @@ static void a_squashed_flag_bends_its_pole_without_toppling(void)
 {
     /* pressed from above, the pole under the flag bends; it must not buckle
      * over as the flag slides away under the palm */
-    image im;
-    poyo_error err;
-    ENSURE(image_load("tests/data/1f6a9.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
-    animate_def d = animate_default_def();
-    d.impulse.kind = IMPULSE_SQUASH;
-    d.impulse.strength = impulse_get_info(IMPULSE_SQUASH)->strength;
-    d.width = d.height = 128;
+    animate_def d;
     motion m;
-    ENSURE(animate_simulate(&im, &d, &m, NULL) == POYO_OK);
-    image_free(&im);
+    ENSURE(flag_clip(IMPULSE_SQUASH, &d, &m) == POYO_OK);
     double most = 0.0;
     int at = 0;
     for (int f = 0; f < m.count; f++)
