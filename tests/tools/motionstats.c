@@ -1653,16 +1653,15 @@ static int analyse(const opts *o, clip *c)
             nx = nl > 1e-9 ? nx / nl : 0.0;
             ny = nl > 1e-9 ? ny / nl : 1.0;
             int deep = -1;
-            double dv = 0, most = 0;
-            for (int i = 1; i < n; i++) {
-                double v = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
-                most = isnan(v) ? most : fmax(most, v);
+            double dv = 0, most = 0, *in = malloc((size_t)n * sizeof *in);
+            for (int i = 1; in && i < n; i++) {
+                in[i] = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
+                most = isnan(in[i]) ? most : fmax(most, in[i]);
             }
-            for (int i = 1; i < n && deep < 0 && most > 0; i++) {
-                double v = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
-                if (!isnan(v) && v >= 0.95 * most)
-                    dv = v, deep = i;
-            }
+            for (int i = 1; in && i < n && deep < 0 && most > 0; i++)
+                if (!isnan(in[i]) && in[i] >= 0.95 * most)
+                    dv = in[i], deep = i;
+            free(in);
             if (deep > 0) {
                 double mx = s0->x0 + w0 - (ax - s0->x0), my = s0->y0 + h0 - (ay - s0->y0);
                 double mv = mean_disp_near(c, deep, mx, my, 0, 0.15 * h0);
