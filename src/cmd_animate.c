@@ -487,7 +487,8 @@ static poyo_status job_memory(const run_opts *o, const char *output, const image
     if (output) {
         c.budget = o->max_bytes > 0 || o->preset;
         c.budget_max_frames = o->preset ? o->preset->max_frames : 0;
-        c.budget_resize = 1; /* a preset whose canvas rule allows it shrinks too */
+        /* the canvas is drawn again smaller where the search may shrink it (0.9 first) */
+        c.budget_resize = !o->preset || preset_min_scale(o->preset, w, h) <= 0.9 + 1e-9;
     }
     if (bytes)
         *bytes = memlimit_clip_bytes(&c);
