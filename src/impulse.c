@@ -322,12 +322,30 @@ static void keep_pose(impulse_run *run, int place, const double *x, const double
     }
 }
 
+/* A body standing on the floor is carried by it as a whole: its weight does
+ * not sag it. Gravity pulls it only while it is off the floor (its lowest
+ * point more than half a pixel up); a stamp standing on a thin stem (a balloon
+ * on its string, a flag on its pole) sank onto the stem after every landing
+ * and stood there bent until the loop snapped it back. */
+static void floor_carries(const impulse_run *run, const double *y, double *ay, int n)
+{
+    double low = -1e300;
+    for (int k = 0; k < n; k++)
+        low = fmax(low, y[k]);
+    if (low < run->floor_y - 0.5)
+        return;
+    for (int k = 0; k < n; k++)
+        ay[k] -= run->gravity;
+}
+
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
     if (run->floor || run->free) /* while held, the hand keeps a free body in place */
         keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
+    if (run->floor)
+        floor_carries(run, y, ay, n);
     if (!run->held)
         return;
     softbody *sb = run->sb;
@@ -350,10 +368,22 @@ static void press_force(void *user, double t, const double *x, const double *y, 
                 nd.vy[k] -= my / nd.n;
             }
         }
-        if (run->launch > 0.0)
-            softbody_launch(sb, 0.0, -run->launch);
         if (run->cap_energy)
             softbody_cap_energy(sb);
+        return;
+    }
+    if (te > t_off && run->launch > 0.0) {
+        /* the leap: the hand lifts the body out of its crouch back to its
+         * own shape, gaining the launch speed evenly, and lets go of it in the
+         * air at that speed. Let go crouched, the body sprang up off its
+         * foot and turned about it: a flag on its pole spun over */
+        double u = fmin(1.0, (te - t_off) / run->t_lift), e = 1.0 - smoothstep(u);
+        double rise = 0.5 * run->launch * run->t_lift * u * u;
+        for (int h = 0; h < run->nh; h++) {
+            int k = run->hk[h];
+            nd.pinx[k] = nd.qx[k] + e * run->hdx[h];
+            nd.piny[k] = nd.qy[k] + e * run->hdy[h] - rise;
+        }
         return;
     }
     if (te > t_off && run->t_lift > 0.0) {
@@ -503,13 +533,19 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->plane_bottom = bottom;
         run->plane_up_depth = (1.0 - from_top) * s * size;
         break;
-    case IMPULSE_JUMP:
-        /* a crouch, then the leap */
-        run->plane = 1;
-        run->plane_top = top;
-        run->plane_depth = 0.12 * size;
+    case IMPULSE_JUMP: {
+        /* a crouch, then the leap. The hand squats the whole body onto its foot,
+         * 12 % of its height, widening it as much (its area kept): a palm on the
+         * top bent a thin stem under a heavy top over (a flag toppled 45 degrees
+         * on its pole, a balloon folded onto its string) */
+        double c = 0.12 * size / fmax(bottom - top, 1.0), cx = 0.5 * (lat->bx0 + lat->bx1);
+        for (int k = 0; k < n; k++)
+            if (!nd->pinned[k])
+                add_handle(run, k, (nd->qx[k] - cx) * c / (1.0 - c), (bottom - nd->qy[k]) * c);
         run->launch = sqrt(2.0 * run->gravity * s * size);
+        run->t_lift = 0.12;
         break;
+    }
     case IMPULSE_DROP:
         /* lifted from where it stands and let fall at the top, where the
          * hand stops anyway (a slower lift or a pause there were runs of
