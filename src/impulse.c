@@ -386,7 +386,14 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         }
         return;
     }
-    if (te > t_off && run->t_lift > 0.0) {
+    double a = run->gain * smoothstep(te / run->t_press);
+    if (te > t_off && run->t_lift > 0.0 && run->free) {
+        /* a free body, held by the finger alone, would hang from the last
+         * pins of a roll-off and swing: the finger draws back with the dent
+         * instead, to 60 % of its depth, and lets go there. Let go at the
+         * deepest, the dent sprang back within one frame */
+        a = run->gain * (1.0 - 0.4 * smoothstep((te - t_off) / run->t_lift));
+    } else if (te > t_off && run->t_lift > 0.0) {
         /* a finger rolls off: the handles dented least let go first, the
          * deepest last, each at once, so the dent springs back over a few
          * frames and keeps its energy */
@@ -398,7 +405,6 @@ static void press_force(void *user, double t, const double *x, const double *y, 
                 softbody_set_pinned(sb, run->hk[h], 0);
         return;
     }
-    double a = run->gain * smoothstep(te / run->t_press);
     run->palm_y = run->plane_top + a * run->plane_depth;
     run->palm_up_y = run->plane_bottom - a * run->plane_up_depth;
     for (int h = 0; h < run->nh; h++) {
@@ -491,9 +497,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* and rolls off over a frame's time: let go all at once, the dent sprang
      * back within one frame, the clip's largest step by far. A free body, held
-     * by the finger alone, would hang from its last pins and swing: it is let
-     * go at once */
-    run->t_lift = run->def.kind == IMPULSE_POKE && !run->free ? 0.04 : 0.0;
+     * by the finger alone, is not rolled off (it would hang from its last pins
+     * and swing): the finger draws back over two frames' time and lets go */
+    run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04) : 0.0;
     /* the top and bottom node of every column */
     int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
