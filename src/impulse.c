@@ -163,19 +163,24 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
 }
 
 /* Floor contact: nodes below the floor go back on it; the normal velocity is
- * reflected with the restitution, the tangential one scaled by 1 - friction. */
+ * reflected with the restitution, and the tangential one loses at most the
+ * friction times the normal change (Coulomb): a landing grips, a foot at rest
+ * on the floor slides freely (the floor carries the body's weight, see
+ * floor_carries), so the pull that brings a body home sideways is not fought
+ * by a floor that stopped every sideways step. */
 static void floor_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
 {
     const impulse_run *run = user;
+    (void)x;
+    double mu = run->friction;
     for (int k = 0; k < n; k++) {
-        if (y[k] < run->floor_y - 1.0)
-            continue; /* well above the floor: no contact possible */
-        v2 p = v2_make(x[k], y[k]), v = v2_make(vx[k], vy[k]);
-        if (sdf_collide(run->floor, 0.0, run->restitution, run->friction, &p, &v)) {
-            x[k] = p.x;
-            y[k] = p.y;
-            vx[k] = v.x;
-            vy[k] = v.y;
+        if (y[k] <= run->floor_y)
+            continue;
+        y[k] = run->floor_y;
+        if (vy[k] > 0.0) {
+            double dvn = (1.0 + run->restitution) * vy[k], cut = fmin(fabs(vx[k]), mu * dvn);
+            vy[k] = -run->restitution * vy[k];
+            vx[k] -= copysign(cut, vx[k]);
         }
     }
 }
@@ -771,16 +776,10 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         run->py[k] = gy;
     }
     if (run->info->has_floor) {
+        run->floor = 1;
         run->floor_y = bottom;
-        st = sdf_scene_create(&run->floor, err);
-        if (st == POYO_OK)
-            st = sdf_scene_add(run->floor, SDF_UNION, 0.0, sdf_floor(bottom), err);
-        if (st != POYO_OK) {
-            impulse_end(run);
-            return st;
-        }
         run->restitution = 0.15;
-        run->friction = 0.5;
+        run->friction = 1.0;
         run->gravity = 12.0 * size;
         softbody_set_gravity(sb, 0.0, run->gravity);
         softbody_set_collide(sb, body_collide, run);
@@ -934,6 +933,5 @@ void impulse_end(impulse_run *run)
     free(run->drive_x);
     free(run->drive_y);
     run->px = run->py = run->drive_x = run->drive_y = NULL;
-    sdf_scene_destroy(run->floor);
-    run->floor = NULL;
+    run->floor = 0;
 }

@@ -5,7 +5,6 @@
 
 #include "error.h"
 #include "lattice.h"
-#include "sdf.h"
 #include "softbody.h"
 #include "vec2.h"
 
@@ -58,7 +57,7 @@ typedef struct impulse_run {
     double *px, *py;        /* velocity pattern per unit strength (pixels per radian of the wobble) */
     double size;            /* body height, pixels */
     double floor_y;         /* floor position, pixels (has_floor only) */
-    sdf_scene *floor;       /* the floor as a distance field (has_floor only) */
+    int floor;              /* 1: a floor at floor_y (has_floor only) */
     double restitution, friction;
     double gravity;         /* pixels/s^2 */
     double omega;           /* drive angular frequency, rad/s */
