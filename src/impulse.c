@@ -680,6 +680,15 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     if (st != POYO_OK)
         return st;
     run->info = impulse_get_info(run->def.kind);
+    if (softbody_get_def(sb)->anchor == ANCHOR_TOP) {
+        /* a hanging body is poked and patted at its free end, from below, by
+         * default: at the top, next to the pinned edge, a poke sprang back
+         * within a frame and squeezed the body against its pins */
+        if (run->info->uses_at && isnan(def->at.x))
+            run->def.at.y = 1.0 - run->def.at.y;
+        if (run->info->uses_at && isnan(def->angle) && !isnan(run->def.angle))
+            run->def.angle = -run->def.angle;
+    }
     softbody_nodes nd = softbody_view(sb);
     int n = nd.n;
     run->n = n;

@@ -18,8 +18,10 @@ measure() {
     jump | drop) extra=--landing ;;
     *) extra= ;;
     esac &&
-    # the kick point is the tool's too; every option tells it how the clip was made
+    # the kick point is the tool's too (KICK when poyo finds it by itself);
+    # every option tells it how the clip was made
     at=$(echo "$*" | sed -n 's/.*--at \([^ ]*\).*/--at \1/p') &&
+    at=${KICK:+--at $KICK}${KICK:-$at} &&
     # shellcheck disable=SC2086
     "$TOOLS/motionstats" --impulse "$imp" --input "$DATA/$img" $extra $at --exact "-s 128 -i $imp $*" fr >fig.txt
 }
@@ -58,6 +60,7 @@ for img in 1f600.png 1f431.png; do
             holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
             holds crisp "sharp_min >= 0.95" &&
             holds shimmer "twinkle == 0" &&
+            holds steps "step_ratio <= 3" &&
             case '"$imp"' in
             wave | pat) holds seam "seam_ratio <= 1.25" ;;
             *) holds seam "seam <= (step_median > 1 ? step_median : 1)" ;;
@@ -72,8 +75,12 @@ for anchor in none top; do
         # a shake's strength is measured on the top quarter, which hangs from a top anchor
         honest='holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s"'
         [ "$anchor $imp" = "top shake" ] && honest=true
-        test_expect_success "$imp with --anchor $anchor: full size, in the canvas, back at rest, honest" '
-            measure 1f600.png '"$imp"' --anchor '"$anchor"' &&
+        # a hanging body is poked at its free end
+        kick=
+        [ "$anchor $imp" = "top poke" ] && kick=0.5,0.85
+        test_expect_success "$imp with --anchor $anchor: full size, in the canvas, back at rest, honest, no jump" '
+            KICK='"$kick"' measure 1f600.png '"$imp"' --anchor '"$anchor"' &&
+            holds steps "step_ratio <= 3" &&
             s=$(strength_of '"$imp"') &&
             holds size "size_ratio >= 0.85" && holds edge "edge_touch == 0" && holds rest "in_canvas == 1" &&
             holds lively "moving_fraction >= 0.75" && holds area "area_dev <= 0.05" &&
@@ -81,6 +88,28 @@ for anchor in none top; do
         '
     done
 done
+
+test_expect_success 'a hanging body is poked and patted at its free end, from below' '
+    for imp in poke pat; do
+        "$POYO" "$DATA/1f600.png" -s 64 -i $imp --anchor top -o default.gif -f -q &&
+        case $imp in poke) at=0.5,0.85 ;; pat) at="0.5,1 --angle -90" ;; esac &&
+        "$POYO" "$DATA/1f600.png" -s 64 -i $imp --anchor top --at $at -o asked.gif -f -q &&
+        cmp default.gif asked.gif &&
+        "$POYO" "$DATA/1f600.png" -s 64 -i $imp --anchor top --at 0.5,0.15 -o top.gif -f -q &&
+        ! cmp -s default.gif top.gif || exit 1
+    done
+'
+
+test_expect_success 'a stamp on a thin stem jumps and drops as high as asked and lands upright' '
+    for img in 1f388.png 1f6a9.png; do
+        for imp in jump drop; do
+            measure $img $imp && s=$(strength_of $imp) &&
+            holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+            holds upright "axis_dev_max <= 10" && holds landing "area_dev_landing <= 0.08" || exit 1
+        done
+    done &&
+    measure 1f388.png jump && holds steps "step_ratio <= 3"
+'
 
 test_expect_success 'a poke is a dent that spreads, not a lean of the whole face' '
     for img in 1f600.png 1f431.png; do
