@@ -392,11 +392,12 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         return;
     }
     double a = run->gain * smoothstep(te / run->t_press);
-    if (te > t_off && run->t_lift > 0.0 && run->free) {
+    if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn)) {
         /* a free body, held by the hand alone, would hang from the last
-         * pins of a roll-off and swing: the finger (or the twisting hand)
-         * draws back with the body instead, to 60 % of the way, and lets go
-         * there. Let go at the peak, the body sprang back within one frame */
+         * pins of a roll-off and swing, and a twist is a turn of the whole
+         * hand: the finger (or the twisting hand) draws back with the body
+         * instead, to 60 % of the way, and lets go there. Let go at the peak,
+         * the body sprang back within one frame */
         a = run->gain * (1.0 - 0.4 * smoothstep((te - t_off) / run->t_lift));
     } else if (te > t_off && run->t_lift > 0.0) {
         /* a finger rolls off: the handles dented least let go first, the
@@ -504,11 +505,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
      * back within one frame, the clip's largest step by far. A free body, held
      * by the finger alone, is not rolled off (it would hang from its last pins
      * and swing): the finger draws back over two frames' time and lets go, and
-     * so does the hand that twists a free body (let go at the peak, the turn
-     * sprang back 19 px within one frame) */
-    run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04)
-                  : run->def.kind == IMPULSE_TWIST && run->free ? 0.08
-                                                                : 0.0;
+     * so does the hand that twists (let go at the peak, the turn sprang back
+     * up to 30 px within one frame) */
+    run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04) : run->def.kind == IMPULSE_TWIST ? 0.08 : 0.0;
     /* the top and bottom node of every column */
     int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
