@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memclip.h"
 #include "memlimit.h"
 
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err)

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "fileio.h"
 #include "image.h"
+#include "memclip.h"
 #include "memlimit.h"
 #include "output.h"
 #include "preset.h"

@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "follow.h"
 #include "image.h"
+#include "memclip.h"
 #include "memlimit.h"
 #include "output.h"
 #include "path.h"

@@ -14,6 +14,7 @@
 #include "charm.h"
 #include "cli.h"
 #include "image.h"
+#include "memclip.h"
 #include "memlimit.h"
 #include "output.h"
 

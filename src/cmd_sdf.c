@@ -15,6 +15,7 @@
 #include "drop.h"
 #include "fileio.h"
 #include "image.h"
+#include "memclip.h"
 #include "memlimit.h"
 #include "output.h"
 #include "scene.h"

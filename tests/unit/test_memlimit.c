@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "clip.h"
+#include "memclip.h"
 #include "memlimit.h"
 
 static void sizes_read_as_people_write_them(void)
