@@ -14,8 +14,8 @@ ifeq ($(CI),true)
 WARN    += -Werror
 endif
 PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
-# headers only, never linked: loaded with dlopen when first needed, WebM's by
-# src/avload.c, the SVG libraries by src/svglib.c and the text libraries by src/textlib.c
+# headers only, never linked: loaded with dlopen when first needed, WebM's by src/image/avload.c,
+# the SVG libraries by src/image/svglib.c and the text libraries by src/image/textlib.c
 DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0 harfbuzz freetype2 fontconfig
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -24,8 +24,9 @@ CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
 LDFLAGS += $(SAN_FLAGS)
 LDLIBS  += $(PKG_LIBS) -lgif -lgomp -lm -lpthread
 
-SRCS     := $(wildcard src/*.c)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+# src/ is one folder per layer (src/README.md): util, geom, image, sim, cli
+SRCS     := $(wildcard src/*/*.c)
+LIB_SRCS := $(filter-out src/cli/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%))
@@ -75,13 +76,14 @@ deps:
 	fi
 
 # ---- build -----------------------------------------------------------------
-$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libpoyo.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/poyo: $(BUILD)/obj/main.o $(BUILD)/libpoyo.a
+$(BUILD)/poyo: $(BUILD)/obj/cli/main.o $(BUILD)/libpoyo.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUILD)/libpoyo.a | $(BUILD)/tests
@@ -95,7 +97,7 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_anim.h tests/fuzz/replay.c $(BUILD)/libpoyo.a | $(BUILD)/fuzz
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/fuzz/replay.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/obj $(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
+$(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
 	mkdir -p $@
 
 test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
@@ -167,4 +169,4 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(wildcard $(BUILD)/obj/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "image.h"
+#include "image/image.h"
 
 #define FUZZ_MAX_PIXELS (256 * 256)
 
