@@ -33,7 +33,7 @@ TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-unit check-cli check-fuzz check-san test-bins golden bench fuzz install uninstall clean
+.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-san test-bins golden bench fuzz install uninstall clean
 
 all: $(BUILD)/poyo
 
@@ -105,8 +105,12 @@ test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
 # ---- tests -----------------------------------------------------------------
 # check: the whole suite, then again under AddressSanitizer + UBSan.
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-cli
+	@$(MAKE) --no-print-directory check-layers check-unit check-cli
 	@$(MAKE) --no-print-directory check-san
+
+# the layers of src/README.md: no include of a higher layer, no printing or exiting below cli/
+check-layers: $(LIB_OBJS)
+	@sh tests/layers.sh src $(BUILD)/obj
 
 check-unit: $(TEST_BINS) check-fuzz
 	@sh tests/run-unit.sh $(TEST_BINS)
