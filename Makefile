@@ -19,10 +19,15 @@ PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
 DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0 harfbuzz freetype2 fontconfig
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# threads as the compiler provides them, at compile and link: POSIX threads (the renderer,
+# batch workers) with -pthread, and OpenMP, with which libimagequant parallelises
+# (src/image/quantize.c sets its thread count), with -fopenmp: libgomp under gcc,
+# libomp under clang (Debian's libomp-dev)
+THREADS := -pthread -fopenmp
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
-CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
-LDFLAGS += $(SAN_FLAGS)
-LDLIBS  += $(PKG_LIBS) -lgif -lgomp -lm -lpthread
+CFLAGS  += $(OPT) $(WARN) $(THREADS) -MMD -MP $(SAN_FLAGS)
+LDFLAGS += $(THREADS) $(SAN_FLAGS)
+LDLIBS  += $(PKG_LIBS) -lgif -lm
 
 # src/ is one folder per layer (src/README.md): util, geom, image, sim, cli
 SRCS     := $(wildcard src/*/*.c)
@@ -38,10 +43,11 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
-# poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font
+# poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font;
+# clang (make fuzz) finds OpenMP in libomp-dev
 DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev \
             libavcodec-dev libavformat-dev libavutil-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
-            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace
+            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace libomp-dev
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -62,6 +68,10 @@ deps:
 	  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
+	  if command -v clang >/dev/null 2>&1; then \
+	    printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' | \
+	      clang -fopenmp -x c -o /dev/null - 2>/dev/null || missing="$$missing libomp-dev"; \
+	  fi; \
 	fi; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -152,7 +162,7 @@ fuzz: deps
 	  build-fuzz/libpoyo.a build-fuzz/tools/mkpng
 	@sh tests/fuzz/seeds.sh build-fuzz/tools/mkpng build-fuzz/seeds
 	@for t in $(FUZZ_TARGETS); do \
-	  clang $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t \
+	  clang $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(THREADS) -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t \
 	    tests/fuzz/fuzz_$$t.c build-fuzz/libpoyo.a $(LDLIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \

@@ -7,11 +7,10 @@
 #include <string.h>
 
 #include <libimagequant.h>
-
 /* libimagequant parallelises with OpenMP; poyo runs files in parallel instead,
  * and idle OpenMP workers spinning at barriers cost more than they save on
- * stamp-sized images. */
-void omp_set_num_threads(int n);
+ * stamp-sized images, so quantising asks OpenMP for one thread. */
+#include <omp.h>
 
 /* An exact colour histogram of every frame: open addressing on the packed
  * colour, grown as needed; far cheaper than per-image histograms. */
