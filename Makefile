@@ -10,7 +10,10 @@ BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-ifeq ($(CI),true)
+# warnings are errors with WERROR=1: make check sets it for every build it makes (gcc, clang,
+# sanitizers), and so does CI=true
+WERROR  ?= $(if $(filter true,$(CI)),1,0)
+ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
@@ -38,16 +41,16 @@ TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-san test-bins golden bench fuzz install uninstall clean
+.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san test-bins golden bench fuzz install uninstall clean
 
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
 # poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font;
-# clang (make fuzz) finds OpenMP in libomp-dev
+# make check also compiles with clang (make fuzz too), which finds OpenMP in libomp-dev
 DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev \
             libavcodec-dev libavformat-dev libavutil-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
-            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace libomp-dev
+            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace clang libomp-dev
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -68,10 +71,9 @@ deps:
 	  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
-	  if command -v clang >/dev/null 2>&1; then \
-	    printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' | \
-	      clang -fopenmp -x c -o /dev/null - 2>/dev/null || missing="$$missing libomp-dev"; \
-	  fi; \
+	  command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	  printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' | \
+	    clang -fopenmp -x c -o /dev/null - 2>/dev/null || missing="$$missing libomp-dev"; \
 	fi; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -113,10 +115,12 @@ $(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
 test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
 
 # ---- tests -----------------------------------------------------------------
-# check: the whole suite, then again under AddressSanitizer + UBSan.
+# check: the whole suite with warnings as errors, the unit tests again built by clang, then
+# the whole suite again under AddressSanitizer + UBSan.
 check: deps
-	@$(MAKE) --no-print-directory check-layers check-unit check-cli
-	@$(MAKE) --no-print-directory check-san
+	@$(MAKE) --no-print-directory WERROR=1 check-layers check-unit check-cli
+	@$(MAKE) --no-print-directory WERROR=1 check-clang
+	@$(MAKE) --no-print-directory WERROR=1 check-san
 
 # the layers of src/README.md: no include of a higher layer, no printing or exiting below cli/
 check-layers: $(LIB_OBJS)
@@ -135,6 +139,10 @@ check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 
 check-cli: $(BUILD)/poyo $(TOOL_BINS)
 	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
+
+# every program compiled by clang with its warnings as errors, and the unit tests run
+check-clang:
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang WERROR=1 test-bins check-unit
 
 # (tests/lsan.supp names leaks inside libraries, each with the library and why)
 check-san:
@@ -181,6 +189,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/poyo $(DESTDIR)$(MANDIR)/poyo.1
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-clang build-san build-fuzz
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)
