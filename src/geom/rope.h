@@ -1,5 +1,5 @@
 /* rope.h - a 2-D rope of particles joined by distance constraints, stepped
- * with Position Based Dynamics (Mueller et al. 2007). Units are the caller's
+ * with Position Based Dynamics (rope.c names the paper). Units are the caller's
  * (pixels, seconds); y points down, so the default gravity is +y. */
 #ifndef POYO_ROPE_H
 #define POYO_ROPE_H
@@ -31,7 +31,7 @@ typedef struct rope_def {
     double stiffness;      /* [0, 1]: share of the length error removed per rope_step (1 = inextensible) */
     int iterations;        /* Gauss-Seidel passes per substep, 1..ROPE_MAX_ITERATIONS (alternating direction) */
     int substeps;          /* substeps per rope_step, 1..ROPE_MAX_SUBSTEPS */
-    double damping;        /* [0, 1]: share of non-rigid velocity removed per rope_step (PBD paper 3.5) */
+    double damping;        /* [0, 1]: share of non-rigid velocity removed per rope_step (rope_damp_velocities) */
     double drag;           /* >= 0, 1/s: plain air drag, v *= exp(-drag dt) */
     rope_pin_mode pin;     /* which ends are pinned */
     rope_project_fn project; /* extra constraints per iteration, or NULL */
@@ -93,7 +93,7 @@ poyo_status rope_set_mass(rope *r, int i, double mass, poyo_error *err);
 /* Adds the velocity change dv (length unit / s) to particle i; pinned particles ignore it. */
 poyo_status rope_apply_impulse(rope *r, int i, v2 dv, poyo_error *err);
 
-/* The PBD paper's velocity damping (section 3.5) on n particles with positions
+/* Position Based Dynamics' velocity damping on n particles with positions
  * x, velocities v (changed in place) and masses m: moves each velocity a share
  * k in [0, 1] toward the rigid motion v_cm + omega x r, keeping the total linear
  * and angular momentum. Particles with m <= 0 take no part and keep their velocity. */

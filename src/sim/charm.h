@@ -24,7 +24,7 @@ typedef struct charm_def {
     int segments;          /* rope segments (1 to 200) */
     double stiffness;      /* share of the rope's stretch removed per frame, 1 = inextensible (0.01 to 1) */
     int iterations;        /* constraint passes per solver step (1 to 200) */
-    double rope_damping;   /* share of the non-rigid velocity removed per 1/25 s, PBD paper 3.5 (0 to 1) */
+    double rope_damping;   /* share of the non-rigid velocity removed per 1/25 s (0 to 1) */
     double drag;           /* air drag per second (0 to 100); above 0 the swing dies down */
     double gravity;        /* canvas heights per s^2 (0.1 to 100) */
     double rope_mass;      /* mass of the rope over the mass of the stamp (0.01 to 10) */

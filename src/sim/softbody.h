@@ -1,4 +1,4 @@
-/* softbody.h - lattice shape matching (Müller et al. 2005): overlapping 3x3
+/* softbody.h - lattice shape matching (softbody.c names the paper): overlapping 3x3
  * clusters, closed-form 2-D polar rotation, area-preserving linear mode,
  * stiffness and damping given as a wobble frequency and a damping ratio. */
 #ifndef POYO_SOFTBODY_H
@@ -122,7 +122,7 @@ double softbody_time(const softbody *sb);
 void softbody_step(softbody *sb);
 /* sb->steps steps: one frame. */
 void softbody_step_frame(softbody *sb);
-/* Removes the velocity that is not rigid motion by fraction k (PBD paper, 2-D). */
+/* Removes fraction k of the velocity that is not rigid motion (momentum is kept). */
 void softbody_damp_nonrigid(const double *x, const double *y, double *vx, double *vy, int n, double k);
 
 #endif
