@@ -10,37 +10,47 @@ BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-ifeq ($(CI),true)
+# warnings are errors with WERROR=1: make check sets it for every build it makes (gcc, clang,
+# sanitizers), and so does CI=true
+WERROR  ?= $(if $(filter true,$(CI)),1,0)
+ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
-# headers only, never linked: loaded with dlopen when first needed, WebM's by
-# src/avload.c, the SVG libraries by src/svglib.c and the text libraries by src/textlib.c
+# headers only, never linked: loaded with dlopen when first needed, WebM's by src/image/avload.c,
+# the SVG libraries by src/image/svglib.c and the text libraries by src/image/textlib.c
 DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0 harfbuzz freetype2 fontconfig
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(DL_PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# threads as the compiler provides them, at compile and link: POSIX threads (the renderer,
+# batch workers) with -pthread, and OpenMP, with which libimagequant parallelises
+# (src/image/quantize.c sets its thread count), with -fopenmp: libgomp under gcc,
+# libomp under clang (Debian's libomp-dev)
+THREADS := -pthread -fopenmp
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc
-CFLAGS  += $(OPT) $(WARN) -MMD -MP $(SAN_FLAGS)
-LDFLAGS += $(SAN_FLAGS)
-LDLIBS  += $(PKG_LIBS) -lgif -lgomp -lm -lpthread
+CFLAGS  += $(OPT) $(WARN) $(THREADS) -MMD -MP $(SAN_FLAGS)
+LDFLAGS += $(THREADS) $(SAN_FLAGS)
+LDLIBS  += $(PKG_LIBS) -lgif -lm
 
-SRCS     := $(wildcard src/*.c)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+# src/ is one folder per layer (src/README.md): util, geom, image, sim, cli
+SRCS     := $(wildcard src/*/*.c)
+LIB_SRCS := $(filter-out src/cli/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-unit check-cli check-fuzz check-san test-bins golden bench fuzz install uninstall clean
+.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san test-bins golden bench fuzz install uninstall clean
 
 all: $(BUILD)/poyo
 
 # ---- dependencies: Debian packages found with pkg-config ------------------
-# poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font
+# poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font;
+# make check also compiles with clang (make fuzz too), which finds OpenMP in libomp-dev
 DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev \
             libavcodec-dev libavformat-dev libavutil-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
-            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace
+            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace clang libomp-dev
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -61,6 +71,9 @@ deps:
 	  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
+	  command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	  printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' | \
+	    clang -fopenmp -x c -o /dev/null - 2>/dev/null || missing="$$missing libomp-dev"; \
 	fi; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -75,13 +88,14 @@ deps:
 	fi
 
 # ---- build -----------------------------------------------------------------
-$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libpoyo.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/poyo: $(BUILD)/obj/main.o $(BUILD)/libpoyo.a
+$(BUILD)/poyo: $(BUILD)/obj/cli/main.o $(BUILD)/libpoyo.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUILD)/libpoyo.a | $(BUILD)/tests
@@ -95,16 +109,22 @@ $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_anim.h tests/fuzz/replay.c $(BUILD)/libpoyo.a | $(BUILD)/fuzz
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/fuzz/replay.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/obj $(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
+$(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
 	mkdir -p $@
 
 test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
 
 # ---- tests -----------------------------------------------------------------
-# check: the whole suite, then again under AddressSanitizer + UBSan.
+# check: the whole suite with warnings as errors, the unit tests again built by clang, then
+# the whole suite again under AddressSanitizer + UBSan.
 check: deps
-	@$(MAKE) --no-print-directory check-unit check-cli
-	@$(MAKE) --no-print-directory check-san
+	@$(MAKE) --no-print-directory WERROR=1 check-layers check-unit check-cli
+	@$(MAKE) --no-print-directory WERROR=1 check-clang
+	@$(MAKE) --no-print-directory WERROR=1 check-san
+
+# the layers of src/README.md: no include of a higher layer, no printing or exiting below cli/
+check-layers: $(LIB_OBJS)
+	@sh tests/layers.sh src $(BUILD)/obj
 
 check-unit: $(TEST_BINS) check-fuzz
 	@sh tests/run-unit.sh $(TEST_BINS)
@@ -119,6 +139,10 @@ check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 
 check-cli: $(BUILD)/poyo $(TOOL_BINS)
 	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
+
+# every program compiled by clang with its warnings as errors, and the unit tests run
+check-clang:
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang WERROR=1 test-bins check-unit
 
 # (tests/lsan.supp names leaks inside libraries, each with the library and why)
 check-san:
@@ -146,7 +170,7 @@ fuzz: deps
 	  build-fuzz/libpoyo.a build-fuzz/tools/mkpng
 	@sh tests/fuzz/seeds.sh build-fuzz/tools/mkpng build-fuzz/seeds
 	@for t in $(FUZZ_TARGETS); do \
-	  clang $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t \
+	  clang $(CPPFLAGS) $(PKG_CFLAGS) -O1 -g $(THREADS) -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz_$$t \
 	    tests/fuzz/fuzz_$$t.c build-fuzz/libpoyo.a $(LDLIBS) || exit 1; \
 	  mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
@@ -165,6 +189,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/poyo $(DESTDIR)$(MANDIR)/poyo.1
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-clang build-san build-fuzz
 
--include $(wildcard $(BUILD)/obj/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "animread.h"
-#include "image.h"
+#include "image/animread.h"
+#include "image/image.h"
 
 #define FUZZ_MAX_PIXELS (256 * 256)
 #define FUZZ_MAX_CANVAS (64 * 64)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "scene.h"
+#include "cli/cmd.h"
+#include "geom/scene.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

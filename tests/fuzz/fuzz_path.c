@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "path.h"
-#include "vec2.h"
+#include "geom/path.h"
+#include "geom/vec2.h"
 
 #define W 64
 #define H 48

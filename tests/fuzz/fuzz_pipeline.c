@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "animate.h"
-#include "animread.h"
-#include "gif.h"
-#include "image.h"
+#include "image/animread.h"
+#include "image/gif.h"
+#include "image/image.h"
+#include "sim/animate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "fuzz_anim.h"
-#include "webm.h"
+#include "image/webm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,8 +19,8 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
-#include "animread.h"
-#include "fileio.h"
+#include "image/animread.h"
+#include "util/fileio.h"
 
 static int load(const char *path, anim *a, anim_meta *m)
 {

@@ -40,11 +40,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "animate.h"
-#include "image.h"
-#include "impulse.h"
-#include "render.h"
-#include "vec2.h"
+#include "geom/vec2.h"
+#include "image/image.h"
+#include "image/render.h"
+#include "sim/animate.h"
+#include "sim/impulse.h"
 
 #define MAXLEV 6
 #define OPAQUE 128

@@ -11,8 +11,8 @@
 
 #include <stb_image.h>
 
-#include "animread.h"
-#include "fileio.h"
+#include "image/animread.h"
+#include "util/fileio.h"
 
 static double over(int c, int a, int bg) { return (c * a + bg * (255 - a)) / 255.0; }
 

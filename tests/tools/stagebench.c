@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "animate.h"
-#include "fileio.h"
-#include "gif.h"
+#include "image/gif.h"
+#include "sim/animate.h"
+#include "util/fileio.h"
 
 static double now_ms(void)
 {

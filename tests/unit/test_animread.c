@@ -10,10 +10,10 @@
 #include <stb_image.h>
 #include <zlib.h>
 
-#include "animread.h"
-#include "apng.h"
-#include "bytebuf.h"
-#include "webp.h"
+#include "image/animread.h"
+#include "image/apng.h"
+#include "image/webp.h"
+#include "util/bytebuf.h"
 
 /* ---- writing GIFs with giflib ------------------------------------------------ */
 

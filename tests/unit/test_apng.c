@@ -7,9 +7,9 @@
 
 #include <stb_image.h>
 
-#include "animread.h"
-#include "apng.h"
-#include "webp.h"
+#include "image/animread.h"
+#include "image/apng.h"
+#include "image/webp.h"
 
 /* Moving opaque square and a semi-transparent disc over a translucent gradient;
  * frame 3 repeats frame 2 and holds vary. */

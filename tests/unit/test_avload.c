@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "avload.h"
+#include "image/avload.h"
 
 static void test_every_function_found(void)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "charm.h"
+#include "sim/charm.h"
 
 /* A w x h image holding an opaque disc. */
 static int make_disc(image *im, int w, int h)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drop.h"
-#include "scene.h"
-#include "vec2.h"
+#include "geom/scene.h"
+#include "geom/vec2.h"
+#include "sim/drop.h"
 
 enum { SHAPE_DISK, SHAPE_SQUARE };
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "follow.h"
-#include "vec2.h"
+#include "geom/vec2.h"
+#include "sim/follow.h"
 
 /* A 40x40 opaque disc of radius 16. */
 static int make_disc(image *im)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "animread.h"
-#include "gif.h"
 #include "test.h"
+#include "image/animread.h"
+#include "image/gif.h"
 
 /* Frames of a ball moving over a dark bar, with soft edges and near-black pixels. */
 static anim make_clip(int w, int h, int n, double fps)

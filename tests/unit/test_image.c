@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anim.h"
-#include "animread.h"
-#include "bytebuf.h"
-#include "gif.h"
-#include "image.h"
-#include "lattice.h"
-#include "quantize.h"
-#include "render.h"
-#include "webp.h"
+#include "image/anim.h"
+#include "image/animread.h"
+#include "image/gif.h"
+#include "image/image.h"
+#include "image/lattice.h"
+#include "image/quantize.h"
+#include "image/render.h"
+#include "image/webp.h"
+#include "util/bytebuf.h"
 
 /* PSNR in dB of a against b over every RGBA byte, colours premultiplied (so the
  * colour of a nearly transparent pixel weighs nearly nothing). */

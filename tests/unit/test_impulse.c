@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "animate.h"
-#include "vec2.h"
+#include "geom/vec2.h"
+#include "sim/animate.h"
 
 /* A w x h image holding an opaque disc. */
 static image make_disc(int w, int h)

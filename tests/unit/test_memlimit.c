@@ -6,8 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "clip.h"
-#include "memlimit.h"
+#include "image/memclip.h"
+#include "sim/clip.h"
+#include "util/memlimit.h"
 
 static void sizes_read_as_people_write_them(void)
 {

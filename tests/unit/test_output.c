@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "image/output.h"
 
 static char dir[64];
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "path.h"
-#include "vec2.h"
+#include "geom/path.h"
+#include "geom/vec2.h"
 
 #define TWO_PI (2.0 * PI)
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "preset.h"
 #include "test.h"
+#include "cli/preset.h"
 
 /* A synthetic decoded file plus its meta. */
 typedef struct sample {

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "animread.h"
-#include "gif.h"
-#include "image.h"
-#include "quantize.h"
 #include "test.h"
+#include "image/animread.h"
+#include "image/gif.h"
+#include "image/image.h"
+#include "image/quantize.h"
 
 static const uint8_t few[5][3] = { { 255, 0, 0 }, { 0, 128, 0 }, { 10, 20, 250 }, { 1, 1, 1 }, { 240, 240, 200 } };
 

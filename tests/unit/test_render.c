@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "animate.h"
-#include "render.h"
 #include "test.h"
+#include "image/render.h"
+#include "sim/animate.h"
 
 static unsigned rng_state = 99;
 static double rnd(void)

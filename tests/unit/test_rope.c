@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "rope.h"
+#include "geom/rope.h"
 
 static unsigned long long rng_state;
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene.h"
-#include "vec2.h"
+#include "geom/scene.h"
+#include "geom/vec2.h"
 
 /* Parses text on a w x h canvas; returns the scene, or NULL with column and message. */
 static sdf_scene *parse(const char *text, int w, int h, int *column, poyo_error *err)

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sdf.h"
-#include "vec2.h"
+#include "geom/sdf.h"
+#include "geom/vec2.h"
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 

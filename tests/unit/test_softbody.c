@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "impulse.h"
-#include "lattice.h"
-#include "softbody.h"
 #include "test.h"
-#include "vec2.h"
+#include "geom/vec2.h"
+#include "image/lattice.h"
+#include "sim/impulse.h"
+#include "sim/softbody.h"
 
 /* A w x h image holding an opaque disc (shape 0), a tall bar (1) or a ring-ish blob (2). */
 static image make_shape(int w, int h, int shape)

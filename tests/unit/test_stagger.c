@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stagger.h"
+#include "sim/stagger.h"
 
 /* A 64x64 image with opaque blocks over columns [x0, x1) of rows [16, 60). */
 static void blocks(image *im, int with_left, int with_right)

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image.h"
-#include "text.h"
+#include "image/image.h"
+#include "image/text.h"
 
 static const uint8_t *px(const image *im, int x, int y)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "animread.h"
-#include "webm.h"
+#include "image/animread.h"
+#include "image/webm.h"
 
 /* A disc of solid colour moving over a clear canvas; holds of 1 to 3 ticks. */
 static int make_disc(anim *a, int w, int h, int n, double fps)

@@ -1,0 +1,635 @@
+/* cmd_path.c - `poyo path`: fits involute arcs through waypoints given in canvas
+ * fractions and screen degrees, then draws the path as SVG, samples it at equal
+ * arc-length steps, answers nearest-point queries, or carries a soft stamp along it. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "cli.h"
+#include "geom/path.h"
+#include "geom/vec2.h"
+#include "image/image.h"
+#include "image/memclip.h"
+#include "image/output.h"
+#include "sim/follow.h"
+#include "util/bytebuf.h"
+#include "util/fileio.h"
+#include "util/memlimit.h"
+
+#define COORD_MAX 1000.0   /* |X|, |Y| of a waypoint or query, canvas fractions */
+#define MAX_SAMPLES 1000000
+#define MAX_WAYPOINTS 1000   /* the SVG's joints and the fit grow with their number */
+
+enum {
+    O_THROUGH = 1, O_SVG, O_SAMPLE, O_NEAREST, O_SIZE, O_OUTPUT, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_STAMP_SIZE,
+    O_DURATION, O_SPEED, O_BOUNCE, O_NO_TURN, O_FACING, O_CORE, O_HZ, O_DAMPING, O_VOLUME, O_GRID, O_FPS, O_LOOP,
+    O_FRAMES, O_SHEET, O_COLORS, O_DITHER, O_ALPHA, O_QUALITY, O_FORMAT, O_MAXPX, O_MAXMEM
+};
+
+static const cli_option options[] = {
+    { "through", 't', 1, O_THROUGH }, { "svg", 0, 1, O_SVG }, { "sample", 0, 1, O_SAMPLE },
+    { "nearest", 0, 1, O_NEAREST }, { "size", 's', 1, O_SIZE }, { "output", 'o', 1, O_OUTPUT },
+    { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET }, { "verbose", 'v', 0, O_VERBOSE },
+    { "help", 'h', 0, O_HELP }, { "stamp-size", 0, 1, O_STAMP_SIZE }, { "duration", 0, 1, O_DURATION },
+    { "speed", 0, 1, O_SPEED }, { "bounce", 0, 0, O_BOUNCE }, { "no-turn", 0, 0, O_NO_TURN },
+    { "facing", 0, 1, O_FACING }, { "core", 0, 1, O_CORE }, { "hz", 0, 1, O_HZ }, { "damping", 0, 1, O_DAMPING },
+    { "volume", 0, 1, O_VOLUME }, { "grid", 0, 1, O_GRID }, { "fps", 0, 1, O_FPS }, { "loop", 0, 1, O_LOOP },
+    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "colors", 0, 1, O_COLORS },
+    { "dither", 0, 1, O_DITHER }, { "alpha-threshold", 0, 1, O_ALPHA }, { "quality", 0, 1, O_QUALITY },
+    { "format", 0, 1, O_FORMAT }, { "max-pixels", 0, 1, O_MAXPX }, { "max-memory", 0, 1, O_MAXMEM },
+    { NULL, 0, 0, 0 },
+};
+
+static void usage(FILE *out)
+{
+    follow_def f = follow_default_def();
+    quantize_def q = quantize_default_def();
+    fprintf(out,
+            "Usage: poyo path --through \"X,Y,DEG X,Y,DEG ...\" [OPTIONS] [STAMP]\n"
+            "Fit a path of involute-curve arcs through waypoints, then draw it (--svg), sample it\n"
+            "(--sample), query it (--nearest), or carry a soft STAMP (a PNG) along it at constant speed.\n"
+            "\n"
+            "Waypoints: X,Y is a point in canvas fractions (0,0 top-left, 1,1 bottom-right, y down;\n"
+            "values outside 0..1 are allowed up to %g); DEG is the direction of travel there in\n"
+            "degrees on screen, positive turning CLOCKWISE from right: 0 right, 90 down, 180 left,\n"
+            "-90 (or 270) up. Separate waypoints by spaces; --through may be repeated to add more.\n"
+            "A pair that would need to bend both ways (an S) is split into two arcs automatically.\n"
+            "The path is closed when its last waypoint equals its first, point and angle.\n"
+            "\n"
+            "Path:\n"
+            "  -t, --through POINTS     the waypoints, 2 to %d (required)\n"
+            "      --svg FILE           write the path, its waypoints (numbered) and their tangents as SVG\n"
+            "      --sample N           print N points equally spaced in arc length (1 to %d)\n"
+            "      --nearest X,Y        print the point of the path nearest to X,Y (repeatable)\n"
+            "  -s, --size WxH|N         canvas in pixels (1 to 4096, default %dx%d): the aspect the path\n"
+            "                           is fitted in, the SVG's size and the clip's size\n"
+            "Printed lines, one per point, columns separated by spaces:\n"
+            "  --sample:   x y angle s\n"
+            "  --nearest:  x y angle s distance   (one line per --nearest, in order)\n"
+            "x and y are canvas fractions, angle the tangent in degrees as above (-180 to 180], s the\n"
+            "arc length from the start and distance the distance to X,Y, both in canvas widths.\n"
+            "\n",
+            COORD_MAX, MAX_WAYPOINTS, MAX_SAMPLES, f.width, f.height);
+    fprintf(out,
+            "Stamp (when STAMP is given):\n"
+            "  -o, --output FILE        .gif, .png (APNG) or .webp; - = standard output\n"
+            "                           (default STEM.gif beside STAMP)\n"
+            "  -f, --force              overwrite existing output files (also --svg)\n"
+            "  -q, --quiet              print nothing but errors\n"
+            "  -v, --verbose            say what was written\n"
+            "      --stamp-size F       the stamp's visible part, longer side over the canvas's shorter\n"
+            "                           side (0.05 to 1, default %g)\n"
+            "      --duration S         seconds for one trip from the first waypoint to the last\n"
+            "                           (0.1 to 60, default %g)\n"
+            "      --speed V            canvas widths per second, instead of --duration\n"
+            "      --bounce             go there and back instead\n"
+            "      --no-turn            keep the stamp as drawn instead of turning it with the tangent\n"
+            "      --facing DEG|start   direction of travel in which the stamp looks as drawn\n"
+            "                           (default start: the first waypoint's DEG)\n"
+            "      --core F             part of the body carried rigidly, as a fraction of its size;\n"
+            "                           smaller sways more (0.05 to 0.9, default %g)\n"
+            "      --hz F               wobbles per second of the sway (0.1 to 20, default %g)\n"
+            "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
+            "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
+            "      --fps F              frames per second (1 to 100, default %g)\n"
+            "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
+            "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
+            "      --sheet FILE.png     also write a sprite sheet and FILE.json\n"
+            "      --colors N           GIF palette size at most (2 to 256, default %d)\n"
+            "      --dither LEVEL       GIF dithering (0 to 1, default %g)\n"
+            "      --alpha-threshold N  GIF: alpha at or above N is opaque (1 to 255, default %d)\n"
+            "      --quality Q          lossy WebP at quality 0 to 100 (default lossless)\n"
+            "      --format gif|apng|webp  instead of the output's extension\n"
+            "      --max-pixels N       refuse larger stamps before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
+            "Loops: a closed path plays one lap, and --bounce one round trip, and both loop seamlessly.\n"
+            "Otherwise the stamp starts at rest at the first waypoint, travels to the last, settles\n"
+            "there (at most %g s) and the clip starts over at the first waypoint.\n"
+            "\n"
+            "  -h, --help               this help\n"
+            "Exit status: 0 success, 1 the stamp or an output failed, 2 usage error (a malformed or\n"
+            "impossible --through included).\n",
+            f.stamp_size, f.duration, f.core, f.body.hz, f.body.damping,
+            SOFTBODY_VOLUME_MAX, f.body.volume, f.grid, f.fps, f.loop, q.colors, q.dither, q.alpha_threshold, f.max_hold);
+}
+
+/* A waypoint as the user gave it: canvas fractions and screen degrees. */
+typedef struct waypoint {
+    double x, y, deg;
+} waypoint;
+
+typedef struct waylist {
+    waypoint *w;
+    int n, cap;
+} waylist;
+
+/* Parses one "X,Y,DEG" token (len bytes); returns 1 on success. */
+static int parse_waypoint(const char *s, size_t len, waypoint *out)
+{
+    char buf[128];
+    if (len == 0 || len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    double v[3];
+    const char *p = buf;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(p, &end);
+        if (end == p || !isfinite(v[i]) || errno == ERANGE)
+            return 0;
+        if (*end != (i < 2 ? ',' : '\0'))
+            return 0;
+        p = end + 1;
+    }
+    out->x = v[0];
+    out->y = v[1];
+    out->deg = v[2];
+    return 1;
+}
+
+/* Appends the waypoints of one --through value; prints a message and returns 0 on error. */
+static int add_waypoints(waylist *l, const char *opt, const char *s)
+{
+    const char *sep = " \t\n;";
+    const char *p = s;
+    int added = 0;
+    while (*p) {
+        p += strspn(p, sep);
+        if (!*p)
+            break;
+        size_t len = strcspn(p, sep);
+        waypoint w;
+        int num = l->n + 1;
+        if (!parse_waypoint(p, len, &w)) {
+            cli_error(opt, "waypoint %d '%.*s' is not X,Y,DEG (canvas fractions and degrees)", num,
+                      (int)(len < 60 ? len : 60), p);
+            return 0;
+        }
+        if (fabs(w.x) > COORD_MAX || fabs(w.y) > COORD_MAX) {
+            cli_error(opt, "waypoint %d '%.*s' lies beyond %g canvas fractions", num, (int)(len < 60 ? len : 60), p,
+                      COORD_MAX);
+            return 0;
+        }
+        if (l->n == MAX_WAYPOINTS) {
+            cli_error(opt, "more than %d waypoints", MAX_WAYPOINTS);
+            return 0;
+        }
+        if (l->n == l->cap) {
+            int nc = l->cap ? 2 * l->cap : 16;
+            waypoint *nw = realloc(l->w, (size_t)nc * sizeof *nw);
+            if (!nw) {
+                cli_error(opt, "out of memory");
+                return 0;
+            }
+            l->w = nw;
+            l->cap = nc;
+        }
+        l->w[l->n++] = w;
+        added++;
+        p += len;
+    }
+    if (!added) {
+        cli_error(opt, "no waypoints in '%s' (give X,Y,DEG X,Y,DEG ...)", s);
+        return 0;
+    }
+    return 1;
+}
+
+/* Screen degrees (clockwise from right, y down) to path radians in pixel space. */
+static double to_radians(double deg) { return remainder(deg, 360.0) * PI / 180.0; }
+
+/* 1 when the last waypoint repeats the first, point and angle. */
+static int is_closed(const waylist *l)
+{
+    const waypoint *a = &l->w[0], *b = &l->w[l->n - 1];
+    return l->n >= 3 && fabs(a->x - b->x) <= 1e-9 && fabs(a->y - b->y) <= 1e-9 &&
+           fabs(remainder(a->deg - b->deg, 360.0)) <= 1e-9;
+}
+
+/* A number for printing: no negative zero. */
+static double clean(double v) { return fabs(v) < 5e-7 ? 0.0 : v; }
+
+/* Prints x y angle s [distance] for a point at arc length s (pixels). */
+static void print_point(const path *p, double s, int w, int h, const double *dist)
+{
+    v2 pos;
+    double angle;
+    path_eval(p, s, &pos, &angle);
+    double deg = angle * 180.0 / PI;
+    if (dist)
+        printf("%.6f %.6f %.6f %.6f %.6f\n", clean(pos.x / w), clean(pos.y / h), clean(deg), clean(s / w),
+               clean(*dist / w));
+    else
+        printf("%.6f %.6f %.6f %.6f\n", clean(pos.x / w), clean(pos.y / h), clean(deg), clean(s / w));
+}
+
+/* Appends formatted text to an SVG under construction. */
+static poyo_status svg_add(bytebuf *b, poyo_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static poyo_status svg_add(bytebuf *b, poyo_error *err, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return poyo_fail(err, POYO_ERR_USAGE, "SVG element too long");
+    return bytebuf_append(b, tmp, (size_t)n, err);
+}
+
+/* The SVG picture of the path: curve, split joints, waypoints, tangents, numbers. */
+static poyo_status svg_build(const path *p, const path_point *pts, int n, int closed, int w, int h, bytebuf *b,
+                             poyo_error *err)
+{
+    char *d = NULL;
+    size_t need = 0;
+    double side = fmin(w, h), sw = fmax(1.0, side / 200.0), tan_len = 0.08 * side, r = 2.0 * sw;
+    poyo_status st = path_svg_d(p, 1.0, 1.0, 0.05, NULL, 0, &need, err);
+    if (st != POYO_OK)
+        goto done;
+    d = malloc(need + 1);
+    if (!d) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the SVG");
+        goto done;
+    }
+    st = path_svg_d(p, 1.0, 1.0, 0.05, d, need + 1, &need, err);
+    if (st != POYO_OK)
+        goto done;
+    st = svg_add(b, err,
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n"
+                 "<title>poyo path: %d waypoints, %d arcs, length %.4f canvas widths%s</title>\n",
+                 w, h, w, h, n, path_segment_count(p), path_length(p) / w, closed ? ", closed" : "");
+    if (st == POYO_OK)
+        st = svg_add(b, err, "<path fill=\"none\" stroke=\"#3b6fd4\" stroke-width=\"%.2f\" stroke-linejoin=\"round\" "
+                             "stroke-linecap=\"round\" d=\"", sw);
+    if (st == POYO_OK)
+        st = bytebuf_append(b, d, need, err);
+    if (st == POYO_OK)
+        st = svg_add(b, err, "\"/>\n<g fill=\"#ffffff\" stroke=\"#3b6fd4\" stroke-width=\"%.2f\">\n", 0.75 * sw);
+    /* joints where a pair of waypoints was split into two arcs */
+    for (int i = 1; st == POYO_OK && i < path_segment_count(p); i++) {
+        v2 o = path_segment_get(p, i)->origin;
+        int at_waypoint = 0;
+        for (int k = 0; k < n && !at_waypoint; k++)
+            at_waypoint = v2_dist(o, pts[k].p) <= 1e-6 * side;
+        if (!at_waypoint)
+            st = svg_add(b, err, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\"/>\n", o.x, o.y, r);
+    }
+    if (st == POYO_OK)
+        st = svg_add(b, err, "</g>\n<g fill=\"#e0457b\" stroke=\"#e0457b\" stroke-width=\"%.2f\">\n", 0.75 * sw);
+    int shown = closed ? n - 1 : n;
+    for (int k = 0; st == POYO_OK && k < shown; k++) {
+        v2 q = pts[k].p, u = v2_from_angle(pts[k].angle), v = v2_perp(u);
+        v2 base = v2_madd(q, 0.7 * tan_len, u), tip = v2_madd(q, tan_len, u);
+        v2 l = v2_madd(base, 0.18 * tan_len, v), rr = v2_madd(base, -0.18 * tan_len, v);
+        st = svg_add(b, err,
+                     "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\"/>"
+                     "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>"
+                     "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>\n",
+                     q.x, q.y, r, q.x, q.y, base.x, base.y, tip.x, tip.y, l.x, l.y, rr.x, rr.y);
+    }
+    if (st == POYO_OK)
+        st = svg_add(b, err, "</g>\n<g fill=\"#444444\" font-family=\"sans-serif\" font-size=\"%.1f\">\n",
+                     fmax(8.0, side / 24.0));
+    for (int k = 0; st == POYO_OK && k < shown; k++) {
+        /* the number sits on the side away from the tangent arrow */
+        v2 u = v2_from_angle(pts[k].angle), at = v2_madd(pts[k].p, -0.35 * tan_len, u);
+        st = svg_add(b, err,
+                     "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" dominant-baseline=\"middle\">%d</text>\n",
+                     at.x, at.y, k + 1);
+    }
+    if (st == POYO_OK)
+        st = svg_add(b, err, "</g>\n</svg>\n");
+done:
+    free(d);
+    return st;
+}
+
+typedef struct stamp_opts {
+    follow_def follow;
+    output_def out;
+    const char *output, *frames_dir, *sheet;
+    int verbose;
+    long long max_pixels;
+    long long max_memory;  /* --max-memory, bytes */
+} stamp_opts;
+
+/* Reads, simulates, renders and writes the stamp; returns the exit status. */
+static int run_stamp(const char *input, const char *output, const path *p, const stamp_opts *o)
+{
+    poyo_error err;
+    image im = { 0 };
+    motion m;
+    memset(&m, 0, sizeof m);
+    anim a;
+    memset(&a, 0, sizeof a);
+    int rc = 1;
+    size_t bytes = 0;
+    /* an output that cannot be written costs no decoding */
+    if (output && output_check(output, input, &o->out, &err) != POYO_OK) {
+        cli_error(output, "%s", err.msg);
+        goto done;
+    }
+    if (image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
+        cli_error(input, "%s", err.msg);
+        goto done;
+    }
+    poyo_status st = follow_simulate(&im, p, &o->follow, &m, &err);
+    if (st == POYO_OK) {
+        memlimit_clip lc = memlimit_clip_for(&im, m.count, o->follow.width, o->follow.height, &o->out, output);
+        lc.sheet = o->sheet != NULL;
+        st = memlimit_check_clip(&lc, "--size, --fps or the duration", &err);
+    }
+    if (st == POYO_OK)
+        st = follow_render(&im, &m, &o->follow, &a, &err);
+    if (st != POYO_OK) {
+        cli_error(input, "%s", err.msg);
+        rc = st == POYO_ERR_USAGE ? 2 : 1;
+        goto done;
+    }
+    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &o->out, &err) != POYO_OK) {
+        cli_error(o->frames_dir, "%s", err.msg);
+        goto done;
+    }
+    if (o->sheet && output_write_sheet(&a, o->sheet, &o->out, &err) != POYO_OK) {
+        cli_error(o->sheet, "%s", err.msg);
+        goto done;
+    }
+    if (output) {
+        st = output_write(&a, output, input, &o->out, &bytes, &err);
+        if (st != POYO_OK) {
+            cli_error(output, "%s", err.msg);
+            goto done;
+        }
+    }
+    if (o->verbose)
+        cli_note(input, "wrote %s (%dx%d, %d frames, %.2f s, %zu bytes)", output ? output : "frames", a.width,
+                 a.height, a.count, anim_duration(&a), bytes);
+    rc = 0;
+done:
+    image_free(&im);
+    motion_free(&m);
+    anim_free(&a);
+    return rc;
+}
+
+int cmd_path(int argc, char **argv)
+{
+    stamp_opts o;
+    memset(&o, 0, sizeof o);
+    o.follow = follow_default_def();
+    o.out = output_default_def();
+    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
+    o.out.mode = cli_file_mode();
+    waylist wl = { NULL, 0, 0 };
+    v2 *near = NULL;
+    int nnear = 0, nsample = 0, bounce = 0, rc = 2, ok = 1;
+    double speed = 0.0;
+    const char *svg = NULL, *stamp = NULL;
+    path_point *pts = NULL;
+    path *pth = NULL;
+    char *outname = NULL;
+    bytebuf svgbuf = { NULL, 0, 0 };
+    near = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *near);
+    if (!near) {
+        cli_error("path", "out of memory");
+        return 1;
+    }
+    cli_parser p;
+    cli_init(&p, argc, argv, options);
+    const char *operand;
+    int id;
+    double d;
+    while (ok && (id = cli_next(&p, &operand)) != -1) {
+        const char *v = p.value, *on = p.name;
+        switch (id) {
+        case -2: ok = 0; break;
+        case 0: {
+            waypoint w;
+            struct stat sst;
+            if (parse_waypoint(operand, strlen(operand), &w) && stat(operand, &sst) != 0) {
+                cli_error(operand, "looks like a waypoint; quote the whole list: --through \"X,Y,DEG X,Y,DEG ...\"");
+                ok = 0;
+                break;
+            }
+            if (stamp) {
+                cli_error(operand, "one stamp at a time (already have %s)", stamp);
+                ok = 0;
+            }
+            stamp = operand;
+            break;
+        }
+        case O_THROUGH: ok = add_waypoints(&wl, on, v); break;
+        case O_SVG: svg = v; break;
+        case O_SAMPLE: ok = cli_int(on, v, 1, MAX_SAMPLES, &nsample); break;
+        case O_NEAREST:
+            ok = cli_pair(on, v, &near[nnear].x, &near[nnear].y);
+            if (ok && (fabs(near[nnear].x) > COORD_MAX || fabs(near[nnear].y) > COORD_MAX)) {
+                cli_error(on, "'%s' lies beyond %g canvas fractions", v, COORD_MAX);
+                ok = 0;
+            }
+            nnear++;
+            break;
+        case O_SIZE: ok = cli_size(on, v, &o.follow.width, &o.follow.height); break;
+        case O_OUTPUT: o.output = v; break;
+        case O_FORCE: o.out.force = 1; break;
+        case O_QUIET: o.verbose = 0; break;
+        case O_VERBOSE: o.verbose = 1; break;
+        case O_HELP:
+            usage(stdout);
+            rc = 0;
+            goto done;
+        case O_STAMP_SIZE: ok = cli_double(on, v, &o.follow.stamp_size); break;
+        case O_DURATION:
+            ok = cli_double(on, v, &d);
+            if (ok && !(d >= 0.1 && d <= 60.0)) {
+                cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
+                ok = 0;
+            }
+            o.follow.duration = d;
+            speed = 0.0;
+            break;
+        case O_SPEED:
+            ok = cli_double(on, v, &speed);
+            if (ok && !(speed > 0.0)) {
+                cli_error(on, "must be a positive number of canvas widths per second, not %s", v);
+                ok = 0;
+            }
+            break;
+        case O_BOUNCE: bounce = 1; break;
+        case O_NO_TURN: o.follow.turn = 0; break;
+        case O_FACING:
+            if (strcmp(v, "start") == 0)
+                o.follow.facing = NAN;
+            else if ((ok = cli_double(on, v, &d)) != 0)
+                o.follow.facing = to_radians(d);
+            break;
+        case O_CORE: ok = cli_double(on, v, &o.follow.core); break;
+        case O_HZ: ok = cli_double(on, v, &o.follow.body.hz); break;
+        case O_DAMPING: ok = cli_double(on, v, &o.follow.body.damping); break;
+        case O_VOLUME: ok = cli_double(on, v, &o.follow.body.volume); break;
+        case O_GRID: ok = cli_int(on, v, 3, 64, &o.follow.grid); break;
+        case O_FPS: ok = cli_double(on, v, &o.follow.fps); break;
+        case O_LOOP: ok = cli_int(on, v, 0, 65535, &o.follow.loop); break;
+        case O_FRAMES: o.frames_dir = v; break;
+        case O_SHEET: o.sheet = v; break;
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
+        case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
+        default: ok = 0; break;
+        }
+    }
+    if (!ok)
+        goto done;
+    if (wl.n == 0) {
+        cli_error(NULL, "no path: give --through \"X,Y,DEG X,Y,DEG ...\" (see poyo path --help)");
+        goto done;
+    }
+    if (wl.n < 2) {
+        cli_error("--through", "needs at least 2 waypoints, got 1");
+        goto done;
+    }
+    if (!svg && !nsample && !nnear && !stamp) {
+        cli_error(NULL, "nothing to do: give --svg FILE, --sample N, --nearest X,Y or a STAMP (see poyo path --help)");
+        goto done;
+    }
+    if (!stamp && (o.output || o.frames_dir || o.sheet)) {
+        cli_error(o.output ? "-o" : o.frames_dir ? "--frames" : "--sheet", "needs a STAMP to animate");
+        goto done;
+    }
+    if (svg && strcmp(svg, "-") == 0 && (nsample || nnear || (stamp && o.output && strcmp(o.output, "-") == 0))) {
+        cli_error("--svg", "standard output is taken by other output; give the SVG a file name");
+        goto done;
+    }
+    memlimit_set(o.max_memory);
+    poyo_error err;
+    if (quantize_check_def(&o.out.quant, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        goto done;
+    }
+    /* fit in canvas pixels, so the angles asked for are the angles seen */
+    int W = o.follow.width, H = o.follow.height;
+    pts = malloc((size_t)wl.n * sizeof *pts);
+    if (!pts) {
+        cli_error("path", "out of memory");
+        rc = 1;
+        goto done;
+    }
+    for (int i = 0; i < wl.n; i++) {
+        pts[i].p = v2_make(wl.w[i].x * W, wl.w[i].y * H);
+        pts[i].angle = to_radians(wl.w[i].deg);
+    }
+    path_def pd = path_default_def();
+    if (path_create(&pd, pts, wl.n, &pth, &err) != POYO_OK) {
+        const char *msg = strncmp(err.msg, "path: ", 6) == 0 ? err.msg + 6 : err.msg;
+        cli_error("--through", "%s", msg);
+        goto done;
+    }
+    int closed = is_closed(&wl);
+    if (stamp) {
+        o.out.input = stamp;
+        o.follow.mode = bounce ? FOLLOW_BOUNCE : closed ? FOLLOW_LOOP : FOLLOW_ONCE;
+        if (speed > 0.0) {
+            double widths = path_length(pth) / W;
+            o.follow.duration = widths / speed;
+            if (!(o.follow.duration >= 0.1 && o.follow.duration <= 60.0)) {
+                cli_error("--speed", "the path is %.4g canvas widths long, so %g per second makes a trip of %.4g s; "
+                          "a trip must take 0.1 to 60 seconds", widths, speed, o.follow.duration);
+                goto done;
+            }
+        }
+        o.follow.threads = batch_cores() < 8 ? batch_cores() : 8;
+        if (follow_check_def(&o.follow, &err) != POYO_OK) {
+            cli_error(NULL, "%s", err.msg);
+            goto done;
+        }
+        out_format fmt = o.out.format;
+        if (fmt == FORMAT_AUTO && o.output)
+            fmt = output_format_of(o.output);
+        if (fmt == FORMAT_AUTO)
+            fmt = FORMAT_GIF;
+        if (o.output)
+            outname = strdup(o.output);
+        else if (strcmp(stamp, "-") == 0)
+            outname = strdup("-");
+        else if (!o.frames_dir && !o.sheet)
+            outname = cli_output_beside(stamp, output_extension(fmt), "poyo");
+        if ((o.output || (!o.frames_dir && !o.sheet)) && !outname) {
+            cli_error("path", "out of memory");
+            rc = 1;
+            goto done;
+        }
+        if (outname && strcmp(outname, "-") == 0 && (nsample || nnear)) {
+            cli_error("-o", "standard output is taken by --sample/--nearest; give the clip a file name");
+            goto done;
+        }
+        if (outname && strcmp(outname, "-") == 0 && isatty(STDOUT_FILENO)) {
+            cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
+            goto done;
+        }
+    }
+    rc = 1;
+    /* from here on an interrupt removes the temporary file being written */
+    o.out.tmp = batch_trap();
+    o.out.tmp_cap = BATCH_TMP_MAX;
+    if (svg) {
+        write_opts wo = { o.out.force, stamp, o.out.mode };
+        if (svg_build(pth, pts, wl.n, closed, W, H, &svgbuf, &err) != POYO_OK ||
+            file_write_atomic(svg, svgbuf.data, svgbuf.len, &wo, o.out.tmp, o.out.tmp_cap, &err) != POYO_OK) {
+            cli_error(svg, "%s", err.msg);
+            goto done;
+        }
+        if (o.verbose)
+            cli_note("path", "wrote %s (%d waypoints, %d arcs)", svg, wl.n, path_segment_count(pth));
+    }
+    if (nsample) {
+        double L = path_length(pth);
+        for (int i = 0; i < nsample; i++)
+            print_point(pth, nsample > 1 ? (i == nsample - 1 ? L : L * i / (nsample - 1)) : 0.0, W, H, NULL);
+    }
+    for (int i = 0; i < nnear; i++) {
+        double s;
+        double dist = path_nearest(pth, v2_make(near[i].x * W, near[i].y * H), &s, NULL);
+        print_point(pth, s, W, H, &dist);
+    }
+    if ((nsample || nnear) && (fflush(stdout) != 0 || ferror(stdout))) {
+        cli_error("standard output", "write error: %s", strerror(errno));
+        goto done;
+    }
+    if (stamp) {
+        rc = run_stamp(stamp, outname, pth, &o);
+        goto done;
+    }
+    rc = 0;
+done:
+    batch_untrap();
+    free(near);
+    free(wl.w);
+    free(pts);
+    free(outname);
+    bytebuf_free(&svgbuf);
+    path_destroy(pth);
+    return rc;
+}

@@ -1,0 +1,526 @@
+/* cmd_sdf.c - `poyo sdf [OPTIONS] [STAMP]`: parses a scene written in the scene
+ * language, answers distance / normal / ray queries, draws the field, and drops a
+ * stamp into the scene as a soft body (drop.h), writing the clip like the main job. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "cli.h"
+#include "geom/scene.h"
+#include "geom/sdf.h"
+#include "image/image.h"
+#include "image/memclip.h"
+#include "image/output.h"
+#include "sim/drop.h"
+#include "util/fileio.h"
+#include "util/memlimit.h"
+
+enum {
+    O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_SCENE, O_SCENE_FILE, O_SIZE, O_QUERY, O_RAY, O_RENDER,
+    O_ISO, O_STAMP_SIZE, O_AT, O_VELOCITY, O_SPIN, O_TILT, O_GRAVITY, O_RESTITUTION, O_FRICTION, O_HZ, O_DAMPING,
+    O_VOLUME, O_DRAG, O_GRID, O_SUBSTEPS, O_FPS, O_DURATION, O_HOLD, O_LOOP, O_NO_SCENE, O_SCENE_COLOR, O_COLORS,
+    O_DITHER, O_ALPHA, O_FORMAT, O_QUALITY, O_FRAMES, O_SHEET, O_MAXPX, O_MAXMEM
+};
+
+static const cli_option options[] = {
+    { "output", 'o', 1, O_OUTPUT }, { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET },
+    { "verbose", 'v', 0, O_VERBOSE }, { "help", 'h', 0, O_HELP }, { "scene", 0, 1, O_SCENE },
+    { "scene-file", 0, 1, O_SCENE_FILE }, { "size", 's', 1, O_SIZE }, { "query", 0, 1, O_QUERY },
+    { "ray", 0, 1, O_RAY }, { "render", 0, 1, O_RENDER }, { "iso", 0, 1, O_ISO },
+    { "stamp-size", 0, 1, O_STAMP_SIZE }, { "at", 0, 1, O_AT }, { "velocity", 0, 1, O_VELOCITY },
+    { "spin", 0, 1, O_SPIN }, { "tilt", 0, 1, O_TILT }, { "gravity", 0, 1, O_GRAVITY },
+    { "restitution", 0, 1, O_RESTITUTION }, { "friction", 0, 1, O_FRICTION }, { "hz", 0, 1, O_HZ },
+    { "damping", 0, 1, O_DAMPING }, { "volume", 0, 1, O_VOLUME }, { "drag", 0, 1, O_DRAG }, { "grid", 0, 1, O_GRID },
+    { "substeps", 0, 1, O_SUBSTEPS }, { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION },
+    { "hold", 0, 1, O_HOLD }, { "loop", 0, 1, O_LOOP }, { "no-scene", 0, 0, O_NO_SCENE },
+    { "scene-color", 0, 1, O_SCENE_COLOR }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
+    { "alpha-threshold", 0, 1, O_ALPHA }, { "format", 0, 1, O_FORMAT }, { "quality", 0, 1, O_QUALITY },
+    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "max-pixels", 0, 1, O_MAXPX },
+    { "max-memory", 0, 1, O_MAXMEM }, { NULL, 0, 0, 0 },
+};
+
+static void usage(FILE *out)
+{
+    drop_def d = drop_default_def();
+    sdf_def s = sdf_default_def();
+    quantize_def q = quantize_default_def();
+    fprintf(out,
+            "Usage: poyo sdf [OPTIONS] [STAMP]\n"
+            "Signed distance scenes. With STAMP (a PNG, - = standard input), drop it into the scene as a\n"
+            "soft body and write the clip (STEM.gif beside it without -o). It falls, bounces, slides and\n"
+            "comes to rest; the clip then shows the resting frame for --hold seconds and restarts from\n"
+            "the drop (a fall cannot loop seamlessly). It ends early when the body leaves the canvas.\n"
+            "Without STAMP, answer --query / --ray and draw --render. Coordinates are canvas fractions:\n"
+            "0,0 top-left, 1,1 bottom-right, y down. Distances print in fractions of min(W,H).\n"
+            "\n"
+            "Scene:\n"
+            "      --scene TEXT         shapes and operators (default \"%s\"), e.g.\n"
+            "                           \"floor(0.9); circle(0.5,0.3,0.1) smin(0.05) box(0.2,0.6,0.1,0.05)\"\n"
+            "                           shapes: circle box rbox segment floor ceiling left right wall plane;\n"
+            "                           ops: union sub smin(w) smine(w) repeat(px,py[,nx[,ny]]); see man poyo;\n"
+            "                           at most %d shapes (a repeated one counts 3, or 9 if on both axes)\n"
+            "      --scene-file FILE    read the scene text from FILE (- = standard input; # comments)\n"
+            "  -s, --size WxH|N         canvas, pixels (1 to 4096, default %dx%d)\n"
+            "\n"
+            "Queries (printed in the order given; may repeat):\n"
+            "      --query X,Y          prints \"distance D normal NX NY\" (D < 0 inside; unit normal, y down)\n"
+            "      --ray X,Y,DX,DY      prints \"hit X Y distance T\" or \"miss\": the ray from X,Y through\n"
+            "                           X+DX,Y+DY, traced up to 4 canvas sides\n"
+            "      --render FILE.png    draws the field: warm inside, cool outside, iso-lines, dark contour\n"
+            "      --iso PIXELS         spacing of the iso-lines (0 = none, 2 to 4096, default %g)\n"
+            "\n",
+            scene_default_text(), SCENE_MAX_SHAPES, d.width, d.height, s.iso_spacing_px);
+    fprintf(out,
+            "Drop:\n"
+            "      --stamp-size F       longer side of the stamp, fraction of min(W,H) (0.02 to 1, default %g)\n"
+            "      --at X,Y             start centre of the stamp (-10 to 10, default %g,%g)\n"
+            "      --velocity VX,VY     start velocity, canvas widths/heights per second (-100 to 100, default 0,0)\n"
+            "      --spin DEG           start spin, degrees per second clockwise (-7200 to 7200, default %g)\n"
+            "      --tilt DEG           start rotation, degrees clockwise (-360 to 360, default %g)\n"
+            "      --gravity G          canvas heights per second squared, down (-100 to 100, default %g)\n"
+            "      --restitution E      share of the normal speed kept in a bounce (0 to 1, default %g)\n"
+            "      --friction MU        Coulomb friction: 0 ice, 1 grips 45-degree slopes (0 to 2, default %g)\n"
+            "      --hz F               wobbles per second of the body (0.1 to 20, default %g)\n"
+            "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
+            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
+            "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
+            "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
+            "      --substeps N         solver steps per frame at least (1 to 64, default %d; raised for speed)\n"
+            "\n"
+            "Clip:\n"
+            "      --fps F              frames per second (1 to 100, default %g)\n"
+            "      --duration S         seconds (0.1 to 60; default: until it rests or leaves, at most %g)\n"
+            "      --hold S             seconds the resting frame is shown (0 to 10, default %g)\n"
+            "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
+            "      --no-scene           draw only the stamp on a transparent background\n"
+            "      --scene-color RRGGBB colour of the solid regions (default %02X%02X%02X)\n"
+            "\n",
+            d.stamp_size, d.at.x, d.at.y, d.spin, d.tilt, d.gravity, d.restitution, d.friction, d.body.hz,
+            d.body.damping, SOFTBODY_VOLUME_MAX, d.body.volume, d.body.drag, d.grid, d.body.substeps, d.fps, d.max_duration, d.hold, d.loop,
+            d.scene_rgb[0], d.scene_rgb[1], d.scene_rgb[2]);
+    fprintf(out,
+            "Output:\n"
+            "  -o, --output FILE        .gif, .png (APNG) or .webp; - = standard output\n"
+            "      --format F           gif, apng, webp or webm, whatever the name says\n"
+            "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
+            "      --sheet FILE.png     also write a sprite sheet and FILE.json\n"
+            "  -f, --force              overwrite existing files\n"
+            "  -q, --quiet              print nothing but errors\n"
+            "  -v, --verbose            say what was written\n"
+            "      --colors N           GIF palette size at most (2 to 256, default %d)\n"
+            "      --dither LEVEL       GIF dithering (0 to 1, default %g)\n"
+            "      --alpha-threshold N  GIF: alpha at or above N is opaque (1 to 255, default %d)\n"
+            "      --quality Q          lossy WebP at quality Q (0 to 100)\n"
+            "      --max-pixels N       refuse larger stamps before decoding (default 16777216)\n"
+            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
+            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
+            "\n"
+            "  -h, --help               this help\n"
+            "Exit status: 0 success, 1 some input failed, 2 usage error (a scene error names its column).\n",
+            q.colors, q.dither, q.alpha_threshold);
+}
+
+typedef enum ask_kind { ASK_QUERY, ASK_RAY } ask_kind;
+
+/* One --query or --ray, in canvas fractions. */
+typedef struct ask {
+    ask_kind kind;
+    double v[4];
+} ask;
+
+/* Parses exactly n comma-separated finite numbers. */
+static int parse_numbers(const char *opt, const char *s, int n, double *out, const char *shape)
+{
+    const char *t = s;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        double v = strtod(t, &end);
+        if (end == t || !isfinite(v) || errno == ERANGE || (i + 1 < n ? *end != ',' : *end != '\0')) {
+            cli_error(opt, "'%s' is not %s", s, shape);
+            return 0;
+        }
+        out[i] = v;
+        t = end + 1;
+    }
+    return 1;
+}
+
+static int parse_color(const char *opt, const char *s, unsigned char rgb[3])
+{
+    const char *t = s[0] == '#' ? s + 1 : s;
+    if (strlen(t) != 6 || strspn(t, "0123456789abcdefABCDEF") != 6) {
+        cli_error(opt, "'%s' is not a colour like 5F6B7A", s);
+        return 0;
+    }
+    unsigned long v = strtoul(t, NULL, 16);
+    rgb[0] = (unsigned char)(v >> 16);
+    rgb[1] = (unsigned char)(v >> 8);
+    rgb[2] = (unsigned char)v;
+    return 1;
+}
+
+static int check_range(const char *opt, double v, double lo, double hi, const char *text)
+{
+    if (v >= lo && v <= hi)
+        return 1;
+    cli_error(opt, "must be %g to %g, not %s", lo, hi, text);
+    return 0;
+}
+
+/* Prints the answers to the queries, one line each. */
+static void answer(const sdf_scene *scene, const ask *asks, int n, int W, int H, FILE *out)
+{
+    sdf_def sd = sdf_default_def();
+    double unit = W < H ? W : H;
+    for (int i = 0; i < n; i++) {
+        const double *v = asks[i].v;
+        v2 p = v2_make(v[0] * W, v[1] * H);
+        if (asks[i].kind == ASK_QUERY) {
+            double d = sdf_eval(scene, p);
+            v2 nrm = sdf_normal(scene, p);
+            fprintf(out, "distance %.6g normal %.6g %.6g\n", d / unit + 0.0, nrm.x + 0.0, nrm.y + 0.0);
+        } else {
+            double big = fmax(fabs(v[2]), fabs(v[3]));
+            v2 dir = v2_make(v[2] / big * W, v[3] / big * H);
+            double t;
+            v2 hit;
+            double reach = 4.0 * (W > H ? W : H);
+            if (sdf_raycast(scene, p, dir, reach, sd.ray_max_steps * 4, sd.ray_eps, &t, &hit))
+                fprintf(out, "hit %.6g %.6g distance %.6g\n", hit.x / W, hit.y / H, t / unit);
+            else
+                fprintf(out, "miss\n");
+        }
+    }
+}
+
+/* Draws the field picture to path; tmp is the register of its temporary name (BATCH_TMP_MAX bytes). */
+static int render_field(const sdf_scene *scene, const char *path, int W, int H, double iso, const write_opts *wo,
+                        char *tmp)
+{
+    poyo_error err;
+    uint8_t *rgba = malloc((size_t)W * H * 4), *png = NULL;
+    size_t len = 0;
+    int rc = 1;
+    if (!rgba) {
+        cli_error(path, "out of memory for a %dx%d picture", W, H);
+        goto done;
+    }
+    sdf_render_field(scene, rgba, W, H, iso);
+    if (image_encode_png(rgba, W, H, &png, &len, &err) != POYO_OK ||
+        file_write_atomic(path, png, len, wo, tmp, BATCH_TMP_MAX, &err) != POYO_OK) {
+        cli_error(path, "%s", err.msg);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(rgba);
+    free(png);
+    return rc;
+}
+
+typedef struct drop_job {
+    drop_def def;
+    output_def out;
+    const char *stamp, *output, *frames_dir, *sheet;
+    long long max_pixels;
+    long long max_memory;  /* --max-memory, bytes */
+    int verbose;
+} drop_job;
+
+/* Drops the stamp and writes what was asked; 0 ok, 1 failed (message printed). */
+static int run_drop(const sdf_scene *scene, const drop_job *j)
+{
+    const char *name = j->stamp;
+    poyo_error err;
+    size_t bytes = 0;
+    image im = { 0 };
+    drop_motion m;
+    memset(&m, 0, sizeof m);
+    anim a;
+    memset(&a, 0, sizeof a);
+    int rc = 1;
+    /* an output that cannot be written costs no decoding */
+    if (j->output && output_check(j->output, j->stamp, &j->out, &err) != POYO_OK) {
+        cli_error(j->output, "%s", err.msg);
+        goto done;
+    }
+    if (image_load(j->stamp, j->max_pixels, &im, &err) != POYO_OK) {
+        cli_error(name, "%s", err.msg);
+        goto done;
+    }
+    /* a clip of a given length is checked before it is filmed, with the frames it will have at least */
+    poyo_status st = POYO_OK;
+    if (j->def.duration > 0.0) {
+        memlimit_clip least = memlimit_clip_for(&im, (int)lround(j->def.duration * j->def.fps), j->def.width,
+                                                j->def.height, &j->out, j->output);
+        st = memlimit_check_clip(&least, "--size, --fps or --duration", &err);
+    }
+    if (st == POYO_OK)
+        st = drop_simulate(&im, scene, &j->def, &m, &err);
+    if (st == POYO_OK) {
+        memlimit_clip lc = memlimit_clip_for(&im, m.count, j->def.width, j->def.height, &j->out, j->output);
+        lc.sheet = j->sheet != NULL;
+        st = memlimit_check_clip(&lc, "--size, --fps or --duration", &err);
+    }
+    if (st != POYO_OK || drop_render(&im, scene, &m, &j->def, &a, &err) != POYO_OK) {
+        cli_error(name, "%s", err.msg);
+        goto done;
+    }
+    if (j->frames_dir && output_write_frames(&a, j->frames_dir, &j->out, &err) != POYO_OK) {
+        cli_error(j->frames_dir, "%s", err.msg);
+        goto done;
+    }
+    if (j->sheet && output_write_sheet(&a, j->sheet, &j->out, &err) != POYO_OK) {
+        cli_error(j->sheet, "%s", err.msg);
+        goto done;
+    }
+    if (j->output) {
+        st = output_write(&a, j->output, j->stamp, &j->out, &bytes, &err);
+        if (st != POYO_OK) {
+            cli_error(st == POYO_ERR_IO || st == POYO_ERR_USAGE ? j->output : name, "%s", err.msg);
+            goto done;
+        }
+    }
+    if (j->verbose)
+        cli_note(name, "wrote %s (%dx%d, %d frames, %.2f s, %s, %zu bytes)",
+                 j->output ? j->output : "frames", a.width, a.height, a.count, anim_duration(&a),
+                 m.settled ? "comes to rest" : m.left ? "leaves the canvas" : "still moving at the end", bytes);
+    rc = 0;
+done:
+    image_free(&im);
+    drop_motion_free(&m);
+    anim_free(&a);
+    return rc;
+}
+
+/* Reads the scene file; returns malloc'ed text or NULL (message printed). */
+static char *read_scene_file(const char *path)
+{
+    poyo_error err;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (file_read_all(path, (size_t)1 << 20, &data, &len, &err) != POYO_OK) {
+        cli_error(path, "%s", err.msg);
+        return NULL;
+    }
+    if (memchr(data, '\0', len)) {
+        cli_error(path, "the scene file holds a NUL byte; it must be text");
+        free(data);
+        return NULL;
+    }
+    char *text = malloc(len + 1);
+    if (!text) {
+        cli_error(path, "out of memory");
+        free(data);
+        return NULL;
+    }
+    memcpy(text, data, len);
+    text[len] = '\0';
+    free(data);
+    return text;
+}
+
+int cmd_sdf(int argc, char **argv)
+{
+    drop_job j;
+    memset(&j, 0, sizeof j);
+    j.def = drop_default_def();
+    j.out = output_default_def();
+    j.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    j.max_memory = MEMLIMIT_DEFAULT_MEMORY;
+    j.out.mode = cli_file_mode();
+    sdf_def sd = sdf_default_def();
+    double iso = sd.iso_spacing_px;
+    const char *scene_text = NULL, *scene_file = NULL, *render = NULL;
+    int nasks = 0, nstamps = 0;
+    char *file_text = NULL;
+    sdf_scene *scene = NULL;
+    ask *asks = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *asks);
+    if (!asks) {
+        cli_error(NULL, "out of memory");
+        return 1;
+    }
+    cli_parser p;
+    cli_init(&p, argc, argv, options);
+    const char *operand;
+    int id, ok = 1, rc = 2;
+    while (ok && (id = cli_next(&p, &operand)) != -1) {
+        const char *v = p.value, *on = p.name;
+        switch (id) {
+        case -2: ok = 0; break;
+        case 0:
+            if (nstamps++) {
+                cli_error(operand, "one stamp at a time (a second one was given)");
+                ok = 0;
+            }
+            j.stamp = operand;
+            break;
+        case O_OUTPUT: j.output = v; break;
+        case O_FORCE: j.out.force = 1; break;
+        case O_QUIET: j.verbose = 0; break;
+        case O_VERBOSE: j.verbose = 1; break;
+        case O_HELP: usage(stdout); free(asks); return 0;
+        case O_SCENE: scene_text = v; break;
+        case O_SCENE_FILE: scene_file = v; break;
+        case O_SIZE: ok = cli_size(on, v, &j.def.width, &j.def.height); break;
+        case O_QUERY:
+            asks[nasks].kind = ASK_QUERY;
+            ok = parse_numbers(on, v, 2, asks[nasks].v, "a point X,Y");
+            nasks += ok;
+            break;
+        case O_RAY:
+            asks[nasks].kind = ASK_RAY;
+            ok = parse_numbers(on, v, 4, asks[nasks].v, "a ray X,Y,DX,DY");
+            if (ok && ((asks[nasks].v[2] == 0.0 && asks[nasks].v[3] == 0.0) ||
+                       !check_range(on, fabs(asks[nasks].v[0]), 0, 1e6, v) ||
+                       !check_range(on, fabs(asks[nasks].v[1]), 0, 1e6, v))) {
+                if (ok)
+                    cli_error(on, "the direction DX,DY must not be 0,0");
+                ok = 0;
+            }
+            nasks += ok;
+            break;
+        case O_RENDER: render = v; break;
+        case O_ISO:
+            ok = cli_double(on, v, &iso) && (iso == 0.0 || check_range(on, iso, 2.0, 4096.0, v));
+            break;
+        case O_STAMP_SIZE: ok = cli_double(on, v, &j.def.stamp_size); break;
+        case O_AT: ok = cli_pair(on, v, &j.def.at.x, &j.def.at.y); break;
+        case O_VELOCITY: ok = cli_pair(on, v, &j.def.velocity.x, &j.def.velocity.y); break;
+        case O_SPIN: ok = cli_double(on, v, &j.def.spin); break;
+        case O_TILT: ok = cli_double(on, v, &j.def.tilt); break;
+        case O_GRAVITY: ok = cli_double(on, v, &j.def.gravity); break;
+        case O_RESTITUTION: ok = cli_double(on, v, &j.def.restitution); break;
+        case O_FRICTION: ok = cli_double(on, v, &j.def.friction); break;
+        case O_HZ: ok = cli_double(on, v, &j.def.body.hz); break;
+        case O_DAMPING: ok = cli_double(on, v, &j.def.body.damping); break;
+        case O_VOLUME: ok = cli_double(on, v, &j.def.body.volume); break;
+        case O_DRAG: ok = cli_double(on, v, &j.def.body.drag); break;
+        case O_GRID: ok = cli_int(on, v, 3, 64, &j.def.grid); break;
+        case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &j.def.body.substeps); break;
+        case O_FPS: ok = cli_double(on, v, &j.def.fps); break;
+        case O_DURATION:
+            ok = cli_double(on, v, &j.def.duration) && check_range(on, j.def.duration, 0.1, 60.0, v);
+            break;
+        case O_HOLD: ok = cli_double(on, v, &j.def.hold); break;
+        case O_LOOP: ok = cli_int(on, v, 0, 65535, &j.def.loop); break;
+        case O_NO_SCENE: j.def.draw_scene = 0; break;
+        case O_SCENE_COLOR: ok = parse_color(on, v, j.def.scene_rgb); break;
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &j.out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &j.out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &j.out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &j.out); break;
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &j.out); break;
+        case O_FRAMES: j.frames_dir = v; break;
+        case O_SHEET: j.sheet = v; break;
+        case O_MAXPX: ok = cli_max_pixels(on, v, &j.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &j.max_memory); break;
+        default: ok = 0; break;
+        }
+    }
+    memlimit_set(j.max_memory);
+    poyo_error err;
+    j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
+    if (ok && j.stamp && drop_check_def(&j.def, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        ok = 0;
+    }
+    if (ok && j.stamp && quantize_check_def(&j.out.quant, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        ok = 0;
+    }
+    if (ok && scene_text && scene_file) {
+        cli_error("--scene-file", "give the scene as --scene TEXT or --scene-file FILE, not both");
+        ok = 0;
+    }
+    if (ok && scene_file && j.stamp && strcmp(scene_file, "-") == 0 && strcmp(j.stamp, "-") == 0) {
+        cli_error("-", "the stamp and the scene cannot both come from standard input");
+        ok = 0;
+    }
+    if (ok && !j.stamp && nasks == 0 && !render) {
+        cli_error(NULL, "nothing to do: give a STAMP, --query, --ray or --render (see poyo sdf --help)");
+        ok = 0;
+    }
+    if (ok && !j.stamp && (j.output || j.frames_dir || j.sheet)) {
+        cli_error(j.output ? "-o" : j.frames_dir ? "--frames" : "--sheet", "needs a STAMP to drop");
+        ok = 0;
+    }
+    int to_stdout = (j.output && strcmp(j.output, "-") == 0) ||
+                    (j.stamp && strcmp(j.stamp, "-") == 0 && !j.output && !j.frames_dir && !j.sheet);
+    if (ok && to_stdout && nasks > 0) {
+        cli_error("-o", "the clip and the query answers cannot share standard output");
+        ok = 0;
+    }
+    if (ok && render && output_format_of(render) != FORMAT_APNG) {
+        cli_error("--render", "writes a PNG; name it FILE.png, not %s", render);
+        ok = 0;
+    }
+    if (!ok)
+        goto done;
+    j.out.input = j.stamp;
+    if (scene_file) {
+        file_text = read_scene_file(scene_file);
+        if (!file_text) {
+            rc = 1;
+            goto done;
+        }
+    }
+    const char *text = file_text ? file_text : scene_text ? scene_text : scene_default_text();
+    if (scene_parse(text, j.def.width, j.def.height, &scene, NULL, &err) != POYO_OK) {
+        cli_error(scene_file ? scene_file : "--scene", "%s", err.msg);
+        goto done;
+    }
+    rc = 1;
+    int failed = 0;
+    /* from here on an interrupt removes the temporary file being written */
+    j.out.tmp = batch_trap();
+    j.out.tmp_cap = BATCH_TMP_MAX;
+    answer(scene, asks, nasks, j.def.width, j.def.height, stdout);
+    if (fflush(stdout) != 0) {
+        cli_error("standard output", "%s", strerror(errno));
+        failed = 1;
+    }
+    if (render) {
+        write_opts wo = { j.out.force, j.stamp, j.out.mode };
+        failed |= render_field(scene, render, j.def.width, j.def.height, iso, &wo, j.out.tmp);
+    }
+    if (j.stamp) {
+        char *out = NULL;
+        if (!j.output && !j.frames_dir && !j.sheet) {
+            if (strcmp(j.stamp, "-") == 0) {
+                out = strdup("-");
+            } else {
+                out_format fmt = j.out.format == FORMAT_AUTO ? FORMAT_GIF : j.out.format;
+                out = cli_output_beside(j.stamp, output_extension(fmt), "poyo");
+            }
+            if (!out) {
+                cli_error(j.stamp, "out of memory");
+                failed = 1;
+                goto finish;
+            }
+            j.output = out;
+        }
+        if (j.output && strcmp(j.output, "-") == 0 && isatty(STDOUT_FILENO)) {
+            cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
+            failed = 1;
+        } else {
+            failed |= run_drop(scene, &j);
+        }
+        free(out);
+    }
+finish:
+    rc = failed ? 1 : 0;
+done:
+    batch_untrap();
+    sdf_scene_destroy(scene);
+    free(file_text);
+    free(asks);
+    return rc;
+}

@@ -1,0 +1,46 @@
+/* anim.h - an animation in memory: equally sized RGBA frames, each held for a
+ * whole number of ticks of a fixed frame rate. Every encoder takes this. */
+#ifndef POYO_ANIM_H
+#define POYO_ANIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+
+typedef struct anim {
+    int width, height;   /* pixels, both >= 1 */
+    int count;           /* number of frames */
+    double fps;          /* ticks per second */
+    int loop;            /* 0 = forever, else how many times the clip plays */
+    uint8_t *rgba;       /* count * width * height * 4 bytes, straight (not premultiplied) alpha */
+    int *hold;           /* count entries: ticks each frame is shown, >= 1 */
+} anim;
+
+/* Allocates count frames of width x height, zeroed, each held 1 tick. */
+poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err);
+/* POYO_ERR_USAGE unless a holds at least one frame of at least 1x1, a positive
+ * finite frame rate and holds of 1 tick or more; format names the encoder
+ * in the message ("cannot write an empty animation as WebM"). */
+poyo_status anim_check_encodable(const anim *a, const char *format, poyo_error *err);
+/* Frees the buffers; safe on a zeroed or already freed anim. */
+void anim_free(anim *a);
+/* Pointer to frame i's first byte. */
+static inline uint8_t *anim_frame(const anim *a, int i)
+{
+    return a->rgba + (size_t)i * (size_t)a->width * (size_t)a->height * 4u;
+}
+/* Bytes in one frame. */
+static inline size_t anim_frame_bytes(const anim *a) { return (size_t)a->width * (size_t)a->height * 4u; }
+/* Straight RGBA pixel src drawn over dst (4 bytes each), rounded to nearest. */
+void anim_blend_over(uint8_t *dst, const uint8_t *src);
+/* Total duration in seconds. */
+double anim_duration(const anim *a);
+/* Merges runs of identical consecutive frames into one longer-held frame. */
+void anim_merge_identical(anim *a);
+/* Splits the total time into whole units of 1/unit s (centiseconds: 100, ms: 1000)
+ * so that rounding errors are carried and the sum matches the total; every
+ * delay is at least min_units. out has a->count entries. */
+void anim_delays(const anim *a, int unit, int min_units, int *out);
+
+#endif

@@ -1,0 +1,28 @@
+/* lattice.h - the node grid laid over an image's visible pixels: which cells
+ * hold visible pixels and which nodes are active. */
+#ifndef POYO_LATTICE_H
+#define POYO_LATTICE_H
+
+#include <stdint.h>
+
+#include "image.h"
+#include "util/error.h"
+
+/* Lattice geometry. Node (i, j) rests at (ox + i h, oy + j h) in image pixels. */
+typedef struct lattice {
+    int nx, ny;            /* nodes per row and per column, both >= 2 */
+    double ox, oy, h;      /* origin and spacing, image pixels */
+    uint8_t *cell;         /* (nx - 1) * (ny - 1): 1 when the cell must be drawn */
+    int *index;            /* nx * ny: active node number, or -1 */
+    int count;             /* active nodes */
+    int *ni, *nj;          /* count entries: grid coordinates of each active node */
+    double bx0, by0, bx1, by1; /* bounding box of the visible pixels, image pixels */
+} lattice;
+
+/* Lays a lattice with `grid` nodes (3..64) along the longer side of the visible
+ * bounding box. Fails with POYO_ERR_INPUT when no pixel is visible. */
+poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err);
+/* Frees the arrays; safe on a zeroed lattice. */
+void lattice_free(lattice *l);
+
+#endif

@@ -1,0 +1,516 @@
+/* quantize.c - builds one palette for all frames with libimagequant (a
+ * histogram over every frame, so colours do not flicker) after alpha is
+ * thresholded to 1 bit, and remaps each frame to it. */
+#include "quantize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libimagequant.h>
+/* libimagequant parallelises with OpenMP; poyo runs files in parallel instead,
+ * and idle OpenMP workers spinning at barriers cost more than they save on
+ * stamp-sized images, so quantising asks OpenMP for one thread. */
+#include <omp.h>
+
+/* An exact colour histogram of every frame: open addressing on the packed
+ * colour, grown as needed; far cheaper than per-image histograms. */
+typedef struct colour_count {
+    uint32_t *key;   /* 0xRRGGBB | alpha bit << 24, or EMPTY */
+    unsigned *count;
+    size_t cap, used;
+} colour_count;
+
+#define EMPTY 0xffffffffu
+
+static int cc_init(colour_count *cc, size_t cap)
+{
+    cc->key = malloc(cap * sizeof *cc->key);
+    cc->count = calloc(cap, sizeof *cc->count);
+    cc->cap = cap;
+    cc->used = 0;
+    if (!cc->key || !cc->count)
+        return -1;
+    memset(cc->key, 0xff, cap * sizeof *cc->key);
+    return 0;
+}
+
+static void cc_free(colour_count *cc)
+{
+    free(cc->key);
+    free(cc->count);
+    cc->key = NULL;
+    cc->count = NULL;
+}
+
+static inline int cc_add(colour_count *cc, uint32_t k, unsigned n);
+
+/* Doubles the table (rare: kept out of the counting loop). */
+static __attribute__((noinline)) int cc_grow(colour_count *cc)
+{
+    colour_count big;
+    if (cc_init(&big, cc->cap * 2) != 0) {
+        cc_free(&big);
+        return -1;
+    }
+    for (size_t i = 0; i < cc->cap; i++)
+        if (cc->key[i] != EMPTY)
+            cc_add(&big, cc->key[i], cc->count[i]);
+    cc_free(cc);
+    *cc = big;
+    return 0;
+}
+
+static inline int cc_add(colour_count *cc, uint32_t k, unsigned n)
+{
+    if ((cc->used + 1) * 10 > cc->cap * 7 && cc_grow(cc) != 0)
+        return -1;
+    size_t h = (size_t)((k * 2654435761u) & (uint32_t)(cc->cap - 1));
+    while (cc->key[h] != EMPTY && cc->key[h] != k)
+        h = (h + 1) & (cc->cap - 1);
+    if (cc->key[h] == EMPTY) {
+        cc->key[h] = k;
+        cc->used++;
+    }
+    cc->count[h] += n;
+    return 0;
+}
+
+/* Nearest palette entry to (r, g, b) among the opaque entries (skip = the transparent one). */
+/* The opaque palette entries sorted by green, for nearest-colour searches that
+ * stop as soon as the green distance alone exceeds the best match. */
+typedef struct sorted_palette {
+    int n;
+    int idx[256];
+    int r[256], g[256], b[256];
+} sorted_palette;
+
+static void sort_palette(sorted_palette *sp, const uint8_t *pal, int n, int skip)
+{
+    sp->n = 0;
+    for (int c = 0; c < n; c++) {
+        if (c == skip)
+            continue;
+        int k = sp->n++;
+        /* insertion by green */
+        while (k > 0 && sp->g[k - 1] > pal[3 * c + 1]) {
+            sp->idx[k] = sp->idx[k - 1];
+            sp->r[k] = sp->r[k - 1];
+            sp->g[k] = sp->g[k - 1];
+            sp->b[k] = sp->b[k - 1];
+            k--;
+        }
+        sp->idx[k] = c;
+        sp->r[k] = pal[3 * c];
+        sp->g[k] = pal[3 * c + 1];
+        sp->b[k] = pal[3 * c + 2];
+    }
+}
+
+/* Nearest entry (squared RGB distance, ties to the lower palette index). */
+static int nearest_sorted(const sorted_palette *sp, int r, int g, int b)
+{
+    int lo = 0, hi = sp->n;
+    while (lo < hi) { /* first entry with green >= g */
+        int mid = (lo + hi) / 2;
+        if (sp->g[mid] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    long bd = -1;
+    int best = sp->n ? sp->idx[0] : 0;
+    int up = lo, down = lo - 1;
+    while (up < sp->n || down >= 0) {
+        int k;
+        if (up < sp->n && (down < 0 || sp->g[up] - g <= g - sp->g[down]))
+            k = up++;
+        else
+            k = down--;
+        long dg = sp->g[k] - g;
+        if (bd >= 0 && dg * dg > bd)
+            break; /* every entry left is farther in green alone */
+        long dr = sp->r[k] - r, db = sp->b[k] - b;
+        long d = dr * dr + dg * dg + db * db;
+        if (bd < 0 || d < bd || (d == bd && sp->idx[k] < best)) {
+            bd = d;
+            best = sp->idx[k];
+        }
+    }
+    return best;
+}
+
+quantize_def quantize_default_def(void)
+{
+    quantize_def d;
+    d.colors = 256;
+    d.dither = 0.0;
+    d.alpha_threshold = 128;
+    d.quality_min = 0;
+    d.quality_max = 99;
+    d.speed = 7;
+    d.matte = -1;
+    d.lossy = 0;
+    return d;
+}
+
+poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
+{
+    if (d->colors < 2 || d->colors > 256)
+        return poyo_fail(err, POYO_ERR_USAGE, "--colors: must be 2 to 256, not %d", d->colors);
+    if (!(d->dither >= 0.0 && d->dither <= 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--dither: must be 0 to 1, not %g", d->dither);
+    if (d->alpha_threshold < 1 || d->alpha_threshold > 255)
+        return poyo_fail(err, POYO_ERR_USAGE, "--alpha-threshold: must be 1 to 255, not %d", d->alpha_threshold);
+    if (d->quality_min < 0 || d->quality_max > 100 || d->quality_min > d->quality_max)
+        return poyo_fail(err, POYO_ERR_USAGE, "quality range must be within 0 to 100, not %d-%d", d->quality_min,
+                         d->quality_max);
+    if (d->speed < 1 || d->speed > 10)
+        return poyo_fail(err, POYO_ERR_USAGE, "speed must be 1 to 10, not %d", d->speed);
+    if (d->lossy < 0 || d->lossy > 255)
+        return poyo_fail(err, POYO_ERR_USAGE, "--lossy-gif must be 0 to 255, not %d", d->lossy);
+    if (d->matte < -1 || d->matte > 0xffffff)
+        return poyo_fail(err, POYO_ERR_USAGE, "invalid --matte colour");
+    return POYO_OK;
+}
+
+void indexed_free(indexed *ix)
+{
+    if (!ix)
+        return;
+    free(ix->index);
+    ix->index = NULL;
+}
+
+#define CACHE_BITS 16
+#define CACHE_SIZE (1u << CACHE_BITS)
+
+/* How a pixel is quantised: alpha is thresholded to 1 bit; opaque pixels
+ * keep their colour (blended onto the matte when one is given and the pixel
+ * was partly transparent), the rest are (0,0,0,0). */
+typedef struct binarize {
+    int threshold, matte, mr, mg, mb;
+} binarize;
+
+/* The pixel's quantised colour as a key: 0xRRGGBB | 1 << 24 when opaque, 0 when clear. */
+static inline uint32_t pixel_key(const binarize *bz, const uint8_t *s)
+{
+    int al = s[3];
+    if (al < bz->threshold)
+        return 0;
+    uint32_t r = s[0], g = s[1], b = s[2];
+    if (bz->matte >= 0 && al < 255) {
+        r = (uint32_t)((s[0] * al + bz->mr * (255 - al) + 127) / 255);
+        g = (uint32_t)((s[1] * al + bz->mg * (255 - al) + 127) / 255);
+        b = (uint32_t)((s[2] * al + bz->mb * (255 - al) + 127) / 255);
+    }
+    return 1u << 24 | r << 16 | g << 8 | b;
+}
+
+static inline uint32_t load_px(const uint8_t *s)
+{
+    uint32_t v;
+    memcpy(&v, s, 4);
+    return v;
+}
+
+poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct cache_entry { uint32_t rgb; uint8_t index; } *cache = NULL;
+    colour_count cc = { NULL, NULL, 0, 0 };
+    unsigned cache_used = 0;
+    omp_set_num_threads(1);
+    poyo_status st = quantize_check_def(def, err);
+    if (st != POYO_OK)
+        return st;
+    size_t npx = (size_t)a->width * a->height;
+    size_t fb = anim_frame_bytes(a);
+    uint8_t *bin = NULL; /* the binarised frames, for dithering only */
+    out->index = malloc(npx * (size_t)a->count);
+    liq_attr *attr = liq_attr_create();
+    liq_histogram *hist = NULL;
+    liq_result *res = NULL;
+    if (!out->index || !attr) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    binarize bz = { def->alpha_threshold, def->matte, (def->matte >> 16) & 255, (def->matte >> 8) & 255,
+                    def->matte & 255 };
+    /* the exact histogram of the quantised colours: runs of one raw pixel value
+     * (flat stamps are mostly runs) are counted once */
+    if (cc_init(&cc, 1u << 14) != 0) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    int bad = 0;
+    for (int f = 0; f < a->count && !bad; f++) {
+        const uint8_t *sp = anim_frame(a, f);
+        uint32_t raw = load_px(sp), last = pixel_key(&bz, sp);
+        unsigned run = 1;
+        for (size_t i = 1; i < npx && !bad; i++) {
+            uint32_t v = load_px(sp + 4 * i);
+            if (v == raw) {
+                run++;
+                continue;
+            }
+            raw = v;
+            uint32_t k = pixel_key(&bz, sp + 4 * i);
+            if (k == last) {
+                run++;
+                continue;
+            }
+            bad = cc_add(&cc, last, run) != 0;
+            last = k;
+            run = 1;
+        }
+        if (!bad)
+            bad = cc_add(&cc, last, run) != 0;
+    }
+    int any_clear = 0;
+    for (size_t i = 0; i < cc.cap && !bad; i++)
+        if (cc.key[i] == 0)
+            any_clear = 1;
+    /* keep one entry free for the transparent index when no pixel needs it */
+    int maxc = any_clear ? def->colors : def->colors - 1;
+    if (maxc < 2)
+        maxc = 2;
+    if (liq_set_max_colors(attr, maxc) != LIQ_OK || liq_set_speed(attr, def->speed) != LIQ_OK ||
+        liq_set_quality(attr, def->quality_min, def->quality_max) != LIQ_OK) {
+        st = poyo_fail(err, POYO_ERR_USAGE, "invalid quantiser settings");
+        goto done;
+    }
+    hist = liq_histogram_create(attr);
+    if (!hist) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    {
+        liq_histogram_entry *e = bad ? NULL : malloc(cc.used * sizeof *e);
+        size_t ne = 0;
+        if (e) {
+            for (size_t i = 0; i < cc.cap; i++) {
+                if (cc.key[i] == EMPTY)
+                    continue;
+                uint32_t k = cc.key[i];
+                liq_color col = { (unsigned char)(k >> 16), (unsigned char)(k >> 8), (unsigned char)k,
+                                  (unsigned char)(k >> 24 ? 255 : 0) };
+                e[ne].color = col;
+                e[ne].count = cc.count[i];
+                ne++;
+            }
+        }
+        liq_error he = e ? liq_histogram_add_colors(hist, attr, e, (int)ne, 0.0) : LIQ_OUT_OF_MEMORY;
+        free(e);
+        if (he != LIQ_OK) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
+            goto done;
+        }
+    }
+    liq_error qe = liq_histogram_quantize(hist, attr, &res);
+    if (qe == LIQ_QUALITY_TOO_LOW) {
+        st = poyo_fail(err, POYO_ERR_INPUT, "quality floor %d cannot be met with %d colours", def->quality_min, maxc);
+        goto done;
+    }
+    if (qe != LIQ_OK || !res) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot quantise the frames");
+        goto done;
+    }
+    const liq_palette *pal = liq_get_palette(res);
+    int n = (int)pal->count, tr = -1;
+    for (int i = 0; i < n; i++) {
+        out->palette[i][0] = pal->entries[i].r;
+        out->palette[i][1] = pal->entries[i].g;
+        out->palette[i][2] = pal->entries[i].b;
+        if (pal->entries[i].a < 128 && tr < 0)
+            tr = i;
+    }
+    if (tr < 0) {
+        tr = n++;
+        out->palette[tr][0] = out->palette[tr][1] = out->palette[tr][2] = 0;
+    }
+    sorted_palette spal;
+    sort_palette(&spal, &out->palette[0][0], n, tr);
+    if (def->dither > 0.0) {
+        bin = malloc(fb * (size_t)a->count);
+        if (!bin) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+            goto done;
+        }
+        for (int f = 0; f < a->count; f++) {
+            const uint8_t *sp = anim_frame(a, f);
+            uint8_t *d = bin + fb * (size_t)f;
+            for (size_t i = 0; i < npx; i++) {
+                uint32_t k = pixel_key(&bz, sp + 4 * i);
+                d[4 * i] = (uint8_t)(k >> 16);
+                d[4 * i + 1] = (uint8_t)(k >> 8);
+                d[4 * i + 2] = (uint8_t)k;
+                d[4 * i + 3] = k ? 255 : 0;
+            }
+        }
+        liq_set_dithering_level(res, (float)def->dither);
+        for (int f = 0; f < a->count; f++) {
+            liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
+            if (!img || liq_write_remapped_image(res, img, out->index + npx * (size_t)f, npx) != LIQ_OK) {
+                liq_image_destroy(img);
+                st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame to the palette");
+                goto done;
+            }
+            liq_image_destroy(img);
+        }
+        /* every clear pixel on the one transparent entry, no visible pixel on it */
+        for (int f = 0; f < a->count; f++) {
+            const uint8_t *sp = bin + fb * (size_t)f;
+            uint8_t *ix = out->index + npx * (size_t)f;
+            for (size_t i = 0; i < npx; i++) {
+                if (sp[4 * i + 3] == 0)
+                    ix[i] = (uint8_t)tr;
+                else if (ix[i] == tr)
+                    ix[i] = (uint8_t)nearest_sorted(&spal, sp[4 * i], sp[4 * i + 1], sp[4 * i + 2]);
+            }
+        }
+    } else {
+        /* nearest entry (never the transparent one), remembered per colour: flat stamps repeat their colours */
+        cache = malloc(sizeof *cache * CACHE_SIZE);
+        if (!cache) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+            goto done;
+        }
+        memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+        for (int f = 0; f < a->count; f++) {
+            const uint8_t *sp = anim_frame(a, f);
+            uint8_t *ip = out->index + npx * (size_t)f;
+            uint32_t raw = ~load_px(sp);
+            uint8_t idx = 0;
+            for (size_t i = 0; i < npx; i++) {
+                uint32_t v = load_px(sp + 4 * i);
+                if (v != raw) { /* a run of one raw value keeps its index */
+                    raw = v;
+                    uint32_t k = pixel_key(&bz, sp + 4 * i);
+                    if (!k) {
+                        idx = (uint8_t)tr;
+                    } else {
+                        uint32_t rgb = k & 0xffffffu;
+                        uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                        while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
+                            h = (h + 1) & (CACHE_SIZE - 1);
+                        if (cache[h].rgb == 0xffffffffu) {
+                            if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
+                                memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+                                cache_used = 0;
+                                h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                            }
+                            cache[h].rgb = rgb;
+                            cache[h].index = (uint8_t)nearest_sorted(&spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255),
+                                                                     (int)(rgb & 255));
+                            cache_used++;
+                        }
+                        idx = cache[h].index;
+                    }
+                }
+                ip[i] = idx;
+            }
+        }
+    }
+    out->ncolors = n < 2 ? 2 : n;
+    out->transparent = tr;
+    out->width = a->width;
+    out->height = a->height;
+    out->count = a->count;
+    st = POYO_OK;
+done:
+    free(cache);
+    cc_free(&cc);
+    if (st != POYO_OK)
+        indexed_free(out);
+    liq_result_destroy(res);
+    liq_histogram_destroy(hist);
+    liq_attr_destroy(attr);
+    free(bin);
+    return st;
+}
+
+/* The palette entry with some alpha nearest to the RGBA pixel px (alpha
+ * counted like a colour); the pixel itself, opaque black, if there is none. */
+static liq_color nearest_visible(const liq_palette *pal, const uint8_t *px)
+{
+    liq_color best = { 0, 0, 0, 255 };
+    long best_d = -1;
+    for (unsigned k = 0; k < pal->count; k++) {
+        liq_color c = pal->entries[k];
+        if (c.a == 0)
+            continue;
+        long dr = c.r - px[0], dg = c.g - px[1], db = c.b - px[2], da = c.a - px[3];
+        long d = dr * dr + dg * dg + db * db + da * da;
+        if (best_d < 0 || d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
+{
+    omp_set_num_threads(1);
+    if (colors < 2 || colors > 256)
+        return poyo_fail(err, POYO_ERR_USAGE, "colours must be 2 to 256, not %d", colors);
+    size_t npx = (size_t)a->width * a->height;
+    liq_attr *attr = liq_attr_create();
+    liq_histogram *hist = attr ? liq_histogram_create(attr) : NULL;
+    liq_result *res = NULL;
+    uint8_t *ix = malloc(npx);
+    poyo_status st = POYO_OK;
+    if (!attr || !hist || !ix || liq_set_max_colors(attr, colors) != LIQ_OK) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
+        goto done;
+    }
+    int clear = 0; /* some pixel is fully transparent */
+    for (int f = 0; f < a->count && st == POYO_OK; f++) {
+        const uint8_t *p = anim_frame(a, f);
+        for (size_t i = 0; i < npx && !clear; i++)
+            clear = p[4 * i + 3] == 0;
+        liq_image *img = liq_image_create_rgba(attr, p, a->width, a->height, 0);
+        if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK)
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
+        liq_image_destroy(img);
+    }
+    /* a palette of few colours may otherwise give the clear background a faint
+     * colour of its own: a box around the stamp */
+    if (st == POYO_OK && clear && liq_histogram_add_fixed_color(hist, (liq_color){ 0, 0, 0, 0 }, 0.0) != LIQ_OK)
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot reserve the transparent colour");
+    if (st != POYO_OK)
+        goto done;
+    if (liq_histogram_quantize(hist, attr, &res) != LIQ_OK || !res) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot reduce the colours");
+        goto done;
+    }
+    liq_set_dithering_level(res, (float)dither);
+    const liq_palette *pal = liq_get_palette(res);
+    for (int f = 0; f < a->count && st == POYO_OK; f++) {
+        uint8_t *p = anim_frame(a, f);
+        liq_image *img = liq_image_create_rgba(attr, p, a->width, a->height, 0);
+        if (!img || liq_write_remapped_image(res, img, ix, npx) != LIQ_OK) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame");
+        } else {
+            for (size_t i = 0; i < npx; i++) {
+                /* a clear pixel stays clear, a visible one visible (dithering may swap them) */
+                liq_color c = pal->entries[ix[i]];
+                if (p[4 * i + 3] == 0)
+                    c = (liq_color){ 0, 0, 0, 0 };
+                else if (c.a == 0)
+                    c = nearest_visible(pal, p + 4 * i);
+                p[4 * i + 0] = c.a ? c.r : 0;
+                p[4 * i + 1] = c.a ? c.g : 0;
+                p[4 * i + 2] = c.a ? c.b : 0;
+                p[4 * i + 3] = c.a;
+            }
+        }
+        liq_image_destroy(img);
+    }
+done:
+    free(ix);
+    liq_result_destroy(res);
+    liq_histogram_destroy(hist);
+    liq_attr_destroy(attr);
+    return st;
+}

@@ -1,0 +1,47 @@
+/* quantize.h - one palette for a whole animation (libimagequant), with a
+ * transparent index that no visible colour shares. */
+#ifndef POYO_QUANTIZE_H
+#define POYO_QUANTIZE_H
+
+#include <stdint.h>
+
+#include "anim.h"
+#include "util/error.h"
+
+typedef struct quantize_def {
+    int colors;           /* palette entries at most, transparent one included (2 to 256) */
+    double dither;        /* Floyd-Steinberg dithering level (0 to 1) */
+    int alpha_threshold;  /* alpha below this is transparent, at or above it opaque (1 to 255) */
+    int quality_min;      /* libimagequant quality floor (0 to 100); fewer colours when the image allows */
+    int quality_max;      /* libimagequant quality target (0 to 100) */
+    int speed;            /* libimagequant speed (1 slow/best to 10 fast) */
+    int matte;            /* 0xRRGGBB to blend partly transparent edges onto, or -1 for none */
+    int lossy;            /* GIF's LZW may write a pixel as a colour up to this RGB distance away to make
+                             its strings longer (0 exact, to 255) */
+} quantize_def;
+
+/* The defaults, the only place they live. */
+quantize_def quantize_default_def(void);
+/* Checks every field; names the first one out of range. */
+poyo_status quantize_check_def(const quantize_def *def, poyo_error *err);
+
+/* Indexed frames sharing one palette. */
+typedef struct indexed {
+    int width, height, count;
+    uint8_t *index;          /* count * width * height */
+    uint8_t palette[256][3]; /* RGB of each entry */
+    int ncolors;             /* entries used, 2 to 256 */
+    int transparent;         /* index of the transparent entry */
+} indexed;
+
+/* Quantises every frame of a with one shared palette. */
+poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err);
+/* Frees the indices; safe on a zeroed struct. */
+void indexed_free(indexed *ix);
+/* Reduces the frames of a to at most colors colours (2 to 256) in place, alpha
+ * included, with one palette for all frames (for smaller APNG files). A fully
+ * transparent pixel stays fully transparent and a visible one visible, at any
+ * colour count: the background gets no colour of its own. */
+poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err);
+
+#endif

@@ -1,0 +1,82 @@
+/* render.h - draws the image warped over the deformed lattice: Catmull-Rom
+ * refinement of node displacements, then an inverse bilinear map per output
+ * pixel with premultiplied bilinear sampling. */
+#ifndef POYO_RENDER_H
+#define POYO_RENDER_H
+
+#include <stdint.h>
+
+#include "image.h"
+#include "lattice.h"
+#include "util/error.h"
+
+typedef enum fit_mode { FIT_AUTO = 0, FIT_NONE } fit_mode;
+
+/* Where the image sits on the canvas: it is resampled to pw x ph pixels with its
+ * top-left corner at (ox, oy), so image point p is drawn at (sx p.x + ox, sy p.y + oy). */
+typedef struct placement {
+    int pw, ph, ox, oy;
+    double sx, sy;
+} placement;
+
+/* A renderer for one source image, lattice and canvas. */
+typedef struct renderer {
+    const lattice *lat;
+    int w, h;                /* canvas, pixels */
+    int sub;                 /* render cells per lattice cell along each side */
+    int rx, ry;              /* render grid nodes per row and column */
+    placement place;
+    float *src;              /* premultiplied source placed on the canvas with a 3-pixel border, at up times the
+                                canvas resolution: (w + 6) up * (h + 6) up * 4 floats */
+    int up;                  /* src is at this many times the canvas's resolution (1 or 2) */
+    double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
+    double *tx, *ty;         /* rows refined along x: ny * rx */
+    double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
+    uint8_t *mask;           /* w * h: pixel already drawn in this frame */
+    unsigned char *filled;   /* scratch for the displacement fill */
+    float unpremul[256][4];  /* (255 / a, 255 / a, 255 / a, 1): premultiplied samples back to colours */
+    float src_max_x, src_max_y; /* largest sample coordinates inside the bordered source */
+    size_t src_stride;       /* floats per row of the bordered source */
+    int shared_src;          /* 1 when src belongs to the renderer this one was cloned from */
+} renderer;
+
+/* Bounding box of the drawn cells for node positions (x, y) (lattice active
+ * order, image pixels), padded by the refinement; expands *box (x0, y0, x1, y1). */
+void render_bounds(const lattice *lat, const double *x, const double *y, double box[4]);
+/* The placement for a canvas of w x h. Fit none: the image scaled to fit the
+ * canvas, centred, as a still emoji is shown. Fit auto: the same unless box
+ * (what is drawn over the whole clip, image pixels, from render_bounds) needs a
+ * smaller scale to stay off the canvas's outermost pixels, but never smaller
+ * than min_scale of it; centred, then moved to keep box inside where it can
+ * (too wide, box is centred; too tall, its bottom kept in view).
+ * *fits (may be NULL) is 1 when box is inside. */
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int *fits);
+/* When box does not fit (*fits 0), moves p so that rest (the visible box at rest,
+ * image pixels) is inside the canvas's outermost pixels. */
+void render_keep_rest(placement *p, int w, int h, const double rest[4]);
+/* The rectangle (x0, y0, x1, y1, image pixels) that place shows inside the
+ * canvas's outermost pixels: where a body must stay to be drawn whole. */
+void render_inner_box(placement place, int w, int h, double box[4]);
+/* Bytes a renderer for a w x h canvas holds at its peak, with its clones on
+ * eight threads: the source copy, the placed stamp it is made from, the masks. */
+double renderer_bytes(int w, int h);
+/* Prepares drawing src (iw x ih) with its lattice on a w x h canvas. */
+poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
+                          poyo_error *err);
+/* Draws one frame for node positions (x, y) into rgba (w * h * 4, straight alpha). */
+void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba);
+/* Frees the renderer's buffers; safe twice. */
+void renderer_free(renderer *r);
+/* A second renderer drawing the same source (shared, read-only) with scratch
+ * buffers of its own, for drawing frames on another thread. */
+poyo_status renderer_clone(renderer *dst, const renderer *src, poyo_error *err);
+/* Draws count frames of n nodes each (frame f at x + f n, y + f n) into
+ * frames (count * w * h * 4 bytes), on up to `threads` threads. */
+poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, int n, int count, uint8_t *frames,
+                                 int threads, poyo_error *err);
+
+/* Inverse of the bilinear map of quad p00, p10, p11, p01 at point p: returns 1 and
+ * (u, v) when p is inside (with tolerance eps), else 0. */
+int render_inverse_bilinear(double px, double py, const double q[8], double eps, double *u, double *v);
+
+#endif

@@ -1,0 +1,292 @@
+/* animate.c - the main job: the kicked body is the clip engine's driver
+ * (clip.h films it: one-shot impulses until the body settles, eased back to
+ * rest; periodic drives as one steady-state period), then rendered. */
+#include "animate.h"
+
+#include "clip.h"
+#include "geom/vec2.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+animate_def animate_default_def(void)
+{
+    animate_def d;
+    d.grid = 12;
+    d.body = softbody_default_def();
+    /* a stamp rings a little longer than a plain body: its wobble stays lively to the end of the clip */
+    d.body.damping = 0.08;
+    d.anchor_auto = 1;
+    d.impulse = impulse_default_def();
+    d.fps = 25.0;
+    d.duration = 0.0;
+    d.max_duration = 2.0;
+    d.width = 0;
+    d.height = 0;
+    d.fit = FIT_AUTO;
+    d.loop = 0;
+    d.threads = 1;
+    return d;
+}
+
+poyo_status animate_check_def(const animate_def *d, poyo_error *err)
+{
+    if (d->grid < 3 || d->grid > 64)
+        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
+    if (!(d->fps >= 1.0 && d->fps <= 100.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
+    if (d->duration != 0.0 && !(d->duration >= 0.1 && d->duration <= 60.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be 0.1 to 60 seconds, not %g", d->duration);
+    if (d->width < 0 || d->width > 4096 || d->height < 0 || d->height > 4096)
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side");
+    if (d->threads < 1 || d->threads > 8)
+        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
+    if (d->loop < 0 || d->loop > 65535)
+        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
+    poyo_status st = softbody_check_def(&d->body, err);
+    if (st != POYO_OK)
+        return st;
+    impulse_def imp = d->impulse;
+    return impulse_resolve(&imp, err);
+}
+
+void motion_free(motion *m)
+{
+    if (!m)
+        return;
+    lattice_free(&m->lat);
+    free(m->x);
+    free(m->y);
+    free(m->qx);
+    free(m->qy);
+    memset(m, 0, sizeof *m);
+}
+
+void motion_take(motion *m, clip_frames *c)
+{
+    m->x = c->x;
+    m->y = c->y;
+    m->count = c->count;
+    m->periodic = c->periodic;
+    m->settled = c->settled;
+    free(c->e);
+    memset(c, 0, sizeof *c);
+}
+
+/* The body as the clip engine's driver: the impulse acts through the body's own callbacks. */
+static void body_step(void *user, long f)
+{
+    (void)f;
+    softbody_step_frame(user);
+}
+
+static void body_capture(void *user, double *x, double *y, double *e)
+{
+    (void)e;
+    softbody_positions(user, x, y);
+}
+
+/* Canvas pixels per image pixel of a still emoji on def's canvas. */
+static double def_scale(const image *src, const animate_def *def)
+{
+    int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
+    return fmin((double)W / src->w, (double)H / src->h);
+}
+
+/* One simulation of the clip; with wall not NULL the nodes stay inside it. */
+static poyo_status simulate_once(const image *src, const animate_def *def, const double *wall, motion *m,
+                                 poyo_error *err)
+{
+    memset(m, 0, sizeof *m);
+    softbody *sb = NULL;
+    impulse_run run;
+    memset(&run, 0, sizeof run);
+    poyo_status st = lattice_build(src, def->grid, &m->lat, err);
+    if (st != POYO_OK)
+        return st;
+    softbody_def body = def->body;
+    const impulse_info *info = impulse_get_info(def->impulse.kind);
+    if (!info) {
+        st = poyo_fail(err, POYO_ERR_USAGE, "unknown impulse");
+        goto fail;
+    }
+    if (def->anchor_auto)
+        body.anchor = info->anchor;
+    /* a body that lands on a floor wobbles as if standing on it: calibrate it
+     * anchored at the bottom, then let it go */
+    int land = info->has_floor && body.anchor == ANCHOR_NONE;
+    if (land)
+        body.anchor = ANCHOR_BOTTOM;
+    st = softbody_create(&m->lat, &body, &sb, err);
+    if (st != POYO_OK)
+        goto fail;
+    st = impulse_begin(&run, &def->impulse, sb, &m->lat, src->w, src->h, err);
+    if (st != POYO_OK)
+        goto fail;
+    st = softbody_calibrate(sb, run.px, run.py, def->fps, err);
+    if (st != POYO_OK)
+        goto fail;
+    if (land)
+        softbody_unpin_all(sb);
+    softbody_nodes nd = softbody_view(sb);
+    if (wall) {
+        /* walls for the nodes: the canvas's inner box widened by how far the
+         * lattice reaches past the visible pixels */
+        double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
+        for (int k = 1; k < nd.n; k++) {
+            lo_x = fmin(lo_x, nd.qx[k]);
+            hi_x = fmax(hi_x, nd.qx[k]);
+            lo_y = fmin(lo_y, nd.qy[k]);
+            hi_y = fmax(hi_y, nd.qy[k]);
+        }
+        double w[4] = { wall[0] - (m->lat.bx0 - lo_x), wall[1] - (m->lat.by0 - lo_y), wall[2] + (hi_x - m->lat.bx1),
+                        wall[3] + (hi_y - m->lat.by1) };
+        /* and a pixel more, for the curves drawn between nodes */
+        double px = 1.0 / def_scale(src, def);
+        w[0] += px, w[1] += px, w[2] -= px, w[3] -= px;
+        impulse_set_walls(&run, sb, w);
+    }
+    int n = nd.n;
+    m->n = n;
+    m->steps = softbody_steps(sb);
+    m->lambda = softbody_lambda(sb);
+    m->qx = malloc((size_t)n * sizeof(double));
+    m->qy = malloc((size_t)n * sizeof(double));
+    if (!m->qx || !m->qy) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+        goto fail;
+    }
+    memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
+    memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
+    int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
+    double scale0 = def_scale(src, def);
+    clip_driver drv = { sb, n, 0, body_step, body_capture, NULL, NULL };
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.width = W;
+    cd.height = H;
+    cd.sx = cd.sy = scale0;
+    cd.fps = def->fps;
+    cd.snap = 1.0;
+    if (info->periodic) {
+        int period = (int)lround(def->fps / run.def.rate);
+        if (period < 2)
+            period = 2;
+        run.omega = 2.0 * PI * def->fps / period;
+        impulse_kick(&run, sb);
+        cd.kind = CLIP_PERIODIC;
+        cd.period = period;
+    } else {
+        /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
+        run.cap_energy = !info->has_floor && body.damping < 0.05;
+        impulse_kick(&run, sb);
+        cd.kind = CLIP_ONESHOT;
+        clip_set_length(&cd, def->duration, def->max_duration);
+        /* over: for half a wobble the body stays within two fifths of its largest
+         * excursion (and a pixel) of rest; the ease then brings it home. A body
+         * that flies is measured against its flight, so it lands first and
+         * wobbles for a while before its clip may end */
+        double flight = info->has_floor ? impulse_release_time(&run) + 0.3 : 0.0;
+        cd.min_frames = (int)ceil((0.8 + flight) * def->fps);
+        cd.still = INFINITY;
+        cd.near = 1.0;
+        cd.fade = 0.4;
+        cd.quiet = (int)ceil(0.5 * def->fps / body.hz);
+        cd.rest_x = m->qx;
+        cd.rest_y = m->qy;
+        cd.frame0_rest = 1; /* frame 0 is the still image */
+        cd.ease = (int)lround(0.2 * def->fps);
+        cd.ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
+    }
+    clip_frames c;
+    st = clip_film(&cd, &drv, &c, err);
+    if (st != POYO_OK)
+        goto fail;
+    motion_take(m, &c);
+    impulse_end(&run);
+    softbody_destroy(sb);
+    return POYO_OK;
+fail:
+    impulse_end(&run);
+    softbody_destroy(sb);
+    motion_free(m);
+    return st;
+}
+
+/* The smallest share of a still emoji's size the stamp may shrink to so that
+ * its motion stays on the canvas: 0.86 in place, 0.76 for jumps and drops,
+ * 0.62 for long shapes (one side 3 times the other) jumping or dropping, at
+ * the default strength or below (times sqrt(default / strength) above it).
+ * Motion that needs more room is kept inside by the canvas's edges. */
+static double fill_floor(const impulse_info *info, const lattice *lat, double strength)
+{
+    double w = lat->bx1 - lat->bx0, h = lat->by1 - lat->by0;
+    double floor = !info->has_floor ? 0.86 : fmax(w, h) >= 3.0 * fmin(w, h) ? 0.62 : 0.76;
+    /* a stronger kick than the default may shrink the stamp further, so it keeps its strength */
+    return strength > info->strength ? floor * sqrt(info->strength / strength) : floor;
+}
+
+/* Bounding box of what the frames draw, image pixels. */
+static void motion_box(const motion *m, double box[4])
+{
+    box[0] = box[1] = 1e300;
+    box[2] = box[3] = -1e300;
+    for (int f = 0; f < m->count; f++)
+        render_bounds(&m->lat, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, box);
+}
+
+poyo_status animate_simulate(const image *src, const animate_def *def, motion *m, poyo_error *err)
+{
+    poyo_status st = simulate_once(src, def, NULL, m, err);
+    if (st != POYO_OK)
+        return st;
+    int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
+    const impulse_info *info = impulse_get_info(def->impulse.kind);
+    impulse_def imp = def->impulse;
+    if (impulse_resolve(&imp, err) != POYO_OK) {
+        motion_free(m);
+        return POYO_ERR_USAGE;
+    }
+    double box[4];
+    motion_box(m, box);
+    int fits = 1;
+    placement place = render_fit(src->w, src->h, W, H, def->fit,  box,
+                                 fill_floor(info, &m->lat, imp.strength), &fits);
+    int walled = 0;
+    if (!fits && def->fit == FIT_AUTO) {
+        /* at the smallest size allowed the motion still leaves the canvas: run it again inside walls */
+        double wall[4], rest[4] = { m->lat.bx0, m->lat.by0, m->lat.bx1, m->lat.by1 };
+        render_keep_rest(&place, W, H, rest);
+        render_inner_box(place, W, H, wall);
+        motion_free(m);
+        if ((st = simulate_once(src, def, wall, m, err)) != POYO_OK)
+            return st;
+        walled = 1;
+    }
+    m->place = place;
+    m->canvas_w = W;
+    m->canvas_h = H;
+    m->walled = walled;
+    return POYO_OK;
+}
+
+poyo_status animate_render(const image *src, const motion *m, const animate_def *def, anim *out, poyo_error *err)
+{
+    int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
+    placement p = m->place;
+    if (W != m->canvas_w || H != m->canvas_h) {
+        /* another canvas (a smaller one for a byte budget): the same placement, scaled */
+        double r = fmin((double)W / m->canvas_w, (double)H / m->canvas_h);
+        p.pw = (int)floor(m->place.pw * r + 1e-9);
+        p.ph = (int)floor(m->place.ph * r + 1e-9);
+        if (p.pw < 1) p.pw = 1;
+        if (p.ph < 1) p.ph = 1;
+        p.sx = (double)p.pw / src->w;
+        p.sy = (double)p.ph / src->h;
+        p.ox = (int)floor(m->place.ox * r + 0.5 * (W - m->canvas_w * r) + 0.5);
+        p.oy = (int)floor(m->place.oy * r + 0.5 * (H - m->canvas_h * r) + 0.5);
+    }
+    clip_view v = { src, &m->lat, p, W, H, def->fps, def->loop, def->threads, NULL, NULL };
+    return clip_render(&v, m->x, m->y, m->n, m->count, out, err);
+}

@@ -1,0 +1,59 @@
+/* animate.h - the main job: image -> lattice -> soft body kicked by an impulse
+ * -> node positions per frame -> warped RGBA frames that loop seamlessly. */
+#ifndef POYO_ANIMATE_H
+#define POYO_ANIMATE_H
+
+#include "clip.h"
+#include "impulse.h"
+#include "softbody.h"
+#include "image/anim.h"
+#include "image/image.h"
+#include "image/lattice.h"
+#include "image/render.h"
+#include "util/error.h"
+
+typedef struct animate_def {
+    int grid;              /* lattice nodes along the longer side (3 to 64) */
+    softbody_def body;     /* physics */
+    int anchor_auto;       /* 1: the impulse's own anchor instead of body.anchor */
+    impulse_def impulse;   /* the kick */
+    double fps;            /* frames per second (1 to 100) */
+    double duration;       /* seconds of a one-shot clip (0.1 to 60); 0 = until the body settles */
+    double max_duration;   /* seconds a one-shot clip may run while settling */
+    int width, height;     /* canvas, pixels (1 to 4096); 0 = the input's size */
+    fit_mode fit;          /* auto: never clip the motion; none: scale to the canvas and clip */
+    int loop;              /* plays (0 = forever), passed to the encoders */
+    int threads;           /* threads drawing frames (1 to 8) */
+} animate_def;
+
+/* The defaults, the only place they live. */
+animate_def animate_default_def(void);
+/* Checks every field of def (and its body and impulse); names the first bad one. */
+poyo_status animate_check_def(const animate_def *def, poyo_error *err);
+
+/* Node positions of every frame of the clip. */
+typedef struct motion {
+    lattice lat;           /* owned */
+    int n;                 /* nodes */
+    int count;             /* frames */
+    double *x, *y;         /* count * n, image pixels; frame f starts at f * n */
+    double *qx, *qy;       /* rest positions, n */
+    int periodic;          /* 1 when the clip is one period of a drive */
+    int settled;           /* 1 when a one-shot clip ended because the body came to rest */
+    int steps;             /* solver steps per frame */
+    double lambda;         /* stiffness eigenvalue of the main wobble */
+    placement place;       /* where the rest image sits on the canvas it was simulated for */
+    int canvas_w, canvas_h;/* that canvas */
+    int walled;            /* 1: the motion was kept inside the canvas's edges by walls */
+} motion;
+
+/* Simulates the clip for src; def must have passed animate_check_def(). */
+poyo_status animate_simulate(const image *src, const animate_def *def, motion *out, poyo_error *err);
+/* Moves a filmed clip's node positions into m (which keeps its lattice and rest pose). */
+void motion_take(motion *m, clip_frames *c);
+/* Frees a motion; safe on a zeroed one. */
+void motion_free(motion *m);
+/* Draws the frames of m on the canvas def asks for. */
+poyo_status animate_render(const image *src, const motion *m, const animate_def *def, anim *out, poyo_error *err);
+
+#endif

@@ -1,0 +1,957 @@
+/* impulse.c - turns a named kick into a press, gravity, a floor or a periodic
+ * drive for the shape-matching body. A one-shot impulse is a press: a few
+ * handle nodes are led over a few frames from rest to the peak pose that the
+ * strength names (a fraction of the body's height, or radians), held, and let
+ * go; the body around them follows by shape matching and then springs back by
+ * itself. */
+#include "impulse.h"
+#include "geom/vec2.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const impulse_info table[IMPULSE_COUNT] = {
+    [IMPULSE_SQUASH] = {
+        .name = "squash",
+        .summary = "pressed from above and released: the classic jelly wobble",
+        .strength = 0.16,
+        .strength_max = 0.4,
+        .strength_unit = "peak squash, fraction of height",
+        .at = { 0.5, 0.5 },
+        .anchor = ANCHOR_BOTTOM,
+    },
+    [IMPULSE_STRETCH] = {
+        .name = "stretch",
+        .summary = "pulled up and released",
+        .strength = 0.12,
+        .strength_max = 0.6,
+        .strength_unit = "peak stretch, fraction of height",
+        .at = { 0.5, 0.5 },
+        .anchor = ANCHOR_BOTTOM,
+    },
+    [IMPULSE_POKE] = {
+        .name = "poke",
+        .summary = "a finger pokes the body at a point: a dent that ripples outwards",
+        .strength = 0.18,
+        .strength_max = 0.4,
+        .strength_unit = "dent depth, fraction of height",
+        .uses_at = 1,
+        .at = { 0.5, 0.15 },
+        .uses_angle = 1,
+        .angle = NAN,
+        .anchor = ANCHOR_BOTTOM,
+    },
+    [IMPULSE_SHAKE] = {
+        .name = "shake",
+        .summary = "a sideways shove: the body sways",
+        .strength = 0.12,
+        .strength_max = 0.5,
+        .strength_unit = "peak sway, fraction of height",
+        .at = { 0.5, 0.5 },
+        .uses_angle = 1,
+        .anchor = ANCHOR_BOTTOM,
+    },
+    [IMPULSE_TWIST] = {
+        .name = "twist",
+        .summary = "a turn about a point, more the higher up: the body twists and untwists",
+        .strength = 0.20,
+        .strength_max = 0.4,
+        .strength_unit = "peak twist, radians",
+        .uses_at = 1,
+        .at = { 0.5, 0.5 },
+        .anchor = ANCHOR_BOTTOM,
+    },
+    [IMPULSE_JUMP] = {
+        .name = "jump",
+        .summary = "crouches, jumps off the floor, lands and squashes",
+        .strength = 0.22,
+        .strength_max = 2.0,
+        .strength_unit = "jump height, fraction of height",
+        .at = { 0.5, 0.5 },
+        .anchor = ANCHOR_NONE,
+        .has_floor = 1,
+    },
+    [IMPULSE_DROP] = {
+        .name = "drop",
+        .summary = "lifted from the floor, falls back onto it and splats",
+        .strength = 0.25,
+        .strength_max = 2.0,
+        .strength_unit = "drop height, fraction of height",
+        .at = { 0.5, 0.5 },
+        .anchor = ANCHOR_NONE,
+        .has_floor = 1,
+    },
+    [IMPULSE_WAVE] = {
+        .name = "wave",
+        .summary = "a steady side-to-side sway (periodic, loops exactly)",
+        .strength = 0.08,
+        .strength_max = 0.5,
+        .strength_unit = "sway, fraction of height",
+        .at = { 0.5, 0.5 },
+        .uses_angle = 1,
+        .periodic = 1,
+        .rate = 1.2,
+        .anchor = ANCHOR_BOTTOM,
+    },
+    [IMPULSE_PAT] = {
+        .name = "pat",
+        .summary = "patted on the head again and again (periodic, loops exactly)",
+        .strength = 0.15,
+        .strength_max = 0.3,
+        .strength_unit = "dent depth per pat, fraction of height",
+        .uses_at = 1,
+        .at = { 0.5, 0.0 },
+        .angle = 90.0,
+        .periodic = 1,
+        .rate = 1.5,
+        .anchor = ANCHOR_BOTTOM,
+    },
+};
+
+const impulse_info *impulse_get_info(impulse_kind kind)
+{
+    return kind >= 0 && kind < IMPULSE_COUNT ? &table[kind] : NULL;
+}
+
+int impulse_lookup(const char *name)
+{
+    for (int k = 0; k < IMPULSE_COUNT; k++)
+        if (strcmp(table[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+impulse_def impulse_default_def(void)
+{
+    impulse_def d;
+    d.kind = IMPULSE_SQUASH;
+    d.strength = NAN;
+    d.at = v2_make(NAN, NAN);
+    d.angle = NAN;
+    d.rate = NAN;
+    return d;
+}
+
+poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
+{
+    const impulse_info *info = impulse_get_info(d->kind);
+    if (!info)
+        return poyo_fail(err, POYO_ERR_USAGE, "unknown impulse");
+    if (isnan(d->strength))
+        d->strength = info->strength;
+    if (!(d->strength >= 0.0 && d->strength <= info->strength_max))
+        return poyo_fail(err, POYO_ERR_USAGE,
+                         "--strength: must be 0 to %g for %s (beyond that the body folds over itself), not %g",
+                         info->strength_max, info->name, d->strength);
+    if (isnan(d->at.x))
+        d->at = info->at;
+    if (!(fabs(d->at.x) <= 10.0 && fabs(d->at.y) <= 10.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--at: must be within -10 to 10 (image fractions), not %g,%g", d->at.x, d->at.y);
+    if (isnan(d->angle))
+        d->angle = info->angle;
+    if (!isnan(d->angle) && !(fabs(d->angle) <= 3600.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--angle: must be -3600 to 3600 degrees, not %g", d->angle);
+    /* a rate is checked where it matters and where it was given for nothing */
+    if (!isnan(d->rate) || info->periodic) {
+        if (isnan(d->rate))
+            d->rate = info->rate;
+        if (!(d->rate >= 0.1 && d->rate <= 20.0))
+            return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be 0.1 to 20 Hz, not %g", d->rate);
+    }
+    return POYO_OK;
+}
+
+/* Floor contact: nodes below the floor go back on it; the normal velocity is
+ * reflected with the restitution, and the tangential one loses at most the
+ * friction times the normal change (Coulomb): a landing grips, a foot at rest
+ * on the floor slides freely (the floor carries the body's weight, see
+ * floor_carries), so the pull that brings a body home sideways is not fought
+ * by a floor that stopped every sideways step. */
+static void floor_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
+{
+    const impulse_run *run = user;
+    (void)x;
+    double mu = run->friction;
+    for (int k = 0; k < n; k++) {
+        if (y[k] <= run->floor_y)
+            continue;
+        y[k] = run->floor_y;
+        if (vy[k] > 0.0) {
+            double dvn = (1.0 + run->restitution) * vy[k], cut = fmin(fabs(vx[k]), mu * dvn);
+            vy[k] = -run->restitution * vy[k];
+            vx[k] -= copysign(cut, vx[k]);
+        }
+    }
+}
+
+/* A node touching a sticky palm stays where it touched: its sideways step is
+ * taken back. */
+static void palm_holds(const impulse_run *run, double *x, double *vx)
+{
+    if (run->palm_sticky) {
+        *x -= *vx * run->step_dt;
+        *vx = 0.0;
+    }
+}
+
+/* Floor contact and the walls of the canvas: what impulses collide with. */
+static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
+{
+    const impulse_run *run = user;
+    if (run->floor)
+        floor_collide(user, x, y, vx, vy, n);
+    /* the palm: nothing above it; a sticky one holds what it touches where it
+     * touched, so a thin stem under a heavy top (a flag on its pole) bends
+     * instead of buckling over as its top slides away */
+    if (run->plane && run->held)
+        for (int k = 0; k < n; k++)
+            if (y[k] < run->palm_y) {
+                y[k] = run->palm_y;
+                vy[k] = fmax(vy[k], 0.0);
+                palm_holds(run, &x[k], &vx[k]);
+            }
+    if (run->plane_up && run->held) /* the palm from below: nothing under it */
+        for (int k = 0; k < n; k++)
+            if (y[k] > run->palm_up_y) {
+                y[k] = run->palm_up_y;
+                vy[k] = fmin(vy[k], 0.0);
+                palm_holds(run, &x[k], &vx[k]);
+            }
+    if (!run->walls)
+        return;
+    const double *w = run->wall;
+    for (int k = 0; k < n; k++) {
+        if (x[k] < w[0]) {
+            x[k] = w[0];
+            vx[k] = fmax(vx[k], 0.0);
+        } else if (x[k] > w[2]) {
+            x[k] = w[2];
+            vx[k] = fmin(vx[k], 0.0);
+        }
+        if (y[k] < w[1]) {
+            y[k] = w[1];
+            vy[k] = fmax(vy[k], 0.0);
+        } else if (y[k] > w[3]) {
+            y[k] = w[3];
+            vy[k] = fmin(vy[k], 0.0);
+        }
+    }
+}
+
+void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4])
+{
+    memcpy(run->wall, box, sizeof run->wall);
+    run->walls = 1;
+    softbody_set_collide(sb, body_collide, run);
+}
+
+static void drive_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
+{
+    impulse_run *run = user;
+    (void)x;
+    (void)y;
+    if (run->def.kind == IMPULSE_WAVE) {
+        double s = run->gain * sin(run->omega * t);
+        for (int k = 0; k < n; k++) {
+            ax[k] += run->drive_x[k] * s;
+            ay[k] += run->drive_y[k] * s;
+        }
+    } else if (run->def.kind == IMPULSE_PAT) {
+        /* a finger presses in and lets go at the start of every period: a smooth
+         * push on the nodes under it, sin^2 over the press */
+        double period = 2.0 * PI / run->omega, phase = t - floor(t / period + 1e-9) * period;
+        if (phase >= run->t_press)
+            return;
+        double a = sin(PI * phase / run->t_press);
+        a *= a * run->gain;
+        for (int h = 0; h < run->nh; h++) {
+            ax[run->hk[h]] += a * run->hdx[h];
+            ay[run->hk[h]] += a * run->hdy[h];
+        }
+    }
+}
+
+static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
+
+/* A body that lands keeps upright, as a stamp should: a turn away from how it
+ * stands at rest is pulled back (2.5 Hz, well damped), so a tall shape on a
+ * small foot wobbles on it instead of toppling over, and a free body does not
+ * spin away. With place, a free body (no anchor, no floor) also keeps its
+ * place: its centre is pulled back to where it rests (2 Hz, well damped), so
+ * the stamp wobbles in place instead of drifting off. */
+static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
+                      int n)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    double qx = 0, qy = 0, cx = 0, cy = 0, vx = 0, vy = 0;
+    for (int k = 0; k < n; k++) {
+        qx += nd.qx[k], qy += nd.qy[k], cx += x[k], cy += y[k];
+        vx += nd.vx[k], vy += nd.vy[k];
+    }
+    qx /= n, qy /= n, cx /= n, cy /= n, vx /= n, vy /= n;
+    double fx = 0.0, fy = 0.0;
+    if (place) {
+        double wp = 2.0 * PI * 2.0;
+        fx = -wp * wp * (cx - qx) - 2.0 * 0.8 * wp * vx;
+        fy = -wp * wp * (cy - qy) - 2.0 * 0.8 * wp * vy;
+    } else if (run->floor && !run->held) {
+        /* a body on the floor comes home sideways: a rocket that lands on its
+         * slanted fins slid 10 px and stood there, still, for a second */
+        double wp = 2.0 * PI * 1.0;
+        fx = -wp * wp * (cx - qx) - 2.0 * 0.8 * wp * vx;
+    }
+    double dot = 0, cross = 0, mom = 0, r2 = 0;
+    for (int k = 0; k < n; k++) {
+        double rx = nd.qx[k] - qx, ry = nd.qy[k] - qy, sx = x[k] - cx, sy = y[k] - cy;
+        dot += rx * sx + ry * sy;
+        cross += rx * sy - ry * sx;
+        mom += sx * (nd.vy[k] - vy) - sy * (nd.vx[k] - vx);
+        r2 += sx * sx + sy * sy;
+    }
+    double alpha = 0.0;
+    if (r2 > 0) {
+        double theta = atan2(cross, dot), omega = mom / r2;
+        /* with a part that integrates the tilt: a stamp whose foot is off its
+         * centre (a flag on its pole) would otherwise rest where the floor's
+         * push and the pull balance, leaning, instead of standing upright; it
+         * starts when the hand lets go, so it does not fight a twist */
+        double wn = 2.0 * PI * 2.5;
+        if (!run->held)
+            run->tilt_sum += theta * run->step_dt;
+        alpha = -wn * wn * (theta + 5.0 * run->tilt_sum) - 2.0 * 0.8 * wn * omega;
+    }
+    for (int k = 0; k < n; k++) {
+        ax[k] += fx - alpha * (y[k] - cy);
+        ay[k] += fy + alpha * (x[k] - cx);
+    }
+}
+
+/* A body standing on the floor is carried by it as a whole: its weight does
+ * not sag it. Gravity pulls it only while it is off the floor (its lowest
+ * point more than half a pixel up); a stamp standing on a thin stem (a balloon
+ * on its string, a flag on its pole) sank onto the stem after every landing
+ * and stood there bent until the loop snapped it back. */
+static void floor_carries(const impulse_run *run, const double *y, double *ay, int n)
+{
+    double low = -1e300;
+    for (int k = 0; k < n; k++)
+        low = fmax(low, y[k]);
+    if (low < run->floor_y - 0.5)
+        return;
+    for (int k = 0; k < n; k++)
+        ay[k] -= run->gravity;
+}
+
+/* Moves the handles' pins to the press at time t, or lets go once it is over. */
+static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
+{
+    impulse_run *run = user;
+    if (run->floor || run->free) /* while held, the hand keeps a free body in place */
+        keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
+    if (run->floor)
+        floor_carries(run, y, ay, n);
+    if (!run->held)
+        return;
+    softbody *sb = run->sb;
+    softbody_nodes nd = softbody_view(sb);
+    double te = t + run->step_dt; /* where the pins must be at the end of this step */
+    double t_off = run->t_press + run->t_hold; /* when the lift begins */
+    if (te > t_off + run->t_lift + 1e-9) {
+        for (int h = 0; h < run->nh; h++)
+            softbody_set_pinned(sb, run->hk[h], 0);
+        run->held = 0;
+        if (softbody_pinned_count(sb) == 0 && !run->floor) {
+            /* a free body keeps its place: the press gives it no drift */
+            double mx = 0.0, my = 0.0;
+            for (int k = 0; k < nd.n; k++) {
+                mx += nd.vx[k];
+                my += nd.vy[k];
+            }
+            for (int k = 0; k < nd.n; k++) {
+                nd.vx[k] -= mx / nd.n;
+                nd.vy[k] -= my / nd.n;
+            }
+        }
+        if (run->cap_energy)
+            softbody_cap_energy(sb);
+        return;
+    }
+    if (te > t_off && run->launch > 0.0) {
+        /* the leap: the hand lifts the body out of its crouch back to its
+         * own shape, gaining the launch speed evenly, and lets go of it in the
+         * air at that speed. Let go crouched, the body sprang up off its
+         * foot and turned about it: a flag on its pole spun over */
+        double u = fmin(1.0, (te - t_off) / run->t_lift), e = 1.0 - smoothstep(u);
+        double rise = 0.5 * run->launch * run->t_lift * u * u;
+        for (int h = 0; h < run->nh; h++) {
+            int k = run->hk[h];
+            nd.pinx[k] = nd.qx[k] + e * run->hdx[h];
+            nd.piny[k] = nd.qy[k] + e * run->hdy[h] - rise;
+        }
+        return;
+    }
+    double a = run->gain * smoothstep(te / run->t_press);
+    if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn)) {
+        /* a free body, held by the hand alone, would hang from the last
+         * pins of a roll-off and swing, and a twist is a turn of the whole
+         * hand: the finger (or the twisting hand) draws back with the body
+         * instead, to 60 % of the way, and lets go there. Let go at the peak,
+         * the body sprang back within one frame */
+        a = run->gain * (1.0 - 0.4 * smoothstep((te - t_off) / run->t_lift));
+    } else if (te > t_off && run->t_lift > 0.0) {
+        /* a finger rolls off: the handles dented least let go first, the
+         * deepest last, each at once, so the dent springs back over a few
+         * frames and keeps its energy */
+        double most = 0.0, f = (te - t_off) / run->t_lift;
+        for (int h = 0; h < run->nh; h++)
+            most = fmax(most, hypot(run->hdx[h], run->hdy[h]));
+        for (int h = 0; h < run->nh; h++)
+            if (f >= hypot(run->hdx[h], run->hdy[h]) / most)
+                softbody_set_pinned(sb, run->hk[h], 0);
+        return;
+    }
+    run->palm_y = run->plane_top + a * run->plane_depth;
+    run->palm_up_y = run->plane_bottom - a * run->plane_up_depth;
+    for (int h = 0; h < run->nh; h++) {
+        int k = run->hk[h];
+        if (run->turn) {
+            double rx = nd.qx[k] - run->pivot.x, ry = nd.qy[k] - run->pivot.y, turn = a * run->angle * run->hdx[h];
+            double ct = cos(turn), st = sin(turn);
+            nd.pinx[k] = run->pivot.x + ct * rx - st * ry;
+            nd.piny[k] = run->pivot.y + st * rx + ct * ry;
+        } else {
+            nd.pinx[k] = nd.qx[k] + a * run->hdx[h];
+            nd.piny[k] = nd.qy[k] + a * run->hdy[h];
+        }
+    }
+}
+
+/* Adds node k as a handle displaced by (dx, dy) at the peak. */
+static void add_handle(impulse_run *run, int k, double dx, double dy)
+{
+    run->hk[run->nh] = k;
+    run->hdx[run->nh] = dx;
+    run->hdy[run->nh] = dy;
+    run->nh++;
+}
+
+/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
+ * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
+static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
+                           double px, double py, double *dx, double *dy)
+{
+    const lattice *l = run->lat;
+    double u = (px - l->ox) / l->h, v = (py - l->oy) / l->h;
+    int i = (int)floor(u), j = (int)floor(v);
+    if (i < 0 || j < 0 || i >= l->nx - 1 || j >= l->ny - 1)
+        return 0;
+    int k00 = l->index[j * l->nx + i], k10 = l->index[j * l->nx + i + 1];
+    int k01 = l->index[(j + 1) * l->nx + i], k11 = l->index[(j + 1) * l->nx + i + 1];
+    if (k00 < 0 || k10 < 0 || k01 < 0 || k11 < 0)
+        return 0;
+    double fu = u - i, fv = v - j;
+    double w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv;
+    *dx = w00 * (nd->x[k00] - rx[k00]) + w10 * (nd->x[k10] - rx[k10]) + w01 * (nd->x[k01] - rx[k01]) +
+          w11 * (nd->x[k11] - rx[k11]);
+    *dy = w00 * (nd->y[k00] - ry[k00]) + w10 * (nd->y[k10] - ry[k10]) + w01 * (nd->y[k01] - ry[k01]) +
+          w11 * (nd->y[k11] - ry[k11]);
+    return 1;
+}
+
+/* Handles under a fingertip at the kick point, moved by depth along dir at the
+ * peak (less the farther they are from the tip). */
+static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
+                       double depth)
+{
+    /* the dent's slope stays below one, so no cell of the lattice folds over */
+    double sigma = fmax(fmax(0.6 * lat->h, 0.06 * size), 0.7 * depth), reach = fmax(1.2 * lat->h, 2.2 * sigma);
+    /* a point off the body is moved to the nearest free node: the finger lands on the body */
+    int nearest = -1;
+    double best = INFINITY;
+    for (int k = 0; k < nd->n; k++) {
+        double d = hypot(nd->qx[k] - run->at_px.x, nd->qy[k] - run->at_px.y);
+        if (!nd->pinned[k] && d < best)
+            best = d, nearest = k;
+    }
+    double dx, dy;
+    if (nearest < 0)
+        return;
+    if (!displacement_at(run, nd, nd->qx, nd->qy, run->at_px.x, run->at_px.y, &dx, &dy))
+        run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
+    for (int k = 0; k < nd->n; k++) {
+        double d2 = (nd->qx[k] - run->at_px.x) * (nd->qx[k] - run->at_px.x) +
+                    (nd->qy[k] - run->at_px.y) * (nd->qy[k] - run->at_px.y);
+        if (nd->pinned[k] || d2 > reach * reach)
+            continue;
+        double w = depth * exp(-d2 / (2.0 * sigma * sigma));
+        add_handle(run, k, dir.x * w, dir.y * w);
+    }
+}
+
+/* The handles of a one-shot impulse and how they move. */
+static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
+                        double size, v2 dir)
+{
+    double s = run->def.strength;
+    int n = nd->n;
+    run->gain = 1.0;
+    /* a press no faster than the body can follow: longer for a deeper one */
+    run->t_press = 0.16 * fmax(1.0, s / run->info->strength);
+    /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
+     * its dent a moment (the body around it settles), and so does a crouch before the leap */
+    run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
+    /* and rolls off over a frame's time: let go all at once, the dent sprang
+     * back within one frame, the clip's largest step by far. A free body, held
+     * by the finger alone, is not rolled off (it would hang from its last pins
+     * and swing): the finger draws back over two frames' time and lets go, and
+     * so does the hand that twists (let go at the peak, the turn sprang back
+     * up to 30 px within one frame) */
+    run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04) : run->def.kind == IMPULSE_TWIST ? 0.08 : 0.0;
+    /* the top and bottom node of every column */
+    int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
+    for (int i = 0; i < lat->nx; i++)
+        coltop[i] = colbot[i] = -1;
+    for (int k = 0; k < n; k++) {
+        int i = lat->ni[k];
+        if (coltop[i] < 0 || lat->nj[k] < lat->nj[coltop[i]])
+            coltop[i] = k;
+        if (colbot[i] < 0 || lat->nj[k] > lat->nj[colbot[i]])
+            colbot[i] = k;
+    }
+    /* squash and stretch work against the anchor: from the top of a standing
+     * body, from the bottom of a hanging one; a free one is squashed from the
+     * top onto a palm held under it, and stretched from both ends */
+    anchor_kind anchor = softbody_get_def(run->sb)->anchor;
+    int free_body = anchor == ANCHOR_NONE;
+    double from_top = anchor == ANCHOR_TOP ? 0.0 : free_body && run->def.kind == IMPULSE_STRETCH ? 0.5 : 1.0;
+    /* how far a node at rest height y is from the anchored edge (the bottom when free) */
+#define from_anchor(y) (anchor == ANCHOR_TOP ? (y) - top : bottom - (y))
+
+    switch (run->def.kind) {
+    case IMPULSE_STRETCH:
+        /* the whole top edge is lifted, ears and horns too (the bottom edge pulled down) */
+        for (int i = 0; i < lat->nx; i++) {
+            if (from_top > 0.0 && coltop[i] >= 0 && !nd->pinned[coltop[i]])
+                add_handle(run, coltop[i], 0.0, -from_top * s * size);
+            if (from_top < 1.0 && colbot[i] >= 0 && colbot[i] != coltop[i] && !nd->pinned[colbot[i]])
+                add_handle(run, colbot[i], 0.0, (1.0 - from_top) * s * size);
+        }
+        break;
+    case IMPULSE_SQUASH:
+        run->palm_sticky = 1;
+        run->plane = from_top > 0.0;
+        run->plane_top = top;
+        run->plane_depth = from_top * s * size;
+        run->plane_up = from_top < 1.0 || free_body;
+        run->plane_bottom = bottom;
+        run->plane_up_depth = (1.0 - from_top) * s * size;
+        break;
+    case IMPULSE_JUMP: {
+        /* a crouch, then the leap. The hand squats the whole body onto its foot,
+         * 12 % of its height, widening it as much (its area kept): a palm on the
+         * top bent a thin stem under a heavy top over (a flag toppled 45 degrees
+         * on its pole, a balloon folded onto its string) */
+        double c = 0.12 * size / fmax(bottom - top, 1.0), cx = 0.5 * (lat->bx0 + lat->bx1);
+        for (int k = 0; k < n; k++)
+            if (!nd->pinned[k])
+                add_handle(run, k, (nd->qx[k] - cx) * c / (1.0 - c), (bottom - nd->qy[k]) * c);
+        run->launch = sqrt(2.0 * run->gravity * s * size);
+        run->t_lift = 0.12;
+        break;
+    }
+    case IMPULSE_DROP:
+        /* lifted from where it stands and let fall at the top, where the
+         * hand stops anyway (a slower lift or a pause there were runs of
+         * still frames beside the landing's fast ones) */
+        for (int k = 0; k < n; k++)
+            if (!nd->pinned[k])
+                add_handle(run, k, 0.0, -s * size);
+        run->t_press = 0.25;
+        run->t_hold = 0.0;
+        break;
+    case IMPULSE_POKE:
+        add_finger(run, nd, lat, size, dir, s * size);
+        break;
+    case IMPULSE_SHAKE:
+        /* the part far from the anchor is shoved (the top quarter of a standing
+         * body) all the way, less nearer the anchor */
+        for (int k = 0; k < n; k++) {
+            double g = smoothstep((from_anchor(nd->qy[k]) / size - 0.35) / 0.4);
+            if (!nd->pinned[k] && g > 0.0)
+                add_handle(run, k, dir.x * s * size * g, dir.y * s * size * g);
+        }
+        break;
+    case IMPULSE_TWIST:
+        /* the part far from the anchor turns, more the farther: a twist, not a tilt */
+        run->turn = 1;
+        run->pivot = run->at_px;
+        run->angle = s;
+        for (int k = 0; k < n; k++) {
+            double g = smoothstep((from_anchor(nd->qy[k]) / size - 0.2) / 0.8);
+            if (!nd->pinned[k] && g > 0.0)
+                add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
+        }
+        break;
+    default:
+        break;
+    }
+#undef from_anchor
+}
+
+/* The deformation now in the strength's own units (poke: the mean displacement
+ * within 0.1 of the height around the kick point over the height; twist: the
+ * least-squares turn of the body, radians). */
+static double press_measure(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
+{
+    if (!rx) {
+        rx = nd->qx;
+        ry = nd->qy;
+    }
+    if (run->def.kind == IMPULSE_WAVE) {
+        /* the mean sideways move of the top quarter of the visible box, over
+         * points in drawn cells (where the pixels are) */
+        const lattice *l = run->lat;
+        double sum = 0.0, hq = 0.25 * (l->by1 - l->by0);
+        int count = 0;
+        for (int a = 0; a <= 16; a++)
+            for (int b = 0; b <= 4; b++) {
+                double px = l->bx0 + (l->bx1 - l->bx0) * a / 16.0, py = l->by0 + hq * b / 4.0, dx, dy;
+                int ci = (int)floor((px - l->ox) / l->h), cj = (int)floor((py - l->oy) / l->h);
+                if (ci < 0 || cj < 0 || ci >= l->nx - 1 || cj >= l->ny - 1 || !l->cell[(size_t)cj * (l->nx - 1) + ci] ||
+                    !displacement_at(run, nd, rx, ry, px, py, &dx, &dy))
+                    continue;
+                sum += dx;
+                count++;
+            }
+        return count ? fabs(sum / count) / run->size : 0.0;
+    }
+    if (run->def.kind == IMPULSE_TWIST) {
+        double cx = 0, cy = 0, px = 0, py = 0, dot = 0, cross = 0;
+        for (int k = 0; k < nd->n; k++) {
+            cx += nd->qx[k];
+            cy += nd->qy[k];
+            px += nd->x[k];
+            py += nd->y[k];
+        }
+        cx /= nd->n, cy /= nd->n, px /= nd->n, py /= nd->n;
+        for (int k = 0; k < nd->n; k++) {
+            double qx = nd->qx[k] - cx, qy = nd->qy[k] - cy, sx = nd->x[k] - px, sy = nd->y[k] - py;
+            dot += qx * sx + qy * sy;
+            cross += qx * sy - qy * sx;
+        }
+        return fabs(atan2(cross, dot));
+    }
+    double r = 0.1 * run->size, sum = 0;
+    int count = 0;
+    for (int a = -4; a <= 4; a++)
+        for (int b = -4; b <= 4; b++) {
+            double ox = r * a / 4.0, oy = r * b / 4.0, dx, dy;
+            if (ox * ox + oy * oy > r * r ||
+                !displacement_at(run, nd, rx, ry, run->at_px.x + ox, run->at_px.y + oy, &dx, &dy))
+                continue;
+            sum += sqrt(dx * dx + dy * dy);
+            count++;
+        }
+    return count ? sum / count / run->size : 0.0;
+}
+
+/* Pins the handles at rest and starts the press. */
+static void press_start(impulse_run *run, softbody *sb)
+{
+    for (int h = 0; h < run->nh; h++)
+        softbody_set_pinned(sb, run->hk[h], 1);
+    run->held = run->nh > 0 || run->launch > 0.0 || run->plane || run->plane_up;
+    run->palm_y = run->plane_top;
+    run->palm_up_y = run->plane_bottom;
+    run->tilt_sum = 0.0;
+    softbody_set_force(sb, press_force, run);
+    if (run->plane || run->plane_up)
+        softbody_set_collide(sb, body_collide, run);
+}
+
+poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
+                          int iw, int ih, poyo_error *err)
+{
+    memset(run, 0, sizeof *run);
+    run->def = *def;
+    poyo_status st = impulse_resolve(&run->def, err);
+    if (st != POYO_OK)
+        return st;
+    run->info = impulse_get_info(run->def.kind);
+    if (softbody_get_def(sb)->anchor == ANCHOR_TOP) {
+        /* a hanging body is poked and patted at its free end, from below, by
+         * default: at the top, next to the pinned edge, a poke sprang back
+         * within a frame and squeezed the body against its pins */
+        if (run->info->uses_at && isnan(def->at.x))
+            run->def.at.y = 1.0 - run->def.at.y;
+        if (run->info->uses_at && isnan(def->angle) && !isnan(run->def.angle))
+            run->def.angle = -run->def.angle;
+    }
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
+    run->n = n;
+    run->px = calloc((size_t)n, sizeof(double));
+    run->py = calloc((size_t)n, sizeof(double));
+    run->drive_x = calloc((size_t)n, sizeof(double));
+    run->drive_y = calloc((size_t)n, sizeof(double));
+    run->hk = malloc(((size_t)n + 2 * (size_t)lat->nx) * sizeof(int));
+    run->hdx = calloc((size_t)n, sizeof(double));
+    run->hdy = calloc((size_t)n, sizeof(double));
+    run->sb = sb;
+    run->lat = lat;
+    if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy) {
+        impulse_end(run);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
+    }
+    double top = nd.qy[0], bottom = nd.qy[0], left = nd.qx[0], right = nd.qx[0];
+    for (int k = 1; k < n; k++) {
+        if (nd.qy[k] < top) top = nd.qy[k];
+        if (nd.qy[k] > bottom) bottom = nd.qy[k];
+        if (nd.qx[k] < left) left = nd.qx[k];
+        if (nd.qx[k] > right) right = nd.qx[k];
+    }
+    /* strengths are fractions of the visible height (the nodes reach a little past it) */
+    double size = lat->by1 - lat->by0;
+    if (size < lat->h)
+        size = fmax(bottom - top, lat->h);
+    run->size = size;
+    double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
+    anchor_kind anchor = softbody_get_def(sb)->anchor;
+    v2 at = v2_make(run->def.at.x * iw, run->def.at.y * ih);
+    run->at_px = at;
+    v2 dir;
+    if (isnan(run->def.angle)) {
+        dir = v2_normalize(v2_sub(v2_make(cx, cy), at));
+        if (v2_len2(dir) == 0.0)
+            dir = v2_make(0.0, 1.0);
+    } else {
+        dir = v2_from_angle(run->def.angle * PI / 180.0);
+    }
+    double sigma = 0.25 * (right - left > size ? right - left : size);
+    for (int k = 0; k < n; k++) {
+        double qx = nd.qx[k], qy = nd.qy[k];
+        /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when free */
+        double u = 1.0;
+        if (anchor == ANCHOR_BOTTOM)
+            u = (bottom - qy) / size;
+        else if (anchor == ANCHOR_TOP)
+            u = (qy - top) / size;
+        double sx = 0, sy = 0; /* squash pattern */
+        if (anchor == ANCHOR_BOTTOM) {
+            sy = (bottom - qy);
+            sx = (qx - cx) * u;
+        } else if (anchor == ANCHOR_TOP) {
+            sy = -(qy - top);
+            sx = (qx - cx) * u;
+        } else {
+            sy = -(qy - cy);
+            sx = (qx - cx);
+        }
+        double gx = 0, gy = 0;
+        switch (run->def.kind) {
+        case IMPULSE_SQUASH:
+        case IMPULSE_JUMP:
+        case IMPULSE_DROP:
+            gx = sx;
+            gy = sy;
+            break;
+        case IMPULSE_STRETCH:
+            gx = -sx;
+            gy = -sy;
+            break;
+        case IMPULSE_POKE:
+        case IMPULSE_PAT: {
+            double d2 = (qx - at.x) * (qx - at.x) + (qy - at.y) * (qy - at.y);
+            double w = size * exp(-d2 / (2.0 * sigma * sigma));
+            gx = dir.x * w;
+            gy = dir.y * w;
+            break;
+        }
+        case IMPULSE_SHAKE:
+        case IMPULSE_WAVE:
+            gx = dir.x * size * u;
+            gy = dir.y * size * u;
+            break;
+        case IMPULSE_TWIST:
+            gx = -(qy - at.y) * u;
+            gy = (qx - at.x) * u;
+            break;
+        default:
+            break;
+        }
+        run->px[k] = gx;
+        run->py[k] = gy;
+    }
+    if (run->info->has_floor) {
+        run->floor = 1;
+        run->floor_y = bottom;
+        run->restitution = 0.15;
+        run->friction = 1.0;
+        run->gravity = 12.0 * size;
+        softbody_set_gravity(sb, 0.0, run->gravity);
+        softbody_set_collide(sb, body_collide, run);
+    }
+    /* a body with no floor and no anchor: held by the hand alone */
+    run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
+    if (run->info->periodic) {
+        run->omega = 2.0 * PI * run->def.rate;
+        softbody_set_force(sb, drive_force, run);
+        if (run->def.kind == IMPULSE_PAT) /* the finger, shaped for a dent of the strength asked */
+            add_finger(run, &nd, lat, size, dir, run->def.strength * size);
+    } else {
+        run->dir = dir;
+        setup_press(run, &nd, lat, top, bottom, size, dir);
+    }
+    return POYO_OK;
+}
+
+double impulse_release_time(const impulse_run *run)
+{
+    return run->info && !run->info->periodic ? run->t_press + run->t_hold + run->t_lift : 0.0;
+}
+
+/* Scales a periodic drive on a trial run: wave, a sway force whose
+ * quasi-static deflection is strength * height; pat, a finger's push over a
+ * third of a period (at most 0.2 s). In the steady state the motion within
+ * one period (from its first frame) is then the strength asked. A body whose
+ * sway is far from linear in the drive (a flag on a thin pole swayed 3.6 times
+ * the strength on the first trial, and 1.8 times once scaled) is tried again
+ * at the scaled drive when the first trial was more than 20 % off. */
+static void scale_drive(impulse_run *run, softbody *sb, double wn)
+{
+    double s = run->def.strength;
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
+    double period = 2.0 * PI / run->omega;
+    if (run->def.kind == IMPULSE_WAVE)
+        for (int k = 0; k < n; k++) {
+            run->drive_x[k] = wn * wn * run->px[k];
+            run->drive_y[k] = wn * wn * run->py[k];
+        }
+    run->t_press = fmin(0.2, period / 3.0);
+    run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
+    double *rx = malloc(2 * (size_t)n * sizeof *rx);
+    if (!rx)
+        return;
+    int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
+    for (int trial = 0; trial < 2; trial++) {
+        double peak = 0.0;
+        for (int p = 0; p < periods; p++) {
+            if (p == periods - 1) {
+                memcpy(rx, nd.x, (size_t)n * sizeof *rx);
+                memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
+            }
+            while (softbody_time(sb) < (p + 1) * period - 0.5 * run->step_dt) {
+                softbody_step(sb);
+                if (p == periods - 1)
+                    peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
+            }
+        }
+        softbody_reset(sb);
+        if (!(peak > 1e-9))
+            break;
+        double g = fmin(64.0, fmax(1.0 / 64.0, s / peak));
+        run->gain *= g;
+        if (fabs(log(g)) < log(1.2))
+            break;
+    }
+    free(rx);
+}
+
+/* A trial press for poke and twist: its peak, measured as the strength is,
+ * scales the real one. A finger is pressed anew as deep as that asks, with a
+ * tip as wide as the new depth (so the dent's slope stays below one and no
+ * cell folds), and tried again. */
+static void scale_press(impulse_run *run, softbody *sb)
+{
+    double s = run->def.strength;
+    softbody_nodes nd = softbody_view(sb);
+    int cap = run->cap_energy;
+    run->cap_energy = 0;
+    double depth = s * run->size;
+    for (int trial = 0; trial < (run->def.kind == IMPULSE_POKE ? 3 : 1); trial++) {
+        press_start(run, sb);
+        double peak = 0.0;
+        while (run->held) {
+            softbody_step(sb);
+            peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
+        }
+        softbody_reset(sb);
+        for (int h = 0; h < run->nh; h++)
+            softbody_set_pinned(sb, run->hk[h], 0);
+        if (!(peak > 1e-9))
+            break;
+        double g = fmin(3.0, fmax(0.25, s / peak));
+        if (run->def.kind == IMPULSE_TWIST) {
+            run->gain = g;
+            break;
+        }
+        depth *= g;
+        run->nh = 0;
+        add_finger(run, &nd, run->lat, run->size, run->dir, depth);
+    }
+    run->cap_energy = cap;
+}
+
+/* Trial leaps: the crouch and the spring of the body change how high the
+ * launch carries it, so the launch is scaled to the height asked. */
+static void scale_leap(impulse_run *run, softbody *sb)
+{
+    double s = run->def.strength;
+    softbody_nodes nd = softbody_view(sb);
+    for (int trial = 0; trial < 2; trial++) {
+        double bottom0 = -1e300;
+        for (int k = 0; k < nd.n; k++)
+            bottom0 = fmax(bottom0, nd.qy[k]);
+        press_start(run, sb);
+        double rise = 0.0, t_end = impulse_release_time(run) + 3.0;
+        while (softbody_time(sb) < t_end) {
+            softbody_step(sb);
+            double b = -1e300, vy = 0.0;
+            for (int k = 0; k < nd.n; k++) {
+                b = fmax(b, nd.y[k]);
+                vy += nd.vy[k];
+            }
+            rise = fmax(rise, bottom0 - b);
+            if (!run->held && vy >= 0.0 && rise > 0.0)
+                break; /* past the top */
+        }
+        softbody_reset(sb);
+        if (rise > 1e-6)
+            run->launch *= fmin(3.0, sqrt(s * run->size / rise));
+    }
+}
+
+void impulse_kick(impulse_run *run, softbody *sb)
+{
+    run->step_dt = softbody_dt(sb);
+    switch (run->def.kind) {
+    case IMPULSE_WAVE:
+    case IMPULSE_PAT:
+        scale_drive(run, sb, 2.0 * PI * softbody_get_def(sb)->hz);
+        break;
+    default:
+        if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST)
+            scale_press(run, sb);
+        if (run->def.kind == IMPULSE_JUMP && run->launch > 0.0)
+            scale_leap(run, sb);
+        press_start(run, sb);
+        break;
+    }
+}
+
+void impulse_end(impulse_run *run)
+{
+    free(run->hk);
+    free(run->hdx);
+    free(run->hdy);
+    run->hk = NULL;
+    run->hdx = run->hdy = NULL;
+    free(run->px);
+    free(run->py);
+    free(run->drive_x);
+    free(run->drive_y);
+    run->px = run->py = run->drive_x = run->drive_y = NULL;
+    run->floor = 0;
+}

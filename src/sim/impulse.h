@@ -1,0 +1,115 @@
+/* impulse.h - the kicks that set a stamp in motion: one-shot impulses at t = 0
+ * and periodic drives. */
+#ifndef POYO_IMPULSE_H
+#define POYO_IMPULSE_H
+
+#include "softbody.h"
+#include "geom/vec2.h"
+#include "image/lattice.h"
+#include "util/error.h"
+
+typedef enum impulse_kind {
+    IMPULSE_SQUASH = 0, IMPULSE_STRETCH, IMPULSE_POKE, IMPULSE_SHAKE, IMPULSE_TWIST,
+    IMPULSE_JUMP, IMPULSE_DROP, IMPULSE_WAVE, IMPULSE_PAT, IMPULSE_COUNT
+} impulse_kind;
+
+/* What an impulse is and which parameters it takes, with their defaults. */
+typedef struct impulse_info {
+    const char *name;       /* as typed on the command line */
+    const char *summary;    /* one line for --list-impulses */
+    double strength;        /* default strength */
+    double strength_max;    /* largest accepted strength (smallest is 0) */
+    const char *strength_unit; /* what the strength measures */
+    int uses_at;            /* 1 when --at X,Y matters */
+    v2 at;                  /* default point, image fractions */
+    int uses_angle;         /* 1 when --angle matters */
+    double angle;           /* default direction, degrees clockwise from +x (screen, y down); NAN = towards the centre */
+    int periodic;           /* 1 for drives that repeat */
+    double rate;            /* default repeat rate, Hz (periodic only) */
+    anchor_kind anchor;     /* default anchor */
+    int has_floor;          /* 1 when the body falls on a floor */
+} impulse_info;
+
+/* The table entry of an impulse. */
+const impulse_info *impulse_get_info(impulse_kind kind);
+/* The impulse called name, or -1. */
+int impulse_lookup(const char *name);
+
+/* A chosen impulse; NAN fields take the impulse's default. */
+typedef struct impulse_def {
+    impulse_kind kind;
+    double strength;
+    v2 at;          /* image fractions: 0,0 top-left, 1,1 bottom-right */
+    double angle;   /* degrees */
+    double rate;    /* Hz */
+} impulse_def;
+
+/* squash with every parameter at its default. */
+impulse_def impulse_default_def(void);
+/* Fills the NAN fields with the kind's defaults and checks ranges. */
+poyo_status impulse_resolve(impulse_def *def, poyo_error *err);
+
+/* A running impulse: owns the pattern, drives the body through its callbacks. */
+typedef struct impulse_run {
+    impulse_def def;
+    const impulse_info *info;
+    int n;
+    double *px, *py;        /* velocity pattern per unit strength (pixels per radian of the wobble) */
+    double size;            /* body height, pixels */
+    double floor_y;         /* floor position, pixels (has_floor only) */
+    int floor;              /* 1: a floor at floor_y (has_floor only) */
+    double restitution, friction;
+    double gravity;         /* pixels/s^2 */
+    double omega;           /* drive angular frequency, rad/s */
+    double *drive_x, *drive_y; /* per node drive shape */
+    double step_dt;
+    /* one-shot impulses are a press: handle nodes are led from rest to a peak
+     * pose and held there, then let go, so the body springs back by itself */
+    softbody *sb;           /* the body pressed */
+    const lattice *lat;     /* its lattice */
+    int plane;              /* 1: a palm comes down on the body's top (squash, crouch) */
+    double plane_top;       /* the body's top at rest, pixels */
+    double plane_depth;     /* how far the palm comes down at the peak, pixels (before gain) */
+    double palm_y;          /* where the palm is now, pixels */
+    int plane_up;           /* 1: a palm comes up against the body's bottom (squash of a hanging or free body) */
+    double plane_bottom;    /* the body's bottom at rest, pixels */
+    double plane_up_depth;  /* how far that palm comes up at the peak, pixels (before gain) */
+    double palm_up_y;       /* where it is now, pixels */
+    int nh;                 /* handle nodes */
+    int *hk;                /* their node numbers */
+    double *hdx, *hdy;      /* their displacement at the peak, pixels (before gain) */
+    int turn;               /* 1: handles turn about pivot instead (twist) */
+    v2 pivot;               /* centre of the turn, pixels */
+    double angle;           /* turn at the peak, radians (before gain) */
+    double gain;            /* scale that makes the peak deformation the strength asked */
+    double t_press, t_hold; /* seconds to reach the peak, seconds held there */
+    int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
+    double t_lift;          /* seconds a finger takes to roll off after the hold (0: all at once) */
+    double launch;          /* jump: upward speed given at the release, pixels/s */
+    double tilt_sum;        /* the upright pull's integral of the tilt, radian seconds */
+    int held;               /* 1 while the handles are held */
+    int free;               /* 1: no anchor and no floor: the body is held in place and upright */
+    int cap_energy;         /* 1: the body's energy is capped at the release (undamped bodies) */
+    v2 at_px;               /* kick point, pixels */
+    v2 dir;                 /* direction of the press (poke) */
+    int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
+    double wall[4];         /* x0, y0, x1, y1, pixels */
+} impulse_run;
+
+/* Prepares the impulse for a body built on lat from an image of iw x ih pixels:
+ * the calibration pattern (run->px, run->py), gravity, floor and drive callbacks. */
+poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
+                          int iw, int ih, poyo_error *err);
+/* Starts the calibrated body's motion: a periodic drive, or the press of a
+ * one-shot impulse (its strength checked on a trial press and the press scaled
+ * to it, so the peak deformation is what --strength asks). */
+void impulse_kick(impulse_run *run, softbody *sb);
+/* Seconds from the kick until a one-shot impulse lets go of the body (0 for drives). */
+double impulse_release_time(const impulse_run *run);
+/* Keeps the body's nodes inside box (x0, y0, x1, y1, pixels): the canvas's
+ * edges, for a motion that would not fit on it otherwise. */
+void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4]);
+/* Frees the run's arrays; safe twice. */
+void impulse_end(impulse_run *run);
+
+#endif
