@@ -343,74 +343,62 @@ static void floor_carries(const impulse_run *run, const double *y, double *ay, i
         ay[k] -= run->gravity;
 }
 
-/* Moves the handles' pins to the press at time t, or lets go once it is over. */
-static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
+/* The hand lets go of every handle. A free body keeps its place: the press
+ * gives it no drift. */
+static void let_go(impulse_run *run)
 {
-    impulse_run *run = user;
-    if (run->floor || run->free) /* while held, the hand keeps a free body in place */
-        keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
-    if (run->floor)
-        floor_carries(run, y, ay, n);
-    if (!run->held)
-        return;
     softbody *sb = run->sb;
     softbody_nodes nd = softbody_view(sb);
-    double te = t + run->step_dt; /* where the pins must be at the end of this step */
-    double t_off = run->t_press + run->t_hold; /* when the lift begins */
-    if (te > t_off + run->t_lift + 1e-9) {
-        for (int h = 0; h < run->nh; h++)
-            softbody_set_pinned(sb, run->hk[h], 0);
-        run->held = 0;
-        if (softbody_pinned_count(sb) == 0 && !run->floor) {
-            /* a free body keeps its place: the press gives it no drift */
-            double mx = 0.0, my = 0.0;
-            for (int k = 0; k < nd.n; k++) {
-                mx += nd.vx[k];
-                my += nd.vy[k];
-            }
-            for (int k = 0; k < nd.n; k++) {
-                nd.vx[k] -= mx / nd.n;
-                nd.vy[k] -= my / nd.n;
-            }
+    for (int h = 0; h < run->nh; h++)
+        softbody_set_pinned(sb, run->hk[h], 0);
+    run->held = 0;
+    if (softbody_pinned_count(sb) == 0 && !run->floor) {
+        double mx = 0.0, my = 0.0;
+        for (int k = 0; k < nd.n; k++) {
+            mx += nd.vx[k];
+            my += nd.vy[k];
         }
-        if (run->cap_energy)
-            softbody_cap_energy(sb);
-        return;
-    }
-    if (te > t_off && run->launch > 0.0) {
-        /* the leap: the hand lifts the body out of its crouch back to its
-         * own shape, gaining the launch speed evenly, and lets go of it in the
-         * air at that speed. Let go crouched, the body sprang up off its
-         * foot and turned about it: a flag on its pole spun over */
-        double u = fmin(1.0, (te - t_off) / run->t_lift), e = 1.0 - smoothstep(u);
-        double rise = 0.5 * run->launch * run->t_lift * u * u;
-        for (int h = 0; h < run->nh; h++) {
-            int k = run->hk[h];
-            nd.pinx[k] = nd.qx[k] + e * run->hdx[h];
-            nd.piny[k] = nd.qy[k] + e * run->hdy[h] - rise;
+        for (int k = 0; k < nd.n; k++) {
+            nd.vx[k] -= mx / nd.n;
+            nd.vy[k] -= my / nd.n;
         }
-        return;
     }
-    double a = run->gain * smoothstep(te / run->t_press);
-    if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn)) {
-        /* a free body, held by the hand alone, would hang from the last
-         * pins of a roll-off and swing, and a twist is a turn of the whole
-         * hand: the finger (or the twisting hand) draws back with the body
-         * instead, to 60 % of the way, and lets go there. Let go at the peak,
-         * the body sprang back within one frame */
-        a = run->gain * (1.0 - 0.4 * smoothstep((te - t_off) / run->t_lift));
-    } else if (te > t_off && run->t_lift > 0.0) {
-        /* a finger rolls off: the handles dented least let go first, the
-         * deepest last, each at once, so the dent springs back over a few
-         * frames and keeps its energy */
-        double most = 0.0, f = (te - t_off) / run->t_lift;
-        for (int h = 0; h < run->nh; h++)
-            most = fmax(most, hypot(run->hdx[h], run->hdy[h]));
-        for (int h = 0; h < run->nh; h++)
-            if (f >= hypot(run->hdx[h], run->hdy[h]) / most)
-                softbody_set_pinned(sb, run->hk[h], 0);
-        return;
+    if (run->cap_energy)
+        softbody_cap_energy(sb);
+}
+
+/* The leap, u (0 to 1) of the way through: the hand lifts the body out of its
+ * crouch back to its own shape, gaining the launch speed evenly, and lets go
+ * of it in the air at that speed. Let go crouched, the body sprang up off its
+ * foot and turned about it: a flag on its pole spun over. */
+static void leap_pins(impulse_run *run, double u)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    double e = 1.0 - smoothstep(u), rise = 0.5 * run->launch * run->t_lift * u * u;
+    for (int h = 0; h < run->nh; h++) {
+        int k = run->hk[h];
+        nd.pinx[k] = nd.qx[k] + e * run->hdx[h];
+        nd.piny[k] = nd.qy[k] + e * run->hdy[h] - rise;
     }
+}
+
+/* A finger rolls off, f (0 to 1) of the way: the handles dented least let go
+ * first, the deepest last, each at once, so the dent springs back over a few
+ * frames and keeps its energy. */
+static void roll_off(impulse_run *run, double f)
+{
+    double most = 0.0;
+    for (int h = 0; h < run->nh; h++)
+        most = fmax(most, hypot(run->hdx[h], run->hdy[h]));
+    for (int h = 0; h < run->nh; h++)
+        if (f >= hypot(run->hdx[h], run->hdy[h]) / most)
+            softbody_set_pinned(run->sb, run->hk[h], 0);
+}
+
+/* The palms and the handles' pins at a (the share of the press's peak). */
+static void press_pins(impulse_run *run, double a)
+{
+    softbody_nodes nd = softbody_view(run->sb);
     run->palm_y = run->plane_top + a * run->plane_depth;
     run->palm_up_y = run->plane_bottom - a * run->plane_up_depth;
     for (int h = 0; h < run->nh; h++) {
@@ -425,6 +413,36 @@ static void press_force(void *user, double t, const double *x, const double *y, 
             nd.piny[k] = nd.qy[k] + a * run->hdy[h];
         }
     }
+}
+
+/* Moves the handles' pins to the press at time t, or lets go once it is over. */
+static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
+{
+    impulse_run *run = user;
+    if (run->floor || run->free) /* while held, the hand keeps a free body in place */
+        keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
+    if (run->floor)
+        floor_carries(run, y, ay, n);
+    if (!run->held)
+        return;
+    double te = t + run->step_dt; /* where the pins must be at the end of this step */
+    double t_off = run->t_press + run->t_hold; /* when the lift begins */
+    double lift = run->t_lift > 0.0 ? (te - t_off) / run->t_lift : 0.0; /* share of the lift done */
+    if (te > t_off + run->t_lift + 1e-9)
+        let_go(run);
+    else if (te > t_off && run->launch > 0.0)
+        leap_pins(run, fmin(1.0, lift));
+    else if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn))
+        /* a free body, held by the hand alone, would hang from the last
+         * pins of a roll-off and swing, and a twist is a turn of the whole
+         * hand: the finger (or the twisting hand) draws back with the body
+         * instead, to 60 % of the way, and lets go there. Let go at the peak,
+         * the body sprang back within one frame */
+        press_pins(run, run->gain * (1.0 - 0.4 * smoothstep(lift)));
+    else if (te > t_off && run->t_lift > 0.0)
+        roll_off(run, lift);
+    else
+        press_pins(run, run->gain * smoothstep(te / run->t_press));
 }
 
 /* Adds node k as a handle displaced by (dx, dy) at the peak. */
@@ -490,14 +508,11 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
 }
 
 /* The handles of a one-shot impulse and how they move. */
-static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
-                        double size, v2 dir)
+/* How long a one-shot impulse presses, holds and lets go. */
+static void press_timing(impulse_run *run)
 {
-    double s = run->def.strength;
-    int n = nd->n;
-    run->gain = 1.0;
     /* a press no faster than the body can follow: longer for a deeper one */
-    run->t_press = 0.16 * fmax(1.0, s / run->info->strength);
+    run->t_press = 0.16 * fmax(1.0, run->def.strength / run->info->strength);
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
@@ -508,17 +523,53 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
      * so does the hand that twists (let go at the peak, the turn sprang back
      * up to 30 px within one frame) */
     run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04) : run->def.kind == IMPULSE_TWIST ? 0.08 : 0.0;
+}
+
+/* The crouch before a leap. The hand squats the whole body onto its foot, 12 %
+ * of its height, widening it as much (its area kept): a palm on the top bent a
+ * thin stem under a heavy top over (a flag toppled 45 degrees on its pole, a
+ * balloon folded onto its string). */
+static void add_crouch(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
+                       double size)
+{
+    double c = 0.12 * size / fmax(bottom - top, 1.0), cx = 0.5 * (lat->bx0 + lat->bx1);
+    for (int k = 0; k < nd->n; k++)
+        if (!nd->pinned[k])
+            add_handle(run, k, (nd->qx[k] - cx) * c / (1.0 - c), (bottom - nd->qy[k]) * c);
+    run->launch = sqrt(2.0 * run->gravity * run->def.strength * size);
+    run->t_lift = 0.12; /* the leap */
+}
+
+/* A stretch: the whole top edge is lifted by from_top of depth, ears and horns
+ * too, and the bottom edge pulled down by the rest. */
+static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double from_top, double depth)
+{
     /* the top and bottom node of every column */
-    int *coltop = run->hk + n, *colbot = coltop + lat->nx; /* scratch after the handle list */
+    int *coltop = run->hk + nd->n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
         coltop[i] = colbot[i] = -1;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < nd->n; k++) {
         int i = lat->ni[k];
         if (coltop[i] < 0 || lat->nj[k] < lat->nj[coltop[i]])
             coltop[i] = k;
         if (colbot[i] < 0 || lat->nj[k] > lat->nj[colbot[i]])
             colbot[i] = k;
     }
+    for (int i = 0; i < lat->nx; i++) {
+        if (from_top > 0.0 && coltop[i] >= 0 && !nd->pinned[coltop[i]])
+            add_handle(run, coltop[i], 0.0, -from_top * depth);
+        if (from_top < 1.0 && colbot[i] >= 0 && colbot[i] != coltop[i] && !nd->pinned[colbot[i]])
+            add_handle(run, colbot[i], 0.0, (1.0 - from_top) * depth);
+    }
+}
+
+static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
+                        double size, v2 dir)
+{
+    double s = run->def.strength;
+    int n = nd->n;
+    run->gain = 1.0;
+    press_timing(run);
     /* squash and stretch work against the anchor: from the top of a standing
      * body, from the bottom of a hanging one; a free one is squashed from the
      * top onto a palm held under it, and stretched from both ends */
@@ -530,13 +581,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
 
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
-        /* the whole top edge is lifted, ears and horns too (the bottom edge pulled down) */
-        for (int i = 0; i < lat->nx; i++) {
-            if (from_top > 0.0 && coltop[i] >= 0 && !nd->pinned[coltop[i]])
-                add_handle(run, coltop[i], 0.0, -from_top * s * size);
-            if (from_top < 1.0 && colbot[i] >= 0 && colbot[i] != coltop[i] && !nd->pinned[colbot[i]])
-                add_handle(run, colbot[i], 0.0, (1.0 - from_top) * s * size);
-        }
+        add_stretch(run, nd, lat, from_top, s * size);
         break;
     case IMPULSE_SQUASH:
         run->palm_sticky = 1;
@@ -547,19 +592,9 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->plane_bottom = bottom;
         run->plane_up_depth = (1.0 - from_top) * s * size;
         break;
-    case IMPULSE_JUMP: {
-        /* a crouch, then the leap. The hand squats the whole body onto its foot,
-         * 12 % of its height, widening it as much (its area kept): a palm on the
-         * top bent a thin stem under a heavy top over (a flag toppled 45 degrees
-         * on its pole, a balloon folded onto its string) */
-        double c = 0.12 * size / fmax(bottom - top, 1.0), cx = 0.5 * (lat->bx0 + lat->bx1);
-        for (int k = 0; k < n; k++)
-            if (!nd->pinned[k])
-                add_handle(run, k, (nd->qx[k] - cx) * c / (1.0 - c), (bottom - nd->qy[k]) * c);
-        run->launch = sqrt(2.0 * run->gravity * s * size);
-        run->t_lift = 0.12;
+    case IMPULSE_JUMP: /* a crouch, then the leap */
+        add_crouch(run, nd, lat, top, bottom, size);
         break;
-    }
     case IMPULSE_DROP:
         /* lifted from where it stands and let fall at the top, where the
          * hand stops anyway (a slower lift or a pause there were runs of
