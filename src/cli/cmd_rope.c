@@ -283,38 +283,33 @@ done:
     return rc;
 }
 
-int cmd_rope(int argc, char **argv)
+/* Reads the options into o: 1 when they parse, 0 on an error (said), -1
+ * when --help was asked (and printed). */
+static int rope_parse(rope_opts *o, int argc, char **argv)
 {
-    rope_opts o;
-    memset(&o, 0, sizeof o);
-    o.charm = charm_default_def();
-    o.out = output_default_def();
-    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
-    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
-    o.out.mode = cli_file_mode();
     cli_parser p;
     cli_init(&p, argc, argv, options);
     const char *operand;
     int id, ok = 1;
-    charm_def *c = &o.charm;
+    charm_def *c = &o->charm;
     while (ok && (id = cli_next(&p, &operand)) != -1) {
         const char *v = p.value, *on = p.name;
         switch (id) {
         case -2: ok = 0; break;
         case 0:
-            if (o.input) {
-                cli_error(operand, "poyo rope takes one stamp (already have %s)", o.input);
+            if (o->input) {
+                cli_error(operand, "poyo rope takes one stamp (already have %s)", o->input);
                 ok = 0;
             }
-            o.input = operand;
+            o->input = operand;
             break;
-        case O_OUTPUT: o.output = v; break;
-        case O_FORCE: o.out.force = 1; break;
-        case O_QUIET: o.quiet = 1; o.verbose = 0; break;
-        case O_VERBOSE: o.verbose = 1; o.quiet = 0; break;
-        case O_HELP: usage(stdout); return 0;
-        case O_CSV: o.csv = 1; break;
-        case O_JSON: o.json = 1; break;
+        case O_OUTPUT: o->output = v; break;
+        case O_FORCE: o->out.force = 1; break;
+        case O_QUIET: o->quiet = 1; o->verbose = 0; break;
+        case O_VERBOSE: o->verbose = 1; o->quiet = 0; break;
+        case O_HELP: usage(stdout); return -1;
+        case O_CSV: o->csv = 1; break;
+        case O_JSON: o->json = 1; break;
         case O_SIZE: ok = cli_size(on, v, &c->width, &c->height); break;
         case O_ANCHOR_AT:
             ok = cli_pair(on, v, &c->anchor.x, &c->anchor.y);
@@ -342,63 +337,75 @@ int cmd_rope(int argc, char **argv)
         case O_FPS: ok = range_double(on, v, 1.0, 100.0, "", &c->fps); break;
         case O_DURATION:
             ok = range_double(on, v, 0.1, 60.0, "seconds", &c->duration);
-            o.have_duration = 1;
+            o->have_duration = 1;
             break;
         case O_LOOP: ok = cli_int(on, v, 0, 65535, &c->loop); break;
         case O_ROPE_COLOR: ok = parse_color(on, v, c->rope_rgb); break;
         case O_ROPE_WIDTH: ok = range_double(on, v, 0.5, 64.0, "pixels", &c->rope_width); break;
-        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
-        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
-        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
-        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
-        case O_FRAMES: o.frames_dir = v; break;
-        case O_SHEET: o.sheet = v; break;
-        case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
-        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o->out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o->out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o->out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o->out); break;
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o->out); break;
+        case O_FRAMES: o->frames_dir = v; break;
+        case O_SHEET: o->sheet = v; break;
+        case O_MAXPX: ok = cli_max_pixels(on, v, &o->max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &o->max_memory); break;
         default: ok = 0; break;
         }
     }
-    memlimit_set(o.max_memory);
+    return ok;
+}
+
+/* Checks the options that parsed against each other: 1 when they hold, 0 on an
+ * error (said). */
+static int rope_validate(rope_opts *o)
+{
+    int ok = 1;
+    memlimit_set(o->max_memory);
     poyo_error err;
-    o.charm.threads = batch_cores() < 8 ? batch_cores() : 8;
-    if (ok && charm_check_def(&o.charm, &err) != POYO_OK) {
+    o->charm.threads = batch_cores() < 8 ? batch_cores() : 8;
+    if (ok && charm_check_def(&o->charm, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;
     }
-    if (ok && quantize_check_def(&o.out.quant, &err) != POYO_OK) {
+    if (ok && quantize_check_def(&o->out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;
     }
-    int dumping = o.csv || o.json;
-    if (ok && o.csv && o.json) {
+    int dumping = o->csv || o->json;
+    if (ok && o->csv && o->json) {
         cli_error("--json", "cannot be combined with --csv");
         ok = 0;
     }
-    if (ok && !dumping && !o.input && !o.output && !o.frames_dir && !o.sheet) {
+    if (ok && !dumping && !o->input && !o->output && !o->frames_dir && !o->sheet) {
         cli_error(NULL, "no stamp (usage: poyo rope [OPTIONS] STAMP.png, or --csv/--json; see poyo rope --help)");
         ok = 0;
     }
-    if (ok && dumping && o.output && strcmp(o.output, "-") == 0) {
-        cli_error("-o", "standard output already carries the %s", o.csv ? "CSV" : "JSON");
+    if (ok && dumping && o->output && strcmp(o->output, "-") == 0) {
+        cli_error("-o", "standard output already carries the %s", o->csv ? "CSV" : "JSON");
         ok = 0;
     }
-    if (!ok)
-        return 2;
+    return ok;
+}
 
-    o.out.input = o.input;
+/* Loads the stamp, writes the dump and films the clip: the exit status. */
+static int rope_run(rope_opts *o)
+{
+    o->out.input = o->input;
     image stamp = { 0 };
     int rc = 0;
     char *output = NULL;
-    int writes = o.output || (!dumping && o.input && !o.frames_dir && !o.sheet);
-    if (o.output) {
-        output = strdup(o.output);
+    int dumping = o->csv || o->json;
+    int writes = o->output || (!dumping && o->input && !o->frames_dir && !o->sheet);
+    if (o->output) {
+        output = strdup(o->output);
     } else if (writes) {
-        if (strcmp(o.input, "-") == 0) {
+        if (strcmp(o->input, "-") == 0) {
             output = strdup("-");
         } else {
-            out_format fmt = o.out.format == FORMAT_AUTO ? FORMAT_GIF : o.out.format;
-            output = cli_output_beside(o.input, output_extension(fmt), "poyo");
+            out_format fmt = o->out.format == FORMAT_AUTO ? FORMAT_GIF : o->out.format;
+            output = cli_output_beside(o->input, output_extension(fmt), "poyo");
         }
     }
     if (writes && !output) {
@@ -407,20 +414,20 @@ int cmd_rope(int argc, char **argv)
     }
     /* an output that cannot be written costs no decoding */
     poyo_error werr;
-    if (output && output_check(output, o.input, &o.out, &werr) != POYO_OK) {
+    if (output && output_check(output, o->input, &o->out, &werr) != POYO_OK) {
         cli_error(output, "%s", werr.msg);
         free(output);
         return 1;
     }
-    if (o.input && !load_stamp(o.input, o.max_pixels, &stamp)) {
+    if (o->input && !load_stamp(o->input, o->max_pixels, &stamp)) {
         free(output);
         return 1;
     }
-    const image *sp = o.input ? &stamp : NULL;
+    const image *sp = o->input ? &stamp : NULL;
     if (dumping) {
-        rc = dump(&o.charm, sp, o.json, o.have_duration ? o.charm.duration : DUMP_SECONDS,
-                  o.input ? o.input : "rope");
-        if (rc != 0 || (!o.output && !o.frames_dir && !o.sheet)) {
+        rc = dump(&o->charm, sp, o->json, o->have_duration ? o->charm.duration : DUMP_SECONDS,
+                  o->input ? o->input : "rope");
+        if (rc != 0 || (!o->output && !o->frames_dir && !o->sheet)) {
             free(output);
             image_free(&stamp);
             return rc;
@@ -430,12 +437,29 @@ int cmd_rope(int argc, char **argv)
         cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
         rc = 1;
     } else {
-        o.out.tmp = batch_trap();
-        o.out.tmp_cap = BATCH_TMP_MAX;
-        rc = film(&o, sp, output);
+        o->out.tmp = batch_trap();
+        o->out.tmp_cap = BATCH_TMP_MAX;
+        rc = film(o, sp, output);
         batch_untrap();
     }
     free(output);
     image_free(&stamp);
     return rc;
+}
+
+int cmd_rope(int argc, char **argv)
+{
+    rope_opts o;
+    memset(&o, 0, sizeof o);
+    o.charm = charm_default_def();
+    o.out = output_default_def();
+    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
+    o.out.mode = cli_file_mode();
+    int ok = rope_parse(&o, argc, argv);
+    if (ok < 0)
+        return 0;
+    if (!ok || !rope_validate(&o))
+        return 2;
+    return rope_run(&o);
 }
