@@ -327,191 +327,201 @@ static char *read_scene_file(const char *path)
     return text;
 }
 
-int cmd_sdf(int argc, char **argv)
-{
+/* The options of one poyo sdf run. */
+typedef struct sdf_args {
     drop_job j;
-    memset(&j, 0, sizeof j);
-    j.def = drop_default_def();
-    j.out = output_default_def();
-    j.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
-    j.max_memory = MEMLIMIT_DEFAULT_MEMORY;
-    j.out.mode = cli_file_mode();
-    sdf_def sd = sdf_default_def();
-    double iso = sd.iso_spacing_px;
-    const char *scene_text = NULL, *scene_file = NULL, *render = NULL;
-    int nasks = 0, nstamps = 0;
-    char *file_text = NULL;
-    sdf_scene *scene = NULL;
-    ask *asks = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *asks);
-    if (!asks) {
-        cli_error(NULL, "out of memory");
-        return 1;
-    }
+    const char *scene_text, *scene_file, *render;
+    double iso;
+    ask *asks; /* --query and --ray, in order */
+    int nasks, nstamps;
+} sdf_args;
+
+/* Reads the options into a: 1 when they parse, 0 on an error (said), -1 when
+ * --help was asked (and printed). */
+static int sdf_parse(sdf_args *a, int argc, char **argv)
+{
     cli_parser p;
     cli_init(&p, argc, argv, options);
     const char *operand;
-    int id, ok = 1, rc = 2;
+    int id, ok = 1;
     while (ok && (id = cli_next(&p, &operand)) != -1) {
         const char *v = p.value, *on = p.name;
         switch (id) {
         case -2: ok = 0; break;
         case 0:
-            if (nstamps++) {
+            if (a->nstamps++) {
                 cli_error(operand, "one stamp at a time (a second one was given)");
                 ok = 0;
             }
-            j.stamp = operand;
+            a->j.stamp = operand;
             break;
-        case O_OUTPUT: j.output = v; break;
-        case O_FORCE: j.out.force = 1; break;
-        case O_QUIET: j.verbose = 0; break;
-        case O_VERBOSE: j.verbose = 1; break;
-        case O_HELP: usage(stdout); free(asks); return 0;
-        case O_SCENE: scene_text = v; break;
-        case O_SCENE_FILE: scene_file = v; break;
-        case O_SIZE: ok = cli_size(on, v, &j.def.width, &j.def.height); break;
+        case O_OUTPUT: a->j.output = v; break;
+        case O_FORCE: a->j.out.force = 1; break;
+        case O_QUIET: a->j.verbose = 0; break;
+        case O_VERBOSE: a->j.verbose = 1; break;
+        case O_HELP: usage(stdout); return -1;
+        case O_SCENE: a->scene_text = v; break;
+        case O_SCENE_FILE: a->scene_file = v; break;
+        case O_SIZE: ok = cli_size(on, v, &a->j.def.width, &a->j.def.height); break;
         case O_QUERY:
-            asks[nasks].kind = ASK_QUERY;
-            ok = parse_numbers(on, v, 2, asks[nasks].v, "a point X,Y");
-            nasks += ok;
+            a->asks[a->nasks].kind = ASK_QUERY;
+            ok = parse_numbers(on, v, 2, a->asks[a->nasks].v, "a point X,Y");
+            a->nasks += ok;
             break;
         case O_RAY:
-            asks[nasks].kind = ASK_RAY;
-            ok = parse_numbers(on, v, 4, asks[nasks].v, "a ray X,Y,DX,DY");
-            if (ok && ((asks[nasks].v[2] == 0.0 && asks[nasks].v[3] == 0.0) ||
-                       !check_range(on, fabs(asks[nasks].v[0]), 0, 1e6, v) ||
-                       !check_range(on, fabs(asks[nasks].v[1]), 0, 1e6, v))) {
+            a->asks[a->nasks].kind = ASK_RAY;
+            ok = parse_numbers(on, v, 4, a->asks[a->nasks].v, "a ray X,Y,DX,DY");
+            if (ok && ((a->asks[a->nasks].v[2] == 0.0 && a->asks[a->nasks].v[3] == 0.0) ||
+                       !check_range(on, fabs(a->asks[a->nasks].v[0]), 0, 1e6, v) ||
+                       !check_range(on, fabs(a->asks[a->nasks].v[1]), 0, 1e6, v))) {
                 if (ok)
                     cli_error(on, "the direction DX,DY must not be 0,0");
                 ok = 0;
             }
-            nasks += ok;
+            a->nasks += ok;
             break;
-        case O_RENDER: render = v; break;
+        case O_RENDER: a->render = v; break;
         case O_ISO:
-            ok = cli_double(on, v, &iso) && (iso == 0.0 || check_range(on, iso, 2.0, 4096.0, v));
+            ok = cli_double(on, v, &a->iso) && (a->iso == 0.0 || check_range(on, a->iso, 2.0, 4096.0, v));
             break;
-        case O_STAMP_SIZE: ok = cli_double(on, v, &j.def.stamp_size); break;
-        case O_AT: ok = cli_pair(on, v, &j.def.at.x, &j.def.at.y); break;
-        case O_VELOCITY: ok = cli_pair(on, v, &j.def.velocity.x, &j.def.velocity.y); break;
-        case O_SPIN: ok = cli_double(on, v, &j.def.spin); break;
-        case O_TILT: ok = cli_double(on, v, &j.def.tilt); break;
-        case O_GRAVITY: ok = cli_double(on, v, &j.def.gravity); break;
-        case O_RESTITUTION: ok = cli_double(on, v, &j.def.restitution); break;
-        case O_FRICTION: ok = cli_double(on, v, &j.def.friction); break;
-        case O_HZ: ok = cli_double(on, v, &j.def.body.hz); break;
-        case O_DAMPING: ok = cli_double(on, v, &j.def.body.damping); break;
-        case O_VOLUME: ok = cli_double(on, v, &j.def.body.volume); break;
-        case O_DRAG: ok = cli_double(on, v, &j.def.body.drag); break;
-        case O_GRID: ok = cli_int(on, v, 3, 64, &j.def.grid); break;
-        case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &j.def.body.substeps); break;
-        case O_FPS: ok = cli_double(on, v, &j.def.fps); break;
+        case O_STAMP_SIZE: ok = cli_double(on, v, &a->j.def.stamp_size); break;
+        case O_AT: ok = cli_pair(on, v, &a->j.def.at.x, &a->j.def.at.y); break;
+        case O_VELOCITY: ok = cli_pair(on, v, &a->j.def.velocity.x, &a->j.def.velocity.y); break;
+        case O_SPIN: ok = cli_double(on, v, &a->j.def.spin); break;
+        case O_TILT: ok = cli_double(on, v, &a->j.def.tilt); break;
+        case O_GRAVITY: ok = cli_double(on, v, &a->j.def.gravity); break;
+        case O_RESTITUTION: ok = cli_double(on, v, &a->j.def.restitution); break;
+        case O_FRICTION: ok = cli_double(on, v, &a->j.def.friction); break;
+        case O_HZ: ok = cli_double(on, v, &a->j.def.body.hz); break;
+        case O_DAMPING: ok = cli_double(on, v, &a->j.def.body.damping); break;
+        case O_VOLUME: ok = cli_double(on, v, &a->j.def.body.volume); break;
+        case O_DRAG: ok = cli_double(on, v, &a->j.def.body.drag); break;
+        case O_GRID: ok = cli_int(on, v, 3, 64, &a->j.def.grid); break;
+        case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &a->j.def.body.substeps); break;
+        case O_FPS: ok = cli_double(on, v, &a->j.def.fps); break;
         case O_DURATION:
-            ok = cli_double(on, v, &j.def.duration) && check_range(on, j.def.duration, 0.1, 60.0, v);
+            ok = cli_double(on, v, &a->j.def.duration) && check_range(on, a->j.def.duration, 0.1, 60.0, v);
             break;
-        case O_HOLD: ok = cli_double(on, v, &j.def.hold); break;
-        case O_LOOP: ok = cli_int(on, v, 0, 65535, &j.def.loop); break;
-        case O_NO_SCENE: j.def.draw_scene = 0; break;
-        case O_SCENE_COLOR: ok = parse_color(on, v, j.def.scene_rgb); break;
-        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &j.out); break;
-        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &j.out); break;
-        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &j.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &j.out); break;
-        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &j.out); break;
-        case O_FRAMES: j.frames_dir = v; break;
-        case O_SHEET: j.sheet = v; break;
-        case O_MAXPX: ok = cli_max_pixels(on, v, &j.max_pixels); break;
-        case O_MAXMEM: ok = cli_max_memory(on, v, &j.max_memory); break;
+        case O_HOLD: ok = cli_double(on, v, &a->j.def.hold); break;
+        case O_LOOP: ok = cli_int(on, v, 0, 65535, &a->j.def.loop); break;
+        case O_NO_SCENE: a->j.def.draw_scene = 0; break;
+        case O_SCENE_COLOR: ok = parse_color(on, v, a->j.def.scene_rgb); break;
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &a->j.out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &a->j.out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &a->j.out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &a->j.out); break;
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &a->j.out); break;
+        case O_FRAMES: a->j.frames_dir = v; break;
+        case O_SHEET: a->j.sheet = v; break;
+        case O_MAXPX: ok = cli_max_pixels(on, v, &a->j.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &a->j.max_memory); break;
         default: ok = 0; break;
         }
     }
-    memlimit_set(j.max_memory);
+    return ok;
+}
+
+/* Checks the options that parsed against each other: 1 when they hold, 0 on an
+ * error (said). */
+static int sdf_validate(sdf_args *a)
+{
+    int ok = 1;
+    memlimit_set(a->j.max_memory);
     poyo_error err;
-    j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
-    if (ok && j.stamp && drop_check_def(&j.def, &err) != POYO_OK) {
+    a->j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
+    if (ok && a->j.stamp && drop_check_def(&a->j.def, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;
     }
-    if (ok && j.stamp && quantize_check_def(&j.out.quant, &err) != POYO_OK) {
+    if (ok && a->j.stamp && quantize_check_def(&a->j.out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;
     }
-    if (ok && scene_text && scene_file) {
+    if (ok && a->scene_text && a->scene_file) {
         cli_error("--scene-file", "give the scene as --scene TEXT or --scene-file FILE, not both");
         ok = 0;
     }
-    if (ok && scene_file && j.stamp && strcmp(scene_file, "-") == 0 && strcmp(j.stamp, "-") == 0) {
+    if (ok && a->scene_file && a->j.stamp && strcmp(a->scene_file, "-") == 0 && strcmp(a->j.stamp, "-") == 0) {
         cli_error("-", "the stamp and the scene cannot both come from standard input");
         ok = 0;
     }
-    if (ok && !j.stamp && nasks == 0 && !render) {
+    if (ok && !a->j.stamp && a->nasks == 0 && !a->render) {
         cli_error(NULL, "nothing to do: give a STAMP, --query, --ray or --render (see poyo sdf --help)");
         ok = 0;
     }
-    if (ok && !j.stamp && (j.output || j.frames_dir || j.sheet)) {
-        cli_error(j.output ? "-o" : j.frames_dir ? "--frames" : "--sheet", "needs a STAMP to drop");
+    if (ok && !a->j.stamp && (a->j.output || a->j.frames_dir || a->j.sheet)) {
+        cli_error(a->j.output ? "-o" : a->j.frames_dir ? "--frames" : "--sheet", "needs a STAMP to drop");
         ok = 0;
     }
-    int to_stdout = (j.output && strcmp(j.output, "-") == 0) ||
-                    (j.stamp && strcmp(j.stamp, "-") == 0 && !j.output && !j.frames_dir && !j.sheet);
-    if (ok && to_stdout && nasks > 0) {
+    int to_stdout = (a->j.output && strcmp(a->j.output, "-") == 0) ||
+                    (a->j.stamp && strcmp(a->j.stamp, "-") == 0 && !a->j.output && !a->j.frames_dir && !a->j.sheet);
+    if (ok && to_stdout && a->nasks > 0) {
         cli_error("-o", "the clip and the query answers cannot share standard output");
         ok = 0;
     }
-    if (ok && render && output_format_of(render) != FORMAT_APNG) {
-        cli_error("--render", "writes a PNG; name it FILE.png, not %s", render);
+    if (ok && a->render && output_format_of(a->render) != FORMAT_APNG) {
+        cli_error("--render", "writes a PNG; name it FILE.png, not %s", a->render);
         ok = 0;
     }
-    if (!ok)
-        goto done;
-    j.out.input = j.stamp;
-    if (scene_file) {
-        file_text = read_scene_file(scene_file);
+    return ok;
+}
+
+/* Reads the scene, answers the queries, draws the field and drops the stamp:
+ * the exit status. */
+static int sdf_run(sdf_args *a)
+{
+    char *file_text = NULL;
+    sdf_scene *scene = NULL;
+    poyo_error err;
+    int rc = 2;
+    a->j.out.input = a->j.stamp;
+    if (a->scene_file) {
+        file_text = read_scene_file(a->scene_file);
         if (!file_text) {
             rc = 1;
             goto done;
         }
     }
-    const char *text = file_text ? file_text : scene_text ? scene_text : scene_default_text();
-    if (scene_parse(text, j.def.width, j.def.height, &scene, NULL, &err) != POYO_OK) {
-        cli_error(scene_file ? scene_file : "--scene", "%s", err.msg);
+    const char *text = file_text ? file_text : a->scene_text ? a->scene_text : scene_default_text();
+    if (scene_parse(text, a->j.def.width, a->j.def.height, &scene, NULL, &err) != POYO_OK) {
+        cli_error(a->scene_file ? a->scene_file : "--scene", "%s", err.msg);
         goto done;
     }
     rc = 1;
     int failed = 0;
     /* from here on an interrupt removes the temporary file being written */
-    j.out.tmp = batch_trap();
-    j.out.tmp_cap = BATCH_TMP_MAX;
-    answer(scene, asks, nasks, j.def.width, j.def.height, stdout);
+    a->j.out.tmp = batch_trap();
+    a->j.out.tmp_cap = BATCH_TMP_MAX;
+    answer(scene, a->asks, a->nasks, a->j.def.width, a->j.def.height, stdout);
     if (fflush(stdout) != 0) {
         cli_error("standard output", "%s", strerror(errno));
         failed = 1;
     }
-    if (render) {
-        write_opts wo = { j.out.force, j.stamp, j.out.mode };
-        failed |= render_field(scene, render, j.def.width, j.def.height, iso, &wo, j.out.tmp);
+    if (a->render) {
+        write_opts wo = { a->j.out.force, a->j.stamp, a->j.out.mode };
+        failed |= render_field(scene, a->render, a->j.def.width, a->j.def.height, a->iso, &wo, a->j.out.tmp);
     }
-    if (j.stamp) {
+    if (a->j.stamp) {
         char *out = NULL;
-        if (!j.output && !j.frames_dir && !j.sheet) {
-            if (strcmp(j.stamp, "-") == 0) {
+        if (!a->j.output && !a->j.frames_dir && !a->j.sheet) {
+            if (strcmp(a->j.stamp, "-") == 0) {
                 out = strdup("-");
             } else {
-                out_format fmt = j.out.format == FORMAT_AUTO ? FORMAT_GIF : j.out.format;
-                out = cli_output_beside(j.stamp, output_extension(fmt), "poyo");
+                out_format fmt = a->j.out.format == FORMAT_AUTO ? FORMAT_GIF : a->j.out.format;
+                out = cli_output_beside(a->j.stamp, output_extension(fmt), "poyo");
             }
             if (!out) {
-                cli_error(j.stamp, "out of memory");
+                cli_error(a->j.stamp, "out of memory");
                 failed = 1;
                 goto finish;
             }
-            j.output = out;
+            a->j.output = out;
         }
-        if (j.output && strcmp(j.output, "-") == 0 && isatty(STDOUT_FILENO)) {
+        if (a->j.output && strcmp(a->j.output, "-") == 0 && isatty(STDOUT_FILENO)) {
             cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
             failed = 1;
         } else {
-            failed |= run_drop(scene, &j);
+            failed |= run_drop(scene, &a->j);
         }
         free(out);
     }
@@ -521,6 +531,29 @@ done:
     batch_untrap();
     sdf_scene_destroy(scene);
     free(file_text);
-    free(asks);
+    return rc;
+}
+
+int cmd_sdf(int argc, char **argv)
+{
+    sdf_args a;
+    memset(&a, 0, sizeof a);
+    a.j.def = drop_default_def();
+    a.j.out = output_default_def();
+    a.j.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    a.j.max_memory = MEMLIMIT_DEFAULT_MEMORY;
+    a.j.out.mode = cli_file_mode();
+    a.iso = sdf_default_def().iso_spacing_px;
+    a.asks = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *a.asks);
+    if (!a.asks) {
+        cli_error(NULL, "out of memory");
+        return 1;
+    }
+    int ok = sdf_parse(&a, argc, argv), rc = 0;
+    if (ok > 0)
+        rc = sdf_validate(&a) ? sdf_run(&a) : 2;
+    else if (ok == 0)
+        rc = 2;
+    free(a.asks);
     return rc;
 }
