@@ -390,29 +390,38 @@ done:
     return rc;
 }
 
-int cmd_path(int argc, char **argv)
-{
+/* The options of one poyo path run. */
+typedef struct path_args {
     stamp_opts o;
-    memset(&o, 0, sizeof o);
-    o.follow = follow_default_def();
-    o.out = output_default_def();
-    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
-    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
-    o.out.mode = cli_file_mode();
-    waylist wl = { NULL, 0, 0 };
-    v2 *near = NULL;
-    int nnear = 0, nsample = 0, bounce = 0, rc = 2, ok = 1;
-    double speed = 0.0;
-    const char *svg = NULL, *stamp = NULL;
-    path_point *pts = NULL;
-    path *pth = NULL;
-    char *outname = NULL;
-    bytebuf svgbuf = { NULL, 0, 0 };
-    near = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *near);
-    if (!near) {
-        cli_error("path", "out of memory");
-        return 1;
+    waylist wl;
+    v2 *near; /* the --nearest points, in order */
+    int nnear, nsample, bounce;
+    double speed;
+    const char *svg, *stamp;
+} path_args;
+
+/* The one operand, the stamp: 1, or 0 on an error (said). */
+static int path_operand(path_args *a, const char *operand)
+{
+    waypoint w;
+    struct stat sst;
+    if (parse_waypoint(operand, strlen(operand), &w) && stat(operand, &sst) != 0) {
+        cli_error(operand, "looks like a waypoint; quote the whole list: --through \"X,Y,DEG X,Y,DEG ...\"");
+        return 0;
     }
+    if (a->stamp) {
+        cli_error(operand, "one stamp at a time (already have %s)", a->stamp);
+        return 0;
+    }
+    a->stamp = operand;
+    return 1;
+}
+
+/* Reads the options into a: 1 when they parse, 0 on an error (said), -1 when
+ * --help was asked (and printed). */
+static int path_parse(path_args *a, int argc, char **argv)
+{
+    int ok = 1;
     cli_parser p;
     cli_init(&p, argc, argv, options);
     const char *operand;
@@ -422,211 +431,238 @@ int cmd_path(int argc, char **argv)
         const char *v = p.value, *on = p.name;
         switch (id) {
         case -2: ok = 0; break;
-        case 0: {
-            waypoint w;
-            struct stat sst;
-            if (parse_waypoint(operand, strlen(operand), &w) && stat(operand, &sst) != 0) {
-                cli_error(operand, "looks like a waypoint; quote the whole list: --through \"X,Y,DEG X,Y,DEG ...\"");
-                ok = 0;
-                break;
-            }
-            if (stamp) {
-                cli_error(operand, "one stamp at a time (already have %s)", stamp);
-                ok = 0;
-            }
-            stamp = operand;
-            break;
-        }
-        case O_THROUGH: ok = add_waypoints(&wl, on, v); break;
-        case O_SVG: svg = v; break;
-        case O_SAMPLE: ok = cli_int(on, v, 1, MAX_SAMPLES, &nsample); break;
+        case 0: ok = path_operand(a, operand); break;
+        case O_THROUGH: ok = add_waypoints(&a->wl, on, v); break;
+        case O_SVG: a->svg = v; break;
+        case O_SAMPLE: ok = cli_int(on, v, 1, MAX_SAMPLES, &a->nsample); break;
         case O_NEAREST:
-            ok = cli_pair(on, v, &near[nnear].x, &near[nnear].y);
-            if (ok && (fabs(near[nnear].x) > COORD_MAX || fabs(near[nnear].y) > COORD_MAX)) {
+            ok = cli_pair(on, v, &a->near[a->nnear].x, &a->near[a->nnear].y);
+            if (ok && (fabs(a->near[a->nnear].x) > COORD_MAX || fabs(a->near[a->nnear].y) > COORD_MAX)) {
                 cli_error(on, "'%s' lies beyond %g canvas fractions", v, COORD_MAX);
                 ok = 0;
             }
-            nnear++;
+            a->nnear++;
             break;
-        case O_SIZE: ok = cli_size(on, v, &o.follow.width, &o.follow.height); break;
-        case O_OUTPUT: o.output = v; break;
-        case O_FORCE: o.out.force = 1; break;
-        case O_QUIET: o.verbose = 0; break;
-        case O_VERBOSE: o.verbose = 1; break;
-        case O_HELP:
-            usage(stdout);
-            rc = 0;
-            goto done;
-        case O_STAMP_SIZE: ok = cli_double(on, v, &o.follow.stamp_size); break;
+        case O_SIZE: ok = cli_size(on, v, &a->o.follow.width, &a->o.follow.height); break;
+        case O_OUTPUT: a->o.output = v; break;
+        case O_FORCE: a->o.out.force = 1; break;
+        case O_QUIET: a->o.verbose = 0; break;
+        case O_VERBOSE: a->o.verbose = 1; break;
+        case O_HELP: usage(stdout); return -1;
+        case O_STAMP_SIZE: ok = cli_double(on, v, &a->o.follow.stamp_size); break;
         case O_DURATION:
             ok = cli_double(on, v, &d);
             if (ok && !(d >= 0.1 && d <= 60.0)) {
                 cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
                 ok = 0;
             }
-            o.follow.duration = d;
-            speed = 0.0;
+            a->o.follow.duration = d;
+            a->speed = 0.0;
             break;
         case O_SPEED:
-            ok = cli_double(on, v, &speed);
-            if (ok && !(speed > 0.0)) {
+            ok = cli_double(on, v, &a->speed);
+            if (ok && !(a->speed > 0.0)) {
                 cli_error(on, "must be a positive number of canvas widths per second, not %s", v);
                 ok = 0;
             }
             break;
-        case O_BOUNCE: bounce = 1; break;
-        case O_NO_TURN: o.follow.turn = 0; break;
+        case O_BOUNCE: a->bounce = 1; break;
+        case O_NO_TURN: a->o.follow.turn = 0; break;
         case O_FACING:
             if (strcmp(v, "start") == 0)
-                o.follow.facing = NAN;
+                a->o.follow.facing = NAN;
             else if ((ok = cli_double(on, v, &d)) != 0)
-                o.follow.facing = to_radians(d);
+                a->o.follow.facing = to_radians(d);
             break;
-        case O_CORE: ok = cli_double(on, v, &o.follow.core); break;
-        case O_HZ: ok = cli_double(on, v, &o.follow.body.hz); break;
-        case O_DAMPING: ok = cli_double(on, v, &o.follow.body.damping); break;
-        case O_VOLUME: ok = cli_double(on, v, &o.follow.body.volume); break;
-        case O_GRID: ok = cli_int(on, v, 3, 64, &o.follow.grid); break;
-        case O_FPS: ok = cli_double(on, v, &o.follow.fps); break;
-        case O_LOOP: ok = cli_int(on, v, 0, 65535, &o.follow.loop); break;
-        case O_FRAMES: o.frames_dir = v; break;
-        case O_SHEET: o.sheet = v; break;
-        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o.out); break;
-        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o.out); break;
-        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o.out); break;
-        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o.out); break;
-        case O_MAXPX: ok = cli_max_pixels(on, v, &o.max_pixels); break;
-        case O_MAXMEM: ok = cli_max_memory(on, v, &o.max_memory); break;
+        case O_CORE: ok = cli_double(on, v, &a->o.follow.core); break;
+        case O_HZ: ok = cli_double(on, v, &a->o.follow.body.hz); break;
+        case O_DAMPING: ok = cli_double(on, v, &a->o.follow.body.damping); break;
+        case O_VOLUME: ok = cli_double(on, v, &a->o.follow.body.volume); break;
+        case O_GRID: ok = cli_int(on, v, 3, 64, &a->o.follow.grid); break;
+        case O_FPS: ok = cli_double(on, v, &a->o.follow.fps); break;
+        case O_LOOP: ok = cli_int(on, v, 0, 65535, &a->o.follow.loop); break;
+        case O_FRAMES: a->o.frames_dir = v; break;
+        case O_SHEET: a->o.sheet = v; break;
+        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &a->o.out); break;
+        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &a->o.out); break;
+        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &a->o.out); break;
+        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &a->o.out); break;
+        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &a->o.out); break;
+        case O_MAXPX: ok = cli_max_pixels(on, v, &a->o.max_pixels); break;
+        case O_MAXMEM: ok = cli_max_memory(on, v, &a->o.max_memory); break;
         default: ok = 0; break;
         }
     }
-    if (!ok)
-        goto done;
-    if (wl.n == 0) {
+    return ok;
+}
+
+/* Checks the options that parsed against each other: 1 when they hold, 0 on an
+ * error (said). */
+static int path_validate(path_args *a)
+{
+    if (a->wl.n == 0) {
         cli_error(NULL, "no path: give --through \"X,Y,DEG X,Y,DEG ...\" (see poyo path --help)");
-        goto done;
+        return 0;
     }
-    if (wl.n < 2) {
+    if (a->wl.n < 2) {
         cli_error("--through", "needs at least 2 waypoints, got 1");
-        goto done;
+        return 0;
     }
-    if (!svg && !nsample && !nnear && !stamp) {
+    if (!a->svg && !a->nsample && !a->nnear && !a->stamp) {
         cli_error(NULL, "nothing to do: give --svg FILE, --sample N, --nearest X,Y or a STAMP (see poyo path --help)");
-        goto done;
+        return 0;
     }
-    if (!stamp && (o.output || o.frames_dir || o.sheet)) {
-        cli_error(o.output ? "-o" : o.frames_dir ? "--frames" : "--sheet", "needs a STAMP to animate");
-        goto done;
+    if (!a->stamp && (a->o.output || a->o.frames_dir || a->o.sheet)) {
+        cli_error(a->o.output ? "-o" : a->o.frames_dir ? "--frames" : "--sheet", "needs a STAMP to animate");
+        return 0;
     }
-    if (svg && strcmp(svg, "-") == 0 && (nsample || nnear || (stamp && o.output && strcmp(o.output, "-") == 0))) {
+    if (a->svg && strcmp(a->svg, "-") == 0 && (a->nsample || a->nnear || (a->stamp && a->o.output && strcmp(a->o.output, "-") == 0))) {
         cli_error("--svg", "standard output is taken by other output; give the SVG a file name");
-        goto done;
+        return 0;
     }
-    memlimit_set(o.max_memory);
+    memlimit_set(a->o.max_memory);
     poyo_error err;
-    if (quantize_check_def(&o.out.quant, &err) != POYO_OK) {
+    if (quantize_check_def(&a->o.out.quant, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
-        goto done;
+        return 0;
     }
-    /* fit in canvas pixels, so the angles asked for are the angles seen */
-    int W = o.follow.width, H = o.follow.height;
-    pts = malloc((size_t)wl.n * sizeof *pts);
-    if (!pts) {
+    return 1;
+}
+
+/* The path through the waypoints, fitted in canvas pixels so the angles asked
+ * for are the angles seen: 0, or the exit status of a failure (said). */
+static int path_build(const path_args *a, path_point **pts, path **pth)
+{
+    poyo_error err;
+    int W = a->o.follow.width, H = a->o.follow.height;
+    *pts = malloc((size_t)a->wl.n * sizeof **pts);
+    if (!*pts) {
         cli_error("path", "out of memory");
-        rc = 1;
-        goto done;
+        return 1;
     }
-    for (int i = 0; i < wl.n; i++) {
-        pts[i].p = v2_make(wl.w[i].x * W, wl.w[i].y * H);
-        pts[i].angle = to_radians(wl.w[i].deg);
+    for (int i = 0; i < a->wl.n; i++) {
+        (*pts)[i].p = v2_make(a->wl.w[i].x * W, a->wl.w[i].y * H);
+        (*pts)[i].angle = to_radians(a->wl.w[i].deg);
     }
     path_def pd = path_default_def();
-    if (path_create(&pd, pts, wl.n, &pth, &err) != POYO_OK) {
+    if (path_create(&pd, *pts, a->wl.n, pth, &err) != POYO_OK) {
         const char *msg = strncmp(err.msg, "path: ", 6) == 0 ? err.msg + 6 : err.msg;
         cli_error("--through", "%s", msg);
-        goto done;
+        return 2;
     }
-    int closed = is_closed(&wl);
-    if (stamp) {
-        o.out.input = stamp;
-        o.follow.mode = bounce ? FOLLOW_BOUNCE : closed ? FOLLOW_LOOP : FOLLOW_ONCE;
-        if (speed > 0.0) {
-            double widths = path_length(pth) / W;
-            o.follow.duration = widths / speed;
-            if (!(o.follow.duration >= 0.1 && o.follow.duration <= 60.0)) {
-                cli_error("--speed", "the path is %.4g canvas widths long, so %g per second makes a trip of %.4g s; "
-                          "a trip must take 0.1 to 60 seconds", widths, speed, o.follow.duration);
-                goto done;
-            }
-        }
-        o.follow.threads = batch_cores() < 8 ? batch_cores() : 8;
-        if (follow_check_def(&o.follow, &err) != POYO_OK) {
-            cli_error(NULL, "%s", err.msg);
-            goto done;
-        }
-        out_format fmt = o.out.format;
-        if (fmt == FORMAT_AUTO && o.output)
-            fmt = output_format_of(o.output);
-        if (fmt == FORMAT_AUTO)
-            fmt = FORMAT_GIF;
-        if (o.output)
-            outname = strdup(o.output);
-        else if (strcmp(stamp, "-") == 0)
-            outname = strdup("-");
-        else if (!o.frames_dir && !o.sheet)
-            outname = cli_output_beside(stamp, output_extension(fmt), "poyo");
-        if ((o.output || (!o.frames_dir && !o.sheet)) && !outname) {
-            cli_error("path", "out of memory");
-            rc = 1;
-            goto done;
-        }
-        if (outname && strcmp(outname, "-") == 0 && (nsample || nnear)) {
-            cli_error("-o", "standard output is taken by --sample/--nearest; give the clip a file name");
-            goto done;
-        }
-        if (outname && strcmp(outname, "-") == 0 && isatty(STDOUT_FILENO)) {
-            cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
-            goto done;
+    return 0;
+}
+
+/* The stamp's motion along the path and the name of its clip: 0, or the exit
+ * status of a failure (said). */
+static int path_prepare_stamp(path_args *a, const path *pth, int closed, char **outname)
+{
+    poyo_error err;
+    a->o.out.input = a->stamp;
+    a->o.follow.mode = a->bounce ? FOLLOW_BOUNCE : closed ? FOLLOW_LOOP : FOLLOW_ONCE;
+    if (a->speed > 0.0) {
+        double widths = path_length(pth) / a->o.follow.width;
+        a->o.follow.duration = widths / a->speed;
+        if (!(a->o.follow.duration >= 0.1 && a->o.follow.duration <= 60.0)) {
+            cli_error("--speed", "the path is %.4g canvas widths long, so %g per second makes a trip of %.4g s; "
+                      "a trip must take 0.1 to 60 seconds", widths, a->speed, a->o.follow.duration);
+            return 2;
         }
     }
-    rc = 1;
+    a->o.follow.threads = batch_cores() < 8 ? batch_cores() : 8;
+    if (follow_check_def(&a->o.follow, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        return 2;
+    }
+    out_format fmt = a->o.out.format;
+    if (fmt == FORMAT_AUTO && a->o.output)
+        fmt = output_format_of(a->o.output);
+    if (fmt == FORMAT_AUTO)
+        fmt = FORMAT_GIF;
+    if (a->o.output)
+        *outname = strdup(a->o.output);
+    else if (strcmp(a->stamp, "-") == 0)
+        *outname = strdup("-");
+    else if (!a->o.frames_dir && !a->o.sheet)
+        *outname = cli_output_beside(a->stamp, output_extension(fmt), "poyo");
+    if ((a->o.output || (!a->o.frames_dir && !a->o.sheet)) && !*outname) {
+        cli_error("path", "out of memory");
+        return 1;
+    }
+    if (*outname && strcmp(*outname, "-") == 0 && (a->nsample || a->nnear)) {
+        cli_error("-o", "standard output is taken by --sample/--nearest; give the clip a file name");
+        return 2;
+    }
+    if (*outname && strcmp(*outname, "-") == 0 && isatty(STDOUT_FILENO)) {
+        cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
+        return 2;
+    }
+    return 0;
+}
+
+/* Writes what was asked: the SVG, the samples and nearest points, the clip. */
+static int path_outputs(path_args *a, const path *pth, const path_point *pts, int closed, const char *outname,
+                        bytebuf *svgbuf)
+{
+    int W = a->o.follow.width, H = a->o.follow.height;
+    poyo_error err;
     /* from here on an interrupt removes the temporary file being written */
-    o.out.tmp = batch_trap();
-    o.out.tmp_cap = BATCH_TMP_MAX;
-    if (svg) {
-        write_opts wo = { o.out.force, stamp, o.out.mode };
-        if (svg_build(pth, pts, wl.n, closed, W, H, &svgbuf, &err) != POYO_OK ||
-            file_write_atomic(svg, svgbuf.data, svgbuf.len, &wo, o.out.tmp, o.out.tmp_cap, &err) != POYO_OK) {
-            cli_error(svg, "%s", err.msg);
-            goto done;
+    a->o.out.tmp = batch_trap();
+    a->o.out.tmp_cap = BATCH_TMP_MAX;
+    if (a->svg) {
+        write_opts wo = { a->o.out.force, a->stamp, a->o.out.mode };
+        if (svg_build(pth, pts, a->wl.n, closed, W, H, svgbuf, &err) != POYO_OK ||
+            file_write_atomic(a->svg, svgbuf->data, svgbuf->len, &wo, a->o.out.tmp, a->o.out.tmp_cap, &err) != POYO_OK) {
+            cli_error(a->svg, "%s", err.msg);
+            return 1;
         }
-        if (o.verbose)
-            cli_note("path", "wrote %s (%d waypoints, %d arcs)", svg, wl.n, path_segment_count(pth));
+        if (a->o.verbose)
+            cli_note("path", "wrote %s (%d waypoints, %d arcs)", a->svg, a->wl.n, path_segment_count(pth));
     }
-    if (nsample) {
+    if (a->nsample) {
         double L = path_length(pth);
-        for (int i = 0; i < nsample; i++)
-            print_point(pth, nsample > 1 ? (i == nsample - 1 ? L : L * i / (nsample - 1)) : 0.0, W, H, NULL);
+        for (int i = 0; i < a->nsample; i++)
+            print_point(pth, a->nsample > 1 ? (i == a->nsample - 1 ? L : L * i / (a->nsample - 1)) : 0.0, W, H, NULL);
     }
-    for (int i = 0; i < nnear; i++) {
+    for (int i = 0; i < a->nnear; i++) {
         double s;
-        double dist = path_nearest(pth, v2_make(near[i].x * W, near[i].y * H), &s, NULL);
+        double dist = path_nearest(pth, v2_make(a->near[i].x * W, a->near[i].y * H), &s, NULL);
         print_point(pth, s, W, H, &dist);
     }
-    if ((nsample || nnear) && (fflush(stdout) != 0 || ferror(stdout))) {
+    if ((a->nsample || a->nnear) && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_error("standard output", "write error: %s", strerror(errno));
-        goto done;
+        return 1;
     }
-    if (stamp) {
-        rc = run_stamp(stamp, outname, pth, &o);
-        goto done;
+    return a->stamp ? run_stamp(a->stamp, outname, pth, &a->o) : 0;
+}
+
+int cmd_path(int argc, char **argv)
+{
+    path_args a;
+    memset(&a, 0, sizeof a);
+    a.o.follow = follow_default_def();
+    a.o.out = output_default_def();
+    a.o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    a.o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
+    a.o.out.mode = cli_file_mode();
+    a.near = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *a.near);
+    if (!a.near) {
+        cli_error("path", "out of memory");
+        return 1;
     }
-    rc = 0;
-done:
+    path_point *pts = NULL;
+    path *pth = NULL;
+    char *outname = NULL;
+    bytebuf svgbuf = { NULL, 0, 0 };
+    int ok = path_parse(&a, argc, argv), rc = ok < 0 ? 0 : 2;
+    if (ok > 0 && path_validate(&a) && (rc = path_build(&a, &pts, &pth)) == 0) {
+        int closed = is_closed(&a.wl);
+        if (!a.stamp || (rc = path_prepare_stamp(&a, pth, closed, &outname)) == 0)
+            rc = path_outputs(&a, pth, pts, closed, outname, &svgbuf);
+    }
     batch_untrap();
-    free(near);
-    free(wl.w);
+    free(a.near);
+    free(a.wl.w);
     free(pts);
     free(outname);
     bytebuf_free(&svgbuf);
