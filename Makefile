@@ -161,6 +161,7 @@ golden: $(BUILD)/poyo $(BUILD)/tools/animinfo
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo $(TOOL_BINS)
 	@sh tests/bench/bench.sh $(BUILD)/poyo $(BUILD)/tools
+	@echo && sh tests/bench/budget.sh $(BUILD)/poyo
 
 # libFuzzer over each target in turn: make fuzz FUZZ_SECONDS=600 [FUZZ_TARGETS="png gif"]
 FUZZ_SECONDS ?= 60

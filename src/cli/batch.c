@@ -6,6 +6,7 @@
 #include "batch.h"
 
 #include <malloc.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -109,8 +110,17 @@ void batch_print_json(const batch_job *j)
         printf(", \"milliseconds\": %.1f}\n", j->ms);
     } else {
         printf(", \"status\": \"ok\", \"bytes\": %zu, \"width\": %d, \"height\": %d, \"frames\": %d, "
-               "\"duration\": %.3f, \"milliseconds\": %.1f}\n",
-               j->bytes, j->width, j->height, j->frames, j->duration, j->ms);
+               "\"duration\": %.3f, ",
+               j->bytes, j->width, j->height, j->frames, j->duration);
+        if (j->budgeted) {
+            if (isfinite(j->psnr_lost))
+                printf("\"psnr_lost\": %.2f, \"search\": ", j->psnr_lost);
+            else
+                printf("\"psnr_lost\": null, \"search\": ");
+            cli_json_string(stdout, j->search);
+            printf(", ");
+        }
+        printf("\"milliseconds\": %.1f}\n", j->ms);
     }
     fflush(stdout);
 }

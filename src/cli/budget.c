@@ -1,19 +1,113 @@
-/* budget.c - the --max-bytes search. Settings are tried from the gentlest to
- * the harshest: for each (frame stride, canvas scale) in that order, the
- * harshest colour setting (WebM: the highest crf) is tried first; when it fits,
- * a binary search finds the richest setting that still fits. The untouched
- * setting is tried once before any search: most files fit as they are. */
+/* budget.c - the --max-bytes search. The file the options make is tried
+ * first and returned as it is when it fits. Otherwise groups of (frame stride,
+ * canvas scale) are visited from the gentlest; in each group every ladder of
+ * settings (colours; for a GIF also lossy LZW, and both together when neither
+ * alone fits; WebP quality; WebM crf) is tried at its harshest step and, when
+ * that fits, binary-searched for its richest step that fits. Every candidate
+ * that fits is decoded and its PSNR measured against the unbounded clip; the
+ * group after the first one that fits is searched too, and the fitting
+ * candidate with the highest PSNR is kept. */
 #include "budget.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/animread.h"
 #include "image/quantize.h"
 
-static const int gif_colors[] = { 256, 128, 96, 64, 48, 32, 24, 16, 8 };
-static const int webp_quality[] = { -1, 90, 80, 70, 60, 50, 40, 30, 20, 10 };
-static const int webm_crf[] = { -1, 36, 40, 44, 48, 52, 56, 63 };
+/* One setting: what the encoder is told beyond the options (0 / -1 = as the options say). */
+typedef struct setting {
+    int colors;   /* GIF/APNG palette at most, 0 = the options' */
+    int lossy;    /* GIF lossy LZW distance at least, 0 = the options' */
+    int quality;  /* WebP lossy quality, -1 = the options' */
+    int crf;      /* WebM crf at least, -1 = the options' */
+} setting;
+
+#define LADDER_MAX 12
+typedef struct ladder {
+    int n;                   /* steps, from the richest (index 0, the gentlest change) to the harshest */
+    setting s[LADDER_MAX];
+} ladder;
+
+static const int gif_colors[] = { 128, 96, 64, 48, 32, 24, 16, 8 };
+static const int gif_lossy[] = { 10, 20, 30, 45, 60, 80, 110, 150 };
+/* lossy LZW beside fewer colours, when neither alone fits */
+#define GIF_COMBO_LOSSY 60
+static const int webp_quality[] = { 90, 80, 70, 60, 50, 40, 30, 20, 10 };
+static const int webm_crf[] = { 36, 40, 44, 48, 52, 56, 63 };
 #define NLEVELS(a) ((int)(sizeof a / sizeof a[0]))
+
+static setting untouched_setting(void)
+{
+    setting s = { 0, 0, -1, -1 };
+    return s;
+}
+
+static void ladder_add(ladder *l, setting s)
+{
+    if (l->n < LADDER_MAX)
+        l->s[l->n++] = s;
+}
+
+/* The colour ladder of an APNG or GIF (lossy at `lossy`, 0: the options'):
+ * only palettes smaller than the options' own. */
+static ladder colour_ladder(const output_def *def, int lossy)
+{
+    ladder l = { 0 };
+    for (int i = 0; i < NLEVELS(gif_colors); i++)
+        if (gif_colors[i] < def->quant.colors) {
+            setting s = untouched_setting();
+            s.colors = gif_colors[i];
+            s.lossy = lossy;
+            ladder_add(&l, s);
+        }
+    return l;
+}
+
+/* The ladders of format f, searched in order (the last, for a GIF, only when
+ * no other fits). */
+static int ladders_for(out_format f, const output_def *def, ladder *out)
+{
+    int n = 0;
+    if (f == FORMAT_WEBM) {
+        ladder l = { 0 };
+        for (int i = 0; i < NLEVELS(webm_crf); i++)
+            if (webm_crf[i] > def->webm.crf) {
+                setting s = untouched_setting();
+                s.crf = webm_crf[i];
+                ladder_add(&l, s);
+            }
+        out[n++] = l;
+    } else if (f == FORMAT_WEBP) {
+        ladder l = { 0 };
+        for (int i = 0; i < NLEVELS(webp_quality); i++)
+            if (!def->webp.lossy || webp_quality[i] < def->webp.quality) {
+                setting s = untouched_setting();
+                s.quality = webp_quality[i];
+                ladder_add(&l, s);
+            }
+        out[n++] = l;
+    } else if (f == FORMAT_GIF) {
+        out[n++] = colour_ladder(def, 0);
+        ladder l = { 0 };
+        for (int i = 0; i < NLEVELS(gif_lossy); i++)
+            if (gif_lossy[i] > def->quant.lossy) {
+                setting s = untouched_setting();
+                s.lossy = gif_lossy[i];
+                ladder_add(&l, s);
+            }
+        out[n++] = l;
+        ladder c = { 0 };
+        if (def->quant.lossy < GIF_COMBO_LOSSY)
+            c = colour_ladder(def, GIF_COMBO_LOSSY);
+        out[n++] = c;
+    } else {
+        out[n++] = colour_ladder(def, 0);
+    }
+    return n;
+}
 
 /* Every stride-th frame of a, each held for the frames it stands for. */
 static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *err)
@@ -38,35 +132,39 @@ static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *e
 #define APNG_SEARCH_LEVEL 6
 #define APNG_FINAL_LEVEL 9
 
-/* Encodes a at colour level lv into out (cleared first); an APNG at zlib level zl. */
-static poyo_status encode_level(const anim *a, out_format f, const output_def *def, int lv, int zl, bytebuf *out,
-                                poyo_error *err)
+/* Encodes a with setting s into out (cleared first); an APNG at zlib level zl
+ * (0: the options'). */
+static poyo_status encode_setting(const anim *a, out_format f, const output_def *def, const setting *s, int zl,
+                                  bytebuf *out, poyo_error *err)
 {
     out->len = 0;
     output_def d = *def;
-    d.apng.level = zl;
+    if (zl > 0)
+        d.apng.level = zl;
     if (f == FORMAT_WEBM) {
-        if (webm_crf[lv] > d.webm.crf)
-            d.webm.crf = webm_crf[lv];
+        if (s->crf > d.webm.crf)
+            d.webm.crf = s->crf;
         return output_encode(a, f, &d, out, err);
     }
     if (f == FORMAT_WEBP) {
-        if (webp_quality[lv] >= 0) {
+        if (s->quality >= 0) {
             d.webp.lossy = 1;
-            d.webp.quality = webp_quality[lv];
+            d.webp.quality = s->quality;
             /* below quality 50 the alpha plane, kept lossless above, is most of
              * a large sticker's bytes: it follows the colour's quality down */
-            d.webp.alpha_quality = webp_quality[lv] >= 50 ? 100 : 2 * webp_quality[lv];
+            d.webp.alpha_quality = s->quality >= 50 ? 100 : 2 * s->quality;
         }
         return output_encode(a, f, &d, out, err);
     }
     if (f == FORMAT_GIF) {
-        if (gif_colors[lv] < d.quant.colors)
-            d.quant.colors = gif_colors[lv];
+        if (s->colors > 0 && s->colors < d.quant.colors)
+            d.quant.colors = s->colors;
+        if (s->lossy > d.quant.lossy)
+            d.quant.lossy = s->lossy;
         return output_encode(a, f, &d, out, err);
     }
     /* APNG: a palette of fewer colours (alpha kept) compresses far better */
-    if (lv == 0)
+    if (s->colors <= 0)
         return output_encode(a, f, &d, out, err);
     anim r;
     poyo_status st = anim_init(&r, a->width, a->height, a->count, a->fps, err);
@@ -75,42 +173,219 @@ static poyo_status encode_level(const anim *a, out_format f, const output_def *d
     memcpy(r.rgba, a->rgba, anim_frame_bytes(a) * (size_t)a->count);
     memcpy(r.hold, a->hold, (size_t)a->count * sizeof *r.hold);
     r.loop = a->loop;
-    st = quantize_reduce(&r, gif_colors[lv], def->quant.dither, err);
+    st = quantize_reduce(&r, s->colors, def->quant.dither, err);
     if (st == POYO_OK)
         st = output_encode(&r, f, &d, out, err);
     anim_free(&r);
     return st;
 }
 
-/* Encodes a at level lv into trial; when it fits max_bytes, trial and best
- * swap and *fit becomes lv. Counts the try and the smallest size seen. */
-static poyo_status try_level(const anim *a, out_format f, const output_def *def, int lv, long long max_bytes,
-                             bytebuf *trial, bytebuf *best, int *fit, size_t *smallest, budget_report *rep,
-                             poyo_error *err)
+/* Premultiplied RGBA of one pixel, 0..255 each. */
+static void premul(const uint8_t *p, float *o)
 {
-    poyo_status st = encode_level(a, f, def, lv, APNG_SEARCH_LEVEL, trial, err);
-    rep->tries++;
+    float k = p[3] / 255.0f;
+    o[0] = p[0] * k;
+    o[1] = p[1] * k;
+    o[2] = p[2] * k;
+    o[3] = p[3];
+}
+
+poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_error *err)
+{
+    int W = ref->width, H = ref->height, sw = shown->width, sh = shown->height;
+    if (ref->count < 1 || shown->count < 1 || W < 1 || H < 1 || sw < 1 || sh < 1)
+        return poyo_fail(err, POYO_ERR_USAGE, "cannot measure an empty animation");
+    size_t px = (size_t)W * H;
+    float *up = malloc(px * 4 * sizeof *up);
+    int *xi = malloc((size_t)W * 2 * sizeof *xi), *yi = malloc((size_t)H * 2 * sizeof *yi);
+    float *xf = malloc((size_t)W * sizeof *xf), *yf = malloc((size_t)H * sizeof *yf);
+    if (!up || !xi || !yi || !xf || !yf) {
+        free(up), free(xi), free(yi), free(xf), free(yf);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory measuring PSNR");
+    }
+    /* bilinear taps, pixel centres aligned */
+    for (int x = 0; x < W; x++) {
+        double s = (x + 0.5) * sw / W - 0.5;
+        s = s < 0 ? 0 : s > sw - 1 ? sw - 1 : s;
+        int x0 = (int)s;
+        xi[2 * x] = x0;
+        xi[2 * x + 1] = x0 + 1 < sw ? x0 + 1 : x0;
+        xf[x] = (float)(s - x0);
+    }
+    for (int y = 0; y < H; y++) {
+        double s = (y + 0.5) * sh / H - 0.5;
+        s = s < 0 ? 0 : s > sh - 1 ? sh - 1 : s;
+        int y0 = (int)s;
+        yi[2 * y] = y0;
+        yi[2 * y + 1] = y0 + 1 < sh ? y0 + 1 : y0;
+        yf[y] = (float)(s - y0);
+    }
+    double se = 0.0, weight = 0.0, t0 = 0.0, sacc = 0.0;
+    int j = 0, have = -1;
+    for (int i = 0; i < ref->count; i++) {
+        double dt = ref->hold[i] / ref->fps, tm = t0 + dt / 2;
+        t0 += dt;
+        while (j < shown->count - 1 && sacc + shown->hold[j] / shown->fps <= tm)
+            sacc += shown->hold[j++] / shown->fps;
+        if (have != j && sw == W && sh == H) { /* frame j, premultiplied */
+            const uint8_t *s = anim_frame(shown, j);
+            for (size_t p = 0; p < px; p++)
+                premul(s + p * 4, up + p * 4);
+            have = j;
+        } else if (have != j) { /* frame j scaled to ref's size, premultiplied */
+            const uint8_t *s = anim_frame(shown, j);
+            for (int y = 0; y < H; y++) {
+                const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
+                float fy = yf[y];
+                for (int x = 0; x < W; x++) {
+                    float a[4], b[4], c[4], d[4], fx = xf[x];
+                    premul(r0 + xi[2 * x] * 4, a);
+                    premul(r0 + xi[2 * x + 1] * 4, b);
+                    premul(r1 + xi[2 * x] * 4, c);
+                    premul(r1 + xi[2 * x + 1] * 4, d);
+                    float *o = up + ((size_t)y * W + x) * 4;
+                    for (int k = 0; k < 4; k++)
+                        o[k] = (a[k] + (b[k] - a[k]) * fx) * (1 - fy) + (c[k] + (d[k] - c[k]) * fx) * fy;
+                }
+            }
+            have = j;
+        }
+        const uint8_t *r = anim_frame(ref, i);
+        double fse = 0.0;
+        for (size_t p = 0; p < px; p++) {
+            float q[4];
+            premul(r + p * 4, q);
+            for (int k = 0; k < 4; k++) {
+                double e = q[k] - up[p * 4 + k];
+                fse += e * e;
+            }
+        }
+        se += fse * ref->hold[i];
+        weight += (double)ref->hold[i] * px * 4;
+    }
+    free(up), free(xi), free(yi), free(xf), free(yf);
+    double mse = se / weight, cap = 255.0 * 255.0 * pow(10.0, -BUDGET_PSNR_MAX / 10.0);
+    *psnr = mse <= cap ? BUDGET_PSNR_MAX : 10.0 * log10(255.0 * 255.0 / mse);
+    return POYO_OK;
+}
+
+/* Decodes an encoded file and measures it against ref. */
+static poyo_status measure(const anim *ref, const bytebuf *file, double *psnr, poyo_error *err)
+{
+    anim back;
+    poyo_status st = anim_read(file->data, file->len, &back, NULL, err);
     if (st != POYO_OK)
         return st;
-    if (trial->len < *smallest)
-        *smallest = trial->len;
-    if ((long long)trial->len <= max_bytes) {
-        bytebuf t = *best;
-        *best = *trial;
-        *trial = t;
-        *fit = lv;
+    st = budget_psnr(ref, &back, psnr, err);
+    anim_free(&back);
+    return st;
+}
+
+/* The search's state across groups. */
+typedef struct search {
+    const anim *ref;
+    out_format f;
+    const output_def *def;
+    long long max_bytes;
+    bytebuf trial, best;     /* the latest encode; the best fitting one so far */
+    int have_best;
+    budget_try best_try;     /* its setting and PSNR */
+    setting best_set;
+    int best_group;          /* the group it came from */
+    size_t smallest;
+    budget_report *rep;
+} search;
+
+/* Encodes setting s of group (stride, scale) from cur; a fit is measured and
+ * kept when its PSNR beats the best so far. *fits tells whether it fit. */
+static poyo_status try_setting(search *S, const anim *cur, const setting *s, int stride, double scale, int group,
+                               int *fits, poyo_error *err)
+{
+    poyo_status st = encode_setting(cur, S->f, S->def, s, S->f == FORMAT_APNG ? APNG_SEARCH_LEVEL : 0, &S->trial, err);
+    S->rep->tries++;
+    if (st != POYO_OK)
+        return st;
+    budget_try t = { s->colors, s->lossy, s->quality, s->crf, stride, scale, S->trial.len, 0, 0.0 };
+    if (S->trial.len < S->smallest)
+        S->smallest = S->trial.len;
+    *fits = (long long)S->trial.len <= S->max_bytes;
+    if (*fits) {
+        t.fits = 1;
+        st = measure(S->ref, &S->trial, &t.psnr, err);
+        if (st != POYO_OK)
+            return st;
+        if (!S->have_best || t.psnr > S->best_try.psnr) {
+            bytebuf x = S->best;
+            S->best = S->trial;
+            S->trial = x;
+            S->have_best = 1;
+            S->best_try = t;
+            S->best_set = *s;
+            S->best_group = group;
+        }
+    }
+    if (S->rep->ntried < BUDGET_TRIES_MAX)
+        S->rep->tried[S->rep->ntried++] = t;
+    return POYO_OK;
+}
+
+/* Searches one ladder in cur: its harshest step, then (when that fits) a
+ * binary search for the richest step that fits. *any becomes 1 on a fit. */
+static poyo_status search_ladder(search *S, const anim *cur, const ladder *l, int stride, double scale, int group,
+                                 int *any, poyo_error *err)
+{
+    if (l->n == 0)
+        return POYO_OK;
+    int fits = 0;
+    poyo_status st = try_setting(S, cur, &l->s[l->n - 1], stride, scale, group, &fits, err);
+    if (st != POYO_OK || !fits)
+        return st;
+    *any = 1;
+    int lo = 0, hi = l->n - 1; /* hi fits; find the richest step that fits */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        st = try_setting(S, cur, &l->s[mid], stride, scale, group, &fits, err);
+        if (st != POYO_OK)
+            return st;
+        if (fits)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return POYO_OK;
+}
+
+/* The chosen APNG once more at the best compression, when that is smaller. */
+static poyo_status apng_final(search *S, const anim *cur, poyo_error *err)
+{
+    poyo_status st = encode_setting(cur, S->f, S->def, &S->best_set, APNG_FINAL_LEVEL, &S->trial, err);
+    S->rep->tries++;
+    if (st == POYO_OK && S->trial.len < S->best.len) {
+        bytebuf x = S->best;
+        S->best = S->trial;
+        S->trial = x;
+    }
+    return st;
 }
 
 poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
                           budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err)
 {
     memset(rep, 0, sizeof *rep);
-    rep->crf = -1;
+    rep->quality = rep->crf = -1;
     if (b->max_bytes <= 0)
         return poyo_fail(err, POYO_ERR_USAGE, "the byte budget must be positive");
-    int nlv = f == FORMAT_WEBP ? NLEVELS(webp_quality) : f == FORMAT_WEBM ? NLEVELS(webm_crf) : NLEVELS(gif_colors);
+    search S;
+    memset(&S, 0, sizeof S);
+    S.ref = a;
+    S.f = f;
+    S.def = def;
+    S.max_bytes = b->max_bytes;
+    S.smallest = (size_t)-1;
+    S.rep = rep;
+    S.best_group = -1;
+    ladder lad[4];
+    int nlad = ladders_for(f, def, lad);
     int min_stride = 1;
     if (b->max_frames > 0 && a->count > b->max_frames)
         min_stride = (a->count + b->max_frames - 1) / b->max_frames;
@@ -118,10 +393,54 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
     int nscale = 1;
     while (nscale < (int)(sizeof scales / sizeof scales[0]) && scales[nscale] >= b->min_scale - 1e-9)
         nscale++;
-    bytebuf trial = { NULL, 0, 0 }, best = { NULL, 0, 0 };
     poyo_status st = POYO_OK;
-    size_t smallest = (size_t)-1;
-    for (int si = 0; si < nscale; si++) {
+    setting none = untouched_setting();
+
+    /* the file the options make, as it is, when it fits */
+    if (min_stride == 1) {
+        /* an APNG asked at a slower zlib level than the search's is tried at the
+         * search's first, and at its own only when that comes near the budget */
+        int apng_quick = f == FORMAT_APNG && def->apng.level > APNG_SEARCH_LEVEL;
+        st = encode_setting(a, f, def, &none, apng_quick ? APNG_SEARCH_LEVEL : 0, &S.trial, err);
+        rep->tries++;
+        if (st == POYO_OK && apng_quick && (double)S.trial.len <= 1.1 * (double)b->max_bytes) {
+            st = encode_setting(a, f, def, &none, 0, &S.trial, err);
+            rep->tries++;
+        }
+        if (st != POYO_OK)
+            goto out;
+        S.smallest = S.trial.len;
+        double full = 0.0;
+        if ((long long)S.trial.len <= b->max_bytes) {
+            bytebuf_free(out);
+            *out = S.trial;
+            memset(&S.trial, 0, sizeof S.trial);
+            rep->colors = f == FORMAT_GIF || f == FORMAT_APNG ? def->quant.colors : 0;
+            rep->lossy = f == FORMAT_GIF ? def->quant.lossy : 0;
+            rep->stride = 1;
+            rep->scale = 1.0;
+            rep->width = a->width;
+            rep->height = a->height;
+            rep->frames = a->count;
+            rep->bytes = out->len;
+            rep->untouched = 1;
+            st = measure(a, out, &full, err);
+            rep->psnr = rep->psnr_full = full;
+            rep->psnr_lost = 0.0;
+            goto out;
+        }
+        st = measure(a, &S.trial, &full, err);
+        if (st != POYO_OK)
+            goto out;
+        rep->psnr_full = full;
+        budget_try t = { 0, 0, -1, -1, 1, 1.0, S.trial.len, 0, 0.0 };
+        rep->tried[rep->ntried++] = t;
+    } else {
+        rep->psnr_full = NAN; /* set below from the first group's untouched setting */
+    }
+
+    int group = 0, fitted_groups = 0, done = 0;
+    for (int si = 0; si < nscale && !done; si++) {
         anim scaled;
         memset(&scaled, 0, sizeof scaled);
         const anim *base = a;
@@ -135,7 +454,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
          * sixth of the frame rate, as long as the clip keeps min_frames */
         int last_stride = nscale == 1 ? min_stride + 5 : min_stride + 2;
         int prev_n = 0;
-        for (int stride = si == 0 ? min_stride : min_stride + 2; stride <= last_stride; stride++) {
+        for (int stride = si == 0 ? min_stride : min_stride + 2; stride <= last_stride && !done; stride++) {
             int n = (base->count + stride - 1) / stride;
             if (stride > 1 && n < (b->min_frames > 2 ? b->min_frames : 2))
                 break;
@@ -151,53 +470,50 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     break;
                 cur = &sub;
             }
-            /* best holds the encode at level fit, the richest that fits so far */
-            int fit = -1, lo = 1;
-            st = try_level(cur, f, def, 0, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
-            /* the harshest colour setting next: if it does not fit, nothing here will */
-            if (st == POYO_OK && fit < 0)
-                st = try_level(cur, f, def, nlv - 1, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
-            if (st == POYO_OK && fit >= 0) {
-                int hi = fit; /* hi fits; find the lowest level that fits */
-                while (lo < hi && st == POYO_OK) {
-                    int mid = (lo + hi) / 2;
-                    st = try_level(cur, f, def, mid, b->max_bytes, &trial, &best, &fit, &smallest, rep, err);
-                    if (fit == mid)
-                        hi = mid;
+            int any = 0, fits = 0;
+            if (S.have_best) {
+                /* after a fit: this group's frames as they are, before any encoding, bound
+                 * what any of its candidates can score; a bound no better than the best
+                 * fit so far ends the search */
+                double ceiling = 0.0;
+                st = budget_psnr(a, cur, &ceiling, err);
+                if (st != POYO_OK || ceiling <= S.best_try.psnr) {
+                    anim_free(&sub);
+                    done = 1;
+                    break;
+                }
+            }
+            if (group > 0 || min_stride > 1) { /* the group's own untouched setting */
+                st = try_setting(&S, cur, &none, stride, scales[si], group, &fits, err);
+                if (st == POYO_OK && isnan(rep->psnr_full)) {
+                    /* frames the platform's own limit drops: the untouched setting at the
+                     * first stride allowed is the baseline (S.trial holds it unless it fit) */
+                    if (fits)
+                        rep->psnr_full = S.best_try.psnr;
                     else
-                        lo = mid + 1;
+                        st = measure(a, &S.trial, &rep->psnr_full, err);
                 }
-                /* the chosen APNG once more at the best compression, when that is smaller */
-                if (st == POYO_OK && f == FORMAT_APNG) {
-                    st = encode_level(cur, f, def, hi, APNG_FINAL_LEVEL, &trial, err);
-                    rep->tries++;
-                    if (st == POYO_OK && trial.len < best.len) {
-                        bytebuf t = best;
-                        best = trial;
-                        trial = t;
-                    }
-                }
-                if (st == POYO_OK) {
-                    bytebuf_free(out);
-                    *out = best;
-                    memset(&best, 0, sizeof best);
-                    rep->colors = f == FORMAT_WEBP || f == FORMAT_WEBM ? 0 : gif_colors[hi];
-                    rep->quality = f == FORMAT_WEBP ? webp_quality[hi] : -1;
-                    rep->crf = f == FORMAT_WEBM ? webm_crf[hi] : -1;
-                    rep->stride = stride;
-                    rep->scale = scales[si];
-                    rep->width = cur->width;
-                    rep->height = cur->height;
-                    rep->frames = cur->count;
-                    rep->bytes = out->len;
-                }
-                anim_free(&sub);
-                anim_free(&scaled);
-                bytebuf_free(&trial);
-                bytebuf_free(&best);
-                return st;
+                any = fits;
+            }
+            /* the ladders, unless the untouched setting fit (nothing here beats it) */
+            for (int li = 0; li < nlad && st == POYO_OK && !fits; li++) {
+                if (f == FORMAT_GIF && li == nlad - 1 && any)
+                    break; /* lossy and fewer colours together only when neither alone fits */
+                st = search_ladder(&S, cur, &lad[li], stride, scales[si], group, &any, err);
+            }
+            if (st == POYO_OK && f == FORMAT_APNG && S.best_group == group)
+                st = apng_final(&S, cur, err);
+            if (st == POYO_OK && S.best_group == group) {
+                rep->width = cur->width;
+                rep->height = cur->height;
+                rep->frames = cur->count;
             }
             anim_free(&sub);
+            group++;
+            /* the first group that fits and at most two after it */
+            if (any || fitted_groups)
+                if (++fitted_groups >= 3)
+                    done = 1;
             if (st != POYO_OK)
                 break;
         }
@@ -205,10 +521,26 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
         if (st != POYO_OK)
             break;
     }
-    bytebuf_free(&trial);
-    bytebuf_free(&best);
-    if (st != POYO_OK)
-        return st;
-    return poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",
-                     b->max_bytes, smallest);
+    if (st == POYO_OK && S.have_best) {
+        bytebuf_free(out);
+        *out = S.best;
+        memset(&S.best, 0, sizeof S.best);
+        const budget_try *t = &S.best_try;
+        rep->colors = f == FORMAT_GIF || f == FORMAT_APNG ? (t->colors > 0 ? t->colors : def->quant.colors) : 0;
+        rep->lossy = f == FORMAT_GIF ? (t->lossy > def->quant.lossy ? t->lossy : def->quant.lossy) : 0;
+        rep->quality = t->quality;
+        rep->crf = f == FORMAT_WEBM ? (t->crf > def->webm.crf ? t->crf : def->webm.crf) : -1;
+        rep->stride = t->stride;
+        rep->scale = t->scale;
+        rep->bytes = out->len;
+        rep->psnr = t->psnr;
+        rep->psnr_lost = rep->psnr_full - rep->psnr;
+    } else if (st == POYO_OK) {
+        st = poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",
+                       b->max_bytes, S.smallest);
+    }
+out:
+    bytebuf_free(&S.trial);
+    bytebuf_free(&S.best);
+    return st;
 }

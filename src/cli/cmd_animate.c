@@ -117,7 +117,10 @@ static void usage(FILE *out)
             "  -p, --preset NAME        slack, discord, discord-sticker, line, line-emoji, telegram,\n"
             "                           telegram-emoji, teams, mastodon, signal or whatsapp (size,\n"
             "                           format, fps, budget); an option that breaks its rules is refused\n"
-            "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M)\n"
+            "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M): the file\n"
+            "                           as made when it fits, else the fitting candidate (colours,\n"
+            "                           lossy GIF, quality, crf, frame rate, canvas) with the least\n"
+            "                           PSNR lost, said in -v and --json (psnr_lost, search)\n"
             "\n",
           out);
     fprintf(out,
@@ -570,6 +573,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         goto done;
     }
     size_t bytes = 0;
+    int a_w = 0, a_h = 0, a_n = 0; /* the file's canvas and frames when the budget search chose them */
     if (output && (o->max_bytes > 0 || o->preset)) {
         out_format f = o->out.format;
         double shown_fps = a.fps;
@@ -611,17 +615,29 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         }
         bytes = buf.len;
         bytebuf_free(&buf);
-        if (!o->quiet) {
-            char what[96] = "";
-            if (rep.colors && rep.colors < o->out.quant.colors && f != FORMAT_WEBP)
-                snprintf(what, sizeof what, "%d colours, ", rep.colors);
-            else if (rep.crf >= 0)
-                snprintf(what, sizeof what, "crf %d, ", rep.crf);
-            else if (rep.quality >= 0)
-                snprintf(what, sizeof what, "quality %d, ", rep.quality);
-            snprintf(job->note, sizeof job->note, "%zu bytes (budget %lld): %s%g fps, %d frames, %dx%d", bytes,
-                     bd.max_bytes, what, shown_fps / rep.stride, rep.frames, rep.width, rep.height);
-        }
+        /* what the search chose, for -v and --json */
+        char what[128] = "";
+        size_t k = 0;
+        if (rep.untouched)
+            k += (size_t)snprintf(what + k, sizeof what - k, "untouched, ");
+        if (!rep.untouched && rep.colors && rep.colors < o->out.quant.colors && k < sizeof what)
+            k += (size_t)snprintf(what + k, sizeof what - k, "%d colours, ", rep.colors);
+        if (!rep.untouched && rep.lossy > o->out.quant.lossy && k < sizeof what)
+            k += (size_t)snprintf(what + k, sizeof what - k, "lossy GIF %d, ", rep.lossy);
+        if (!rep.untouched && rep.crf >= 0 && k < sizeof what)
+            k += (size_t)snprintf(what + k, sizeof what - k, "crf %d, ", rep.crf);
+        if (!rep.untouched && rep.quality >= 0 && k < sizeof what)
+            k += (size_t)snprintf(what + k, sizeof what - k, "quality %d, ", rep.quality);
+        if (k < sizeof what)
+            snprintf(what + k, sizeof what - k, "%g fps, %d frames, %dx%d", shown_fps / rep.stride, rep.frames,
+                     rep.width, rep.height);
+        job->budgeted = 1;
+        a_w = rep.width, a_h = rep.height, a_n = rep.frames;
+        job->psnr_lost = rep.psnr_lost;
+        snprintf(job->search, sizeof job->search, "%s", what);
+        if (!o->quiet)
+            snprintf(job->note, sizeof job->note, "%zu bytes (budget %lld): %s, PSNR lost %.2f dB", bytes,
+                     bd.max_bytes, what, rep.psnr_lost);
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
         if (st != POYO_OK) {
@@ -630,9 +646,9 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         }
     }
     job->bytes = bytes;
-    job->width = a.width;
-    job->height = a.height;
-    job->frames = a.count;
+    job->width = a_w ? a_w : a.width;
+    job->height = a_h ? a_h : a.height;
+    job->frames = a_n ? a_n : a.count;
     job->duration = anim_duration(&a);
     rc = 0;
 done:

@@ -34,7 +34,8 @@ static double encode_bytes(out_format f, const output_def *def, double count, do
 
 /* The budget search's peak beside the frames: for each frame stride it tries a
  * subsampled copy and its encodes (an APNG with fewer colours is a further
- * copy), keeping the best and the latest output; allowed to resize, it draws
+ * copy), keeping the best and the latest output, and decodes each that fits
+ * to measure it (its frames and a float canvas); allowed to resize, it draws
  * the clip again at 0.9 of the canvas with every third frame at least. */
 static double budget_bytes(const memlimit_clip *c)
 {
@@ -47,8 +48,8 @@ static double budget_bytes(const memlimit_clip *c)
     for (int s = stride; s <= stride + 2; s++) {
         double sub = ceil(n / s);
         double copy = (s > 1 ? 1.0 : 0.0) + apng;
-        double b = memlimit_frames((int)sub, c->w, c->h) * copy + encode_bytes(c->format, c->out, sub, c->w, c->h) +
-                   sub * px * 2.0;
+        double b = memlimit_frames((int)sub, c->w, c->h) * (copy + 1.0) +
+                   encode_bytes(c->format, c->out, sub, c->w, c->h) + sub * px * 2.0 + px * 16.0;
         peak = fmax(peak, b);
     }
     if (c->budget_resize) {
@@ -56,8 +57,8 @@ static double budget_bytes(const memlimit_clip *c)
         double scaled = memlimit_frames(c->count, w, h);
         double sub = ceil(n / (stride + 2));
         double draw = c->stamp ? renderer_bytes(w, h) : 0.0;
-        double enc = memlimit_frames((int)sub, w, h) * (1.0 + apng) + encode_bytes(c->format, c->out, sub, w, h) +
-                     sub * (double)w * h * 2.0;
+        double enc = memlimit_frames((int)sub, w, h) * (2.0 + apng) + encode_bytes(c->format, c->out, sub, w, h) +
+                     sub * (double)w * h * 2.0 + px * 16.0;
         peak = fmax(peak, scaled + fmax(draw, enc));
     }
     return peak;

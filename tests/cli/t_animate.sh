@@ -190,6 +190,17 @@ test_expect_success 'presets make files their own check accepts; --max-bytes fit
     expect_no_file none.gif
 '
 
+test_expect_success '--max-bytes says in --json and -v what it chose and the PSNR it lost' '
+    $MKPNG rgba stamp.png 64 &&
+    $POYO stamp.png --size 128 --max-bytes 1M -o big.gif --json -q >j1 &&
+    "$TOOLS/jsonlines" <j1 && grep -q "\"psnr_lost\": 0.00, \"search\": \"untouched, " j1 &&
+    $POYO stamp.png --size 128 --max-bytes 12K -o small.gif --json -v >j2 2>err &&
+    "$TOOLS/jsonlines" <j2 && [ "$(info small.gif bytes)" -le 12000 ] &&
+    grep -q "\"psnr_lost\": [0-9]*\.[0-9][0-9], \"search\": \"" j2 && ! grep -q "untouched" j2 &&
+    grep -q "^poyo: small.gif: [0-9]* bytes (budget 12000): .*, PSNR lost [0-9.]* dB$" err &&
+    $POYO stamp.png --size 128 -o plain.gif -q && cmp -s plain.gif big.gif
+'
+
 test_expect_success 'corpus emoji: palette PNGs with tRNS and large RGBA' '
     $POYO "$DATA/1f36e.png" -o t.gif && [ "$(info t.gif width)" = 64 ] &&
     $POYO "$DATA/2757.png" -i shake -o bang.gif &&
