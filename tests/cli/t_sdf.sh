@@ -158,4 +158,61 @@ test_expect_success 'queries need no stamp; -o without one is an error' '
     expect_line err "poyo: -o: needs a STAMP to drop"
 '
 
+test_expect_success 'the solids are painted in --scene-color, shaded no darker than 0.78 inside' '
+    "$POYO" sdf "$STAMP" -s 32 --duration 0.2 --scene "floor(0.5)" --scene-color cc6633 -o c.png &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 31 c.png) &&
+    echo "deep in the floor: $*" && test "$4" -eq 255 &&
+    test "$1" -le 204 && test "$1" -ge 159 && near "$(($1 * 100 / $2))" 200 3 && near "$(($2 * 100 / $3))" 200 5 &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 16 c.png) && echo "at the surface: $*" && near "$1" 204 4 &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 2 c.png) && test "$4" -eq 0 &&
+    "$POYO" sdf "$STAMP" -s 32 --duration 0.2 --scene "floor(0.5)" --scene-color "#CC6633" -o hash.png &&
+    cmp c.png hash.png &&
+    "$POYO" sdf "$STAMP" -s 32 --duration 0.2 --scene "floor(0.5)" --no-scene -o bare.png &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 31 bare.png) && test "$4" -eq 0 &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --scene-color red -o x.gif 2>err &&
+    expect_line err "poyo: --scene-color: '\''red'\'' is not a colour like 5F6B7A" && expect_no_file x.gif
+'
+
+test_expect_success 'the resting frame is held --hold seconds, in whole frames' '
+    "$POYO" sdf "$STAMP" -s 48 --scene "floor(0.85)" --hold 1.5 --fps 20 -o h.gif -v 2>err &&
+    grep -q "comes to rest" err &&
+    test "$("$TOOLS/animinfo" h.gif | sed -n "s/^delays //p" | awk "{ print \$NF }")" = 1500 &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --hold 11 -o x.gif 2>err &&
+    expect_line err "poyo: --hold: must be 0 to 10 seconds, not 11"
+'
+
+test_expect_success 'a stamp on standard input gives the clip on standard output' '
+    "$POYO" sdf - -s 32 --duration 0.2 <"$STAMP" >out.gif &&
+    test "$(head -c 6 out.gif)" = GIF89a &&
+    test "$("$TOOLS/animinfo" out.gif | sed -n "s/^frames //p")" = 5 &&
+    expect_exit 2 "$POYO" sdf - --query 0,0 <"$STAMP" >out 2>err &&
+    expect_line err "poyo: -o: the clip and the query answers cannot share standard output" && test ! -s out
+'
+
+test_expect_success 'the scene from a file or standard input, never both with the stamp or --scene' '
+    printf "floor(0.8) # the ground\n" >s.scene &&
+    "$POYO" sdf -s 200x100 --scene-file s.scene --query 0.3,0.1 >a &&
+    "$POYO" sdf -s 200x100 --scene-file - --query 0.3,0.1 <s.scene >b &&
+    set -- $(cat a) && near "$2" 0.7 1e-6 && cmp a b &&
+    expect_exit 2 "$POYO" sdf --scene "floor(1)" --scene-file s.scene --query 0,0 2>err &&
+    expect_line err "poyo: --scene-file: give the scene as --scene TEXT or --scene-file FILE, not both" &&
+    expect_exit 2 "$POYO" sdf - --scene-file - -o x.gif <s.scene 2>err &&
+    expect_line err "poyo: -: the stamp and the scene cannot both come from standard input" &&
+    printf "floor(0.8)\000" >nul.scene &&
+    expect_exit 1 "$POYO" sdf --scene-file nul.scene --query 0,0 >out 2>err &&
+    expect_line err "poyo: nul.scene: the scene file holds a NUL byte; it must be text" && test ! -s out &&
+    expect_exit 1 "$POYO" sdf --scene-file missing.scene --query 0,0 2>err &&
+    expect_line err "poyo: missing.scene: cannot open: No such file or directory" &&
+    expect_no_file x.gif
+'
+
+test_expect_success 'one stamp at a time; answers that cannot be written fail' '
+    expect_exit 2 "$POYO" sdf "$STAMP" "$STAMP" -o x.gif 2>err &&
+    expect_line err "poyo: $STAMP: one stamp at a time (a second one was given)" &&
+    if [ -w /dev/full ]; then
+        expect_exit 1 "$POYO" sdf --query 0,0 >/dev/full 2>err &&
+        expect_line err "poyo: standard output: No space left on device"
+    fi
+'
+
 test_done

@@ -9,7 +9,9 @@
  *                                    --alpha, default 128): mask mismatches and
  *                                    the largest and mean colour error
  *   animinfo --hash FILE             64-bit FNV-1a of what the file shows: size,
- *                                    then each frame's delay (ms) and RGBA bytes */
+ *                                    then each frame's delay (ms) and RGBA bytes
+ *   animinfo --pixel N X Y FILE      "R G B A" of pixel X,Y of frame N (negative
+ *                                    N counts from the last frame) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +226,24 @@ int main(int argc, char **argv)
         anim_meta_free(&m);
         return 0;
     }
-    fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE\n");
+    if (argc == 6 && strcmp(argv[1], "--pixel") == 0) {
+        if (!load(argv[5], &a, &m))
+            return 1;
+        int n = atoi(argv[2]), x = atoi(argv[3]), y = atoi(argv[4]);
+        if (n < 0)
+            n += a.count;
+        int ok = n >= 0 && n < a.count && x >= 0 && y >= 0 && x < a.width && y < a.height;
+        if (ok) {
+            const uint8_t *p = anim_frame(&a, n) + ((size_t)y * (size_t)a.width + (size_t)x) * 4;
+            printf("%d %d %d %d\n", p[0], p[1], p[2], p[3]);
+        } else {
+            fprintf(stderr, "animinfo: no pixel %d,%d in frame %d of %s\n", x, y, n, argv[5]);
+        }
+        anim_free(&a);
+        anim_meta_free(&m);
+        return ok ? 0 : 1;
+    }
+    fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE"
+                    " | --pixel N X Y FILE\n");
     return 2;
 }
