@@ -182,6 +182,11 @@ static void test_byte_counts(void)
     ENSURE_MSG(!ok && strcmp(said, "poyo: --max-memory: '15MiB' is out of range (16MiB to 1024GiB)\n") == 0, "%s", said);
     said = SAYS(ok, cli_max_memory("--max-memory", "16MiB", &m));
     ENSURE(ok && m == 16777216 && said[0] == '\0');
+    /* the top of the range is 1024 GiB, more than --max-bytes's 1 TB */
+    said = SAYS(ok, cli_max_memory("--max-memory", "1024GiB", &m));
+    ENSURE_MSG(ok && m == 1099511627776LL && said[0] == '\0', "%s", said);
+    said = SAYS(ok, cli_max_memory("--max-memory", "1025GiB", &m));
+    ENSURE_MSG(!ok && strcmp(said, "poyo: --max-memory: '1025GiB' is out of range (16MiB to 1024GiB)\n") == 0, "%s", said);
     said = SAYS(ok, cli_max_memory("--max-memory", "junk", &m));
     ENSURE(!ok && strncmp(said, "poyo: --max-memory: 'junk' is not a size", 40) == 0);
 }
