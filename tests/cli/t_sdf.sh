@@ -215,4 +215,39 @@ test_expect_success 'one stamp at a time; answers that cannot be written fail' '
     fi
 '
 
+test_expect_success 'with --gravity 0 a still stamp floats where it starts; --velocity carries it' '
+    "$POYO" sdf "$STAMP" -s 48 --gravity 0 --duration 0.4 -o still.gif &&
+    test "$("$TOOLS/animinfo" --diff 0 -1 still.gif | sed -n "s/^changed //p")" = 0 &&
+    "$POYO" sdf "$STAMP" -s 48 --gravity 0 --velocity 1,0 --duration 0.4 -o moving.gif &&
+    # the stamp starts centred at x 24 px and moves 1 canvas width a second, 19 px in 0.4 s
+    set -- $("$TOOLS/animinfo" --pixel 0 24 12 moving.gif) && test "$4" -eq 255 &&
+    set -- $("$TOOLS/animinfo" --pixel 0 42 12 moving.gif) && test "$4" -eq 0 &&
+    set -- $("$TOOLS/animinfo" --pixel -1 24 12 moving.gif) && test "$4" -eq 0 &&
+    set -- $("$TOOLS/animinfo" --pixel -1 42 12 moving.gif) && test "$4" -eq 255
+'
+
+test_expect_success 'a stamp that keeps no bounce comes to rest sooner; --tilt turns frame 0' '
+    "$POYO" sdf "$STAMP" -s 48 --restitution 0 -o dead.gif -v 2>e0 &&
+    "$POYO" sdf "$STAMP" -s 48 --restitution 0.9 -o bouncy.gif -v 2>e9 &&
+    grep -q "comes to rest" e0 &&
+    f0=$("$TOOLS/animinfo" dead.gif | sed -n "s/^frames //p") &&
+    f9=$("$TOOLS/animinfo" bouncy.gif | sed -n "s/^frames //p") &&
+    echo "frames: $f0 at restitution 0, $f9 at 0.9" && test "$f0" -lt "$f9" &&
+    "$POYO" sdf "$STAMP" -s 48 --duration 0.2 -o t0.gif &&
+    "$POYO" sdf "$STAMP" -s 48 --duration 0.2 --tilt 90 -o t90.gif &&
+    "$TOOLS/animinfo" --png 0 f0.png t0.gif && "$TOOLS/animinfo" --png 0 f90.png t90.gif && ! cmp -s f0.png f90.png &&
+    for bad in "--restitution 1.1:--restitution: must be 0 to 1, not 1.1" \
+               "--tilt 361:--tilt: must be -360 to 360 degrees, not 361" \
+               "--gravity 101:--gravity: must be -100 to 100, not 101"; do
+        expect_exit 2 "$POYO" sdf "$STAMP" ${bad%%:*} -o x.gif 2>err && expect_line err "poyo: ${bad#*:}" || return 1
+    done && expect_no_file x.gif
+'
+
+test_expect_success '--iso 0 changes the picture (no iso-lines); below 2 pixels is refused' '
+    "$POYO" sdf -s 64 --render plain.png --iso 0 && "$POYO" sdf -s 64 --render lines.png &&
+    ! cmp -s plain.png lines.png &&
+    expect_exit 2 "$POYO" sdf --render x.png --iso 1 2>err &&
+    expect_line err "poyo: --iso: must be 2 to 4096, not 1" && expect_no_file x.png
+'
+
 test_done
