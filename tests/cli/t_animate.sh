@@ -181,6 +181,22 @@ test_expect_success '--alpha-threshold N: in the GIF exactly the pixels of alpha
     echo "visible: $v1 at 1, $v255 at 255" && [ "$v1" -gt "$v255" ]
 '
 
+# pixel 10,8 of 1f600.png is (255,204,77) at alpha 190: an edge pixel
+test_expect_success '--matte blends a semi-transparent edge onto the colour named, as the man page lists them' '
+    cp "$DATA/1f600.png" in.png &&
+    test "$("$INFO" --pixel 0 10 8 in.png)" = "255 204 77 190" &&
+    $POYO in.png --fit none -o none.gif && test "$("$INFO" --pixel 0 10 8 none.gif)" = "255 204 77 255" &&
+    for m in white:255,255,255 black:0,0,0 light:248,248,248 dark:26,29,33 "#102030:16,32,48"; do
+        name=${m%:*} bg=${m#*:} &&
+        $POYO in.png --fit none --matte "$name" -o m.gif -f &&
+        "$INFO" --pixel 0 10 8 m.gif | awk -v bg="$bg" "{
+            split(bg, b, \",\"); split(\"255 204 77\", c, \" \")
+            for (k = 1; k <= 3; k++) { want = (c[k] * 190 + b[k] * 65) / 255; d = \$k - want
+                if (d < -3 || d > 3) { print \"channel \" k \": \" \$k \", want \" want; exit 1 } }
+            exit \$4 != 255 }" || { echo "--matte $name"; return 1; }
+    done
+'
+
 test_expect_success 'every kind of PNG input works' '
     for k in rgba rgba16 rgb rgb16 gray gray16 graya palette interlaced; do
         $MKPNG $k $k.png 40 && $POYO $k.png -o $k.gif || { echo "kind $k failed"; exit 1; }
