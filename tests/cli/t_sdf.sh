@@ -250,4 +250,18 @@ test_expect_success '--iso 0 changes the picture (no iso-lines); below 2 pixels 
     expect_line err "poyo: --iso: must be 2 to 4096, not 1" && expect_no_file x.png
 '
 
+# tan 20 degrees = 0.364: a square set down flat on a 20-degree slope stands with
+# friction 0.45 (atan 24 degrees) and slides off with 0.3 (atan 17 degrees)
+test_expect_success 'a square set down on a slope stands when atan(friction) is steeper, slides when not' '
+    "$TOOLS/mkpng" rgb box.png 48 &&
+    for mu in 0.45 0.3; do
+        "$POYO" sdf box.png -s 96 --scene "plane(0.5,0.75,20)" --tilt -20 --at 0.5,0.56 --restitution 0 \
+            --no-scene --friction $mu -o box$mu.gif -v 2>err$mu || return 1
+    done &&
+    grep -q "comes to rest" err0.45 && grep -q "leaves the canvas" err0.3 &&
+    set -- $("$TOOLS/animinfo" --bbox 0 box0.45.gif) $("$TOOLS/animinfo" --bbox -1 box0.45.gif) &&
+    echo "frame 0 at $1,$2; at rest at $5,$6" &&
+    test $(($1 - $5)) -le 8 && test $(($6 - $2)) -le 8
+'
+
 test_done

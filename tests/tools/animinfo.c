@@ -11,7 +11,9 @@
  *   animinfo --hash FILE             64-bit FNV-1a of what the file shows: size,
  *                                    then each frame's delay (ms) and RGBA bytes
  *   animinfo --pixel N X Y FILE      "R G B A" of pixel X,Y of frame N (negative
- *                                    N counts from the last frame) */
+ *                                    N counts from the last frame)
+ *   animinfo --bbox N FILE           "X0 Y0 X1 Y1", the visible pixels (alpha > 0)
+ *                                    of frame N in [X0, X1) x [Y0, Y1), or "none" */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,7 +245,37 @@ int main(int argc, char **argv)
         anim_meta_free(&m);
         return ok ? 0 : 1;
     }
+    if (argc == 4 && strcmp(argv[1], "--bbox") == 0) {
+        if (!load(argv[3], &a, &m))
+            return 1;
+        int n = atoi(argv[2]);
+        if (n < 0)
+            n += a.count;
+        if (n < 0 || n >= a.count) {
+            fprintf(stderr, "animinfo: no frame %d in %s\n", n, argv[3]);
+            anim_free(&a);
+            anim_meta_free(&m);
+            return 1;
+        }
+        int x0 = a.width, y0 = a.height, x1 = 0, y1 = 0;
+        const uint8_t *p = anim_frame(&a, n);
+        for (int y = 0; y < a.height; y++)
+            for (int x = 0; x < a.width; x++)
+                if (p[((size_t)y * (size_t)a.width + (size_t)x) * 4 + 3]) {
+                    if (x < x0) x0 = x;
+                    if (y < y0) y0 = y;
+                    if (x + 1 > x1) x1 = x + 1;
+                    if (y + 1 > y1) y1 = y + 1;
+                }
+        if (x1 > x0)
+            printf("%d %d %d %d\n", x0, y0, x1, y1);
+        else
+            printf("none\n");
+        anim_free(&a);
+        anim_meta_free(&m);
+        return 0;
+    }
     fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE"
-                    " | --pixel N X Y FILE\n");
+                    " | --pixel N X Y FILE | --bbox N FILE\n");
     return 2;
 }
