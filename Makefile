@@ -41,7 +41,7 @@ TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san test-bins golden bench fuzz install uninstall clean
+.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san coverage test-bins golden bench fuzz install uninstall clean
 
 all: $(BUILD)/poyo
 
@@ -149,6 +149,19 @@ check-san:
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check-unit check-cli
 
+# ---- line coverage (gcov, which comes with gcc) ------------------------------
+# coverage: an instrumented build in build-cov runs the unit and CLI tests from
+# fresh counters, then tests/coverage.sh prints each source file's line coverage
+# (libgcov's own complaints, such as a counter file it cannot write under a
+# test's ulimit -f, go to build-cov/gcov-errors.log, not into the tests' stderr)
+COV_FLAGS := --coverage -fprofile-update=atomic
+coverage: deps
+	@$(MAKE) --no-print-directory BUILD=build-cov OPT="-O0 -g" SAN_FLAGS="$(COV_FLAGS)" build-cov/poyo test-bins
+	@find build-cov -name '*.gcda' -delete; rm -f build-cov/gcov-errors.log
+	@status=0; GCOV_ERROR_FILE=$(CURDIR)/build-cov/gcov-errors.log \
+	  $(MAKE) --no-print-directory BUILD=build-cov OPT="-O0 -g" SAN_FLAGS="$(COV_FLAGS)" \
+	  check-unit check-cli || status=1; sh tests/coverage.sh build-cov/obj $(SRCS) && exit $$status
+
 # ---- the main job on the shipped samples ------------------------------------
 demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo
@@ -190,6 +203,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/poyo $(DESTDIR)$(MANDIR)/poyo.1
 
 clean:
-	rm -rf build build-clang build-san build-fuzz
+	rm -rf build build-clang build-san build-fuzz build-cov
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/tools/*.d)

@@ -242,7 +242,8 @@ bad:
     return 0;
 }
 
-int cli_bytes(const char *opt, const char *s, long long *out)
+/* Parses a number with an optional unit into bytes (not yet rounded or bounded). */
+static int parse_bytes(const char *opt, const char *s, double *out)
 {
     char *end;
     errno = 0;
@@ -273,7 +274,15 @@ int cli_bytes(const char *opt, const char *s, long long *out)
             return 0;
         }
     }
-    double b = v * mult;
+    *out = v * mult;
+    return 1;
+}
+
+int cli_bytes(const char *opt, const char *s, long long *out)
+{
+    double b;
+    if (!parse_bytes(opt, s, &b))
+        return 0;
     if (b < 1 || b > 1e12) {
         cli_error(opt, "'%s' is out of range (1 byte to 1 TB)", s);
         return 0;
@@ -284,14 +293,15 @@ int cli_bytes(const char *opt, const char *s, long long *out)
 
 int cli_max_memory(const char *opt, const char *v, long long *out)
 {
-    long long b;
-    if (!cli_bytes(opt, v, &b))
+    double b;
+    if (!parse_bytes(opt, v, &b))
         return 0;
-    if (b < MEMLIMIT_MIN_MEMORY || b > MEMLIMIT_MAX_MEMORY) {
+    /* its own range, not --max-bytes's: 1024 GiB is more than 1 TB */
+    if (!(b >= (double)MEMLIMIT_MIN_MEMORY && b <= (double)MEMLIMIT_MAX_MEMORY)) {
         cli_error(opt, "'%s' is out of range (16MiB to 1024GiB)", v);
         return 0;
     }
-    *out = b;
+    *out = (long long)llround(b);
     return 1;
 }
 

@@ -36,6 +36,68 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --hz 2>err && expect_line err "poyo: --hz: needs a value"
 '
 
+# each option of the main job at both ends of the range the man page gives, and
+# just past them: accepted (the run gets as far as the missing input, exit 1),
+# or refused before any work (exit 2, the option and its range in one line)
+test_expect_success 'every range in the man page: its ends accepted, past them refused' '
+    while IFS=: read -r opt lo hi below above msg; do
+        expect_exit 1 $POYO $opt $lo missing.png -o x.gif 2>err &&
+        expect_line err "poyo: missing.png: cannot open: No such file or directory" &&
+        expect_exit 1 $POYO $opt $hi missing.png -o x.gif 2>err &&
+        expect_line err "poyo: missing.png: cannot open: No such file or directory" &&
+        expect_exit 2 $POYO $opt $below missing.png -o x.gif 2>err &&
+        expect_line err "poyo: $opt: $(printf "$msg" "$below")" &&
+        expect_exit 2 $POYO $opt $above missing.png -o x.gif 2>err &&
+        expect_line err "poyo: $opt: $(printf "$msg" "$above")" || { echo "($opt)"; return 1; }
+    done <<-EOF &&
+	--at:-10,-10:10,10:-10.01,0:0,10.01:must be within -10 to 10 (image fractions), not %s
+	--angle:-3600:3600:-3600.5:3601:must be -3600 to 3600 degrees, not %s
+	--rate:0.1:20:0.09:20.5:must be 0.1 to 20 Hz, not %s
+	--hz:0.1:20:0.05:20.01:must be 0.1 to 20, not %s
+	--damping:0:1:-0.01:1.01:must be 0 to 1, not %s
+	--volume:0:0.8:-0.1:0.81:must be 0 to 0.8, not %s
+	--drag:0:100:-1:101:must be 0 to 100, not %s
+	--outline-stiffness:0:1:-0.5:1.5:must be 0 to 1, not %s
+	--outline:0:1:-0.5:2:must be 0 to 1, not %s
+	--grid:3:64:2:65:must be 3 to 64, not %s
+	--substeps:1:64:0:65:must be 1 to 64, not %s
+	--fps:1:100:0.5:101:must be 1 to 100, not %s
+	--duration:0.1:60:0.05:61:must be 0.1 to 60 seconds, not %s
+	--size:1:4096x4096:0:4097:must be 1 to 4096 pixels per side, not %s
+	--loop:0:65535:-1:65536:must be 0 to 65535, not %s
+	--colors:2:256:1:257:must be 2 to 256, not %s
+	--dither:0:1:-0.1:1.1:must be 0 to 1, not %s
+	--alpha-threshold:1:255:0:256:must be 1 to 255, not %s
+	--quality:0:100:-1:101:must be 0 to 100, not %s
+	--lossy-gif:0:255:-1:256:must be 0 to 255, not %s
+	--max-pixels:1:1000000000:0:1000000001:must be 1 to 1000000000, not %s
+	--max-memory:16MiB:1024GiB:16777215:1100GiB:'"'"'%s'"'"' is out of range (16MiB to 1024GiB)
+	--jobs:1:256:0:257:must be 1 to 256, not %s
+	EOF
+    for name in bottom top none auto; do
+        expect_exit 1 $POYO --anchor $name missing.png -o x.gif 2>/dev/null || return 1
+    done &&
+    expect_exit 2 $POYO --anchor left missing.png 2>err &&
+    expect_line err "poyo: --anchor: must be bottom, top, none or auto, not '"'"'left'"'"'" &&
+    expect_exit 1 $POYO --fit none missing.png -o x.gif 2>/dev/null &&
+    expect_exit 2 $POYO --fit tight missing.png 2>err &&
+    expect_line err "poyo: --fit: must be auto or none, not '"'"'tight'"'"'" &&
+    expect_no_file x.gif
+'
+
+test_expect_success 'each impulse takes strengths up to the largest --list-impulses gives, no more' '
+    $POYO --list-impulses >list &&
+    for spec in squash:0.4 stretch:0.6 poke:0.4 shake:0.5 twist:0.4 jump:2 drop:2 wave:0.5 pat:0.3; do
+        i=${spec%:*} max=${spec#*:} && above=$(awk "BEGIN { print $max + 0.01 }") &&
+        test "$(awk -v i=$i "\$1 == i { print \$3 }" list)" = "$max" &&
+        expect_exit 1 $POYO -i $i --strength $max missing.png 2>/dev/null &&
+        expect_exit 1 $POYO -i $i --strength 0 missing.png 2>/dev/null &&
+        expect_exit 2 $POYO -i $i --strength $above missing.png 2>err &&
+        expect_line err "poyo: --strength: must be 0 to $max for $i (beyond that the body folds over itself), not $above" ||
+        { echo "($i)"; return 1; }
+    done
+'
+
 test_expect_success 'writes STEM.gif beside the input, with 0666 minus the umask' '
     $MKPNG rgba stamp.png 64 &&
     (umask 022 && $POYO stamp.png) && [ -f stamp.gif ] &&
@@ -106,6 +168,33 @@ test_expect_success 'first frame is the still image; the last frame is within a 
     [ $((changed * 100)) -le $((pixels * 3)) ] &&
     "$INFO" --diff 0 3 out.gif >diff3.txt &&
     [ "$(sed -n "s/^changed //p" diff3.txt)" -gt "$changed" ]
+'
+
+test_expect_success '--alpha-threshold N: in the GIF exactly the pixels of alpha N or more are visible' '
+    cp "$DATA/1f600.png" in.png &&
+    for t in 1 128 255; do
+        $POYO in.png --fit none --alpha-threshold $t -o a$t.gif &&
+        "$INFO" --compare --alpha $t 0 in.png a$t.gif >c$t.txt &&
+        [ "$(sed -n "s/^mask_mismatch //p" c$t.txt)" = 0 ] || { echo "threshold $t"; return 1; }
+    done &&
+    v1=$(sed -n "s/^visible //p" c1.txt) && v255=$(sed -n "s/^visible //p" c255.txt) &&
+    echo "visible: $v1 at 1, $v255 at 255" && [ "$v1" -gt "$v255" ]
+'
+
+# pixel 10,8 of 1f600.png is (255,204,77) at alpha 190: an edge pixel
+test_expect_success '--matte blends a semi-transparent edge onto the colour named, as the man page lists them' '
+    cp "$DATA/1f600.png" in.png &&
+    test "$("$INFO" --pixel 0 10 8 in.png)" = "255 204 77 190" &&
+    $POYO in.png --fit none -o none.gif && test "$("$INFO" --pixel 0 10 8 none.gif)" = "255 204 77 255" &&
+    for m in white:255,255,255 black:0,0,0 light:248,248,248 dark:26,29,33 "#102030:16,32,48"; do
+        name=${m%:*} bg=${m#*:} &&
+        $POYO in.png --fit none --matte "$name" -o m.gif -f &&
+        "$INFO" --pixel 0 10 8 m.gif | awk -v bg="$bg" "{
+            split(bg, b, \",\"); split(\"255 204 77\", c, \" \")
+            for (k = 1; k <= 3; k++) { want = (c[k] * 190 + b[k] * 65) / 255; d = \$k - want
+                if (d < -3 || d > 3) { print \"channel \" k \": \" \$k \", want \" want; exit 1 } }
+            exit \$4 != 255 }" || { echo "--matte $name"; return 1; }
+    done
 '
 
 test_expect_success 'every kind of PNG input works' '

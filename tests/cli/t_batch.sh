@@ -101,6 +101,17 @@ test_expect_success 'quiet on success, -v a line per file, no progress bar off a
     ! grep -q "\[=" err
 '
 
+test_expect_success 'the long names --output, --jobs, --recursive, --verbose and --quiet do what -o, -j, -r, -v and -q do' '
+    make_set in 2 && make_set in/deeper 1 d &&
+    $POYO -r in -o short/ -j 2 -v 2>short.err &&
+    $POYO --recursive in --output long/ --jobs 2 --verbose 2>long.err &&
+    for f in s0 s1 deeper/d0; do cmp short/$f.gif long/$f.gif || exit 1; done &&
+    [ "$(grep -c ": wrote long/" long.err)" -eq 3 ] &&
+    [ "$(grep ": wrote " short.err | sed "s/short/long/g" | sort)" = "$(grep ": wrote " long.err | sort)" ] &&
+    grep -q "^poyo: 3 written, 0 failed (" long.err &&
+    $POYO --recursive in --output quiet/ --quiet 2>q.err && [ ! -s q.err ] && [ -f quiet/deeper/d0.gif ]
+'
+
 # script(1) gives poyo a terminal for standard error (util-linux, on every Debian machine)
 test_expect_success 'on a terminal the progress bar and the notes never share a line' '
     make_set in 5 &&

@@ -56,6 +56,34 @@ test_expect_success 'bad option values are usage errors' '
     expect_no_file x.gif
 '
 
+test_expect_success 'what a run cannot do is named before any work' '
+    expect_exit 2 "$POYO" path --through "  " --sample 2 2>err &&
+    expect_line err "poyo: --through: no waypoints in '\''  '\'' (give X,Y,DEG X,Y,DEG ...)" &&
+    expect_exit 2 "$POYO" path --through "0.2,0.5,0 1001,0.5,0" --sample 2 2>err &&
+    expect_line err "poyo: --through: waypoint 2 '\''1001,0.5,0'\'' lies beyond 1000 canvas fractions" &&
+    expect_exit 2 "$POYO" path --through "$ARC" --nearest 0,-1001 2>err &&
+    expect_line err "poyo: --nearest: '\''0,-1001'\'' lies beyond 1000 canvas fractions" &&
+    expect_exit 2 "$POYO" path --through "$ARC" --speed 0 --sample 2 2>err &&
+    expect_line err "poyo: --speed: must be a positive number of canvas widths per second, not 0" &&
+    expect_exit 2 "$POYO" path --through "$ARC" --svg - --sample 2 >out 2>err &&
+    expect_line err "poyo: --svg: standard output is taken by other output; give the SVG a file name" &&
+    expect_exit 2 "$POYO" path --through "$ARC" -o x.gif --sample 2 >out 2>err &&
+    expect_line err "poyo: -o: needs a STAMP to animate" &&
+    expect_exit 2 "$POYO" path --through "$ARC" "$STAMP" -o - --sample 2 >out 2>err &&
+    expect_line err "poyo: -o: standard output is taken by --sample/--nearest; give the clip a file name" &&
+    expect_exit 2 "$POYO" path --through "$ARC" "$STAMP" "$STAMP" --sample 2 >out 2>err &&
+    expect_line err "poyo: $STAMP: one stamp at a time (already have $STAMP)" &&
+    test ! -s out && expect_no_file x.gif
+'
+
+test_expect_success '--svg - writes the SVG to standard output; -v says what was written' '
+    "$POYO" path --through "$ARC" --svg - >p.svg &&
+    "$POYO" path --through "$ARC" --svg file.svg -v 2>err &&
+    cmp p.svg file.svg && grep -q "^<svg" p.svg &&
+    expect_line err "poyo: path: wrote file.svg (2 waypoints, 1 arcs)" &&
+    "$POYO" path --through "$ARC" --svg q.svg -q 2>err && test ! -s err
+'
+
 test_expect_success 'samples lie on the half circle, equally spaced in arc length' '
     "$POYO" path --through "$ARC" --sample 101 >s.txt &&
     test "$(wc -l <s.txt)" -eq 101 &&
@@ -183,6 +211,24 @@ test_expect_success '--svg writes an SVG and refuses to overwrite without -f' '
         expect_exit 1 "$POYO" path in.png --through "$ARC" --size 32 --fps 5 -f -o in.png 2>err &&
         expect_line err "poyo: in.png: is the input file; refusing to overwrite it" &&
         cmp in.png "$STAMP"
+    '
+
+    test_expect_success 'on a straight path turning changes nothing: --facing 0, start and --no-turn give the same bytes' '
+        L="0.2,0.5,0 0.8,0.5,0" &&
+        "$POYO" path "$STAMP" --through "$L" -s 48 --fps 10 -o a.gif &&
+        "$POYO" path "$STAMP" --through "$L" -s 48 --fps 10 --facing 0 -o b.gif &&
+        "$POYO" path "$STAMP" --through "$L" -s 48 --fps 10 --facing start -o c.gif &&
+        "$POYO" path "$STAMP" --through "$L" -s 48 --fps 10 --no-turn -o d.gif &&
+        cmp a.gif b.gif && cmp a.gif c.gif && cmp a.gif d.gif &&
+        "$POYO" path "$STAMP" --through "$L" -s 48 --fps 10 --facing 180 -o e.gif && ! cmp -s a.gif e.gif &&
+        "$POYO" path "$STAMP" --through "$RING" -s 48 --fps 10 --duration 1 -o ring.gif &&
+        "$POYO" path "$STAMP" --through "$RING" -s 48 --fps 10 --duration 1 --no-turn -o still.gif &&
+        ! cmp -s ring.gif still.gif &&
+        expect_exit 2 "$POYO" path "$STAMP" --through "$L" --facing x -o x.gif 2>err &&
+        expect_line err "poyo: --facing: '\''x'\'' is not a number" &&
+        expect_exit 2 "$POYO" path "$STAMP" --through "$L" --core 0.95 -o x.gif 2>err &&
+        expect_line err "poyo: --core: must be 0.05 to 0.9, not 0.95" &&
+        expect_no_file x.gif
     '
 
 test_expect_success 'a missing stamp exits 1 and writes nothing' '

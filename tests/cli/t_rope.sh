@@ -185,6 +185,37 @@ cp "$DATA/1f36e.png" "$TRASH/flan.png"
         grep -q "settled" err.txt
     '
 
+    test_expect_success '--rope-color paints the rope (with or without #); -v says what was written, -q nothing' '
+        cp "$TRASH/flan.png" . &&
+        "$POYO" rope flan.png -s 64 --rope-color "#00ff00" -o green.png -v 2>err.txt &&
+        grep -q "^poyo: flan.png: wrote green.png (64x64, [0-9]* frames, " err.txt &&
+        test "$(wc -l <err.txt)" -eq 1 &&
+        test "$("$TOOLS/animinfo" --pixel 0 32 8 green.png)" = "0 255 0 255" &&
+        "$POYO" rope flan.png -s 64 --rope-color 00FF00 -o green2.png -q 2>err2.txt &&
+        test ! -s err2.txt && cmp green.png green2.png
+    '
+    test_expect_success 'a stamp on standard input gives the clip on standard output; --format names it' '
+        "$POYO" rope - -s 48 <"$TRASH/flan.png" >out.gif &&
+        test "$(head -c 6 out.gif)" = GIF89a && test "$(gif_size out.gif)" = "48 48" &&
+        "$POYO" rope "$TRASH/flan.png" -s 48 --format webp -o clip &&
+        test "$(od -A n -c -j 8 -N 4 clip | tr -d " ")" = WEBP
+    '
+    test_expect_success 'the dump and a clip together; never both on standard output' '
+        "$POYO" rope "$TRASH/flan.png" -s 48 --csv --duration 0.2 -o both.gif >d.csv &&
+        test "$(head -c 6 both.gif)" = GIF89a && test "$(sed -n 1p d.csv)" = "frame,time,particle,x,y" &&
+        expect_exit 2 "$POYO" rope "$TRASH/flan.png" --csv -o - >out 2>err.txt &&
+        expect_line err.txt "poyo: -o: standard output already carries the CSV" && test ! -s out &&
+        expect_exit 2 "$POYO" rope --json -o - >out 2>err.txt &&
+        expect_line err.txt "poyo: -o: standard output already carries the JSON"
+    '
+
+test_expect_success 'a dump that cannot be written fails' '
+    if [ -w /dev/full ]; then
+        expect_exit 1 "$POYO" rope --csv >/dev/full 2>err.txt &&
+        expect_line err.txt "poyo: -: cannot write: No space left on device"
+    fi
+'
+
 test_expect_success 'a stamp drawn by the tests works too' '
     cp "$TRASH/stamp.png" . &&
     "$POYO" rope stamp.png -o s.gif -s 80 && test "$(gif_size s.gif)" = "80 80"

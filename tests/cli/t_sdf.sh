@@ -158,4 +158,110 @@ test_expect_success 'queries need no stamp; -o without one is an error' '
     expect_line err "poyo: -o: needs a STAMP to drop"
 '
 
+test_expect_success 'the solids are painted in --scene-color, shaded no darker than 0.78 inside' '
+    "$POYO" sdf "$STAMP" -s 32 --duration 0.2 --scene "floor(0.5)" --scene-color cc6633 -o c.png &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 31 c.png) &&
+    echo "deep in the floor: $*" && test "$4" -eq 255 &&
+    test "$1" -le 204 && test "$1" -ge 159 && near "$(($1 * 100 / $2))" 200 3 && near "$(($2 * 100 / $3))" 200 5 &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 16 c.png) && echo "at the surface: $*" && near "$1" 204 4 &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 2 c.png) && test "$4" -eq 0 &&
+    "$POYO" sdf "$STAMP" -s 32 --duration 0.2 --scene "floor(0.5)" --scene-color "#CC6633" -o hash.png &&
+    cmp c.png hash.png &&
+    "$POYO" sdf "$STAMP" -s 32 --duration 0.2 --scene "floor(0.5)" --no-scene -o bare.png &&
+    set -- $("$TOOLS/animinfo" --pixel 0 0 31 bare.png) && test "$4" -eq 0 &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --scene-color red -o x.gif 2>err &&
+    expect_line err "poyo: --scene-color: '\''red'\'' is not a colour like 5F6B7A" && expect_no_file x.gif
+'
+
+test_expect_success 'the resting frame is held --hold seconds, in whole frames' '
+    "$POYO" sdf "$STAMP" -s 48 --scene "floor(0.85)" --hold 1.5 --fps 20 -o h.gif -v 2>err &&
+    grep -q "comes to rest" err &&
+    test "$("$TOOLS/animinfo" h.gif | sed -n "s/^delays //p" | awk "{ print \$NF }")" = 1500 &&
+    expect_exit 2 "$POYO" sdf "$STAMP" --hold 11 -o x.gif 2>err &&
+    expect_line err "poyo: --hold: must be 0 to 10 seconds, not 11"
+'
+
+test_expect_success 'a stamp on standard input gives the clip on standard output' '
+    "$POYO" sdf - -s 32 --duration 0.2 <"$STAMP" >out.gif &&
+    test "$(head -c 6 out.gif)" = GIF89a &&
+    test "$("$TOOLS/animinfo" out.gif | sed -n "s/^frames //p")" = 5 &&
+    expect_exit 2 "$POYO" sdf - --query 0,0 <"$STAMP" >out 2>err &&
+    expect_line err "poyo: -o: the clip and the query answers cannot share standard output" && test ! -s out
+'
+
+test_expect_success 'the scene from a file or standard input, never both with the stamp or --scene' '
+    printf "floor(0.8) # the ground\n" >s.scene &&
+    "$POYO" sdf -s 200x100 --scene-file s.scene --query 0.3,0.1 >a &&
+    "$POYO" sdf -s 200x100 --scene-file - --query 0.3,0.1 <s.scene >b &&
+    set -- $(cat a) && near "$2" 0.7 1e-6 && cmp a b &&
+    expect_exit 2 "$POYO" sdf --scene "floor(1)" --scene-file s.scene --query 0,0 2>err &&
+    expect_line err "poyo: --scene-file: give the scene as --scene TEXT or --scene-file FILE, not both" &&
+    expect_exit 2 "$POYO" sdf - --scene-file - -o x.gif <s.scene 2>err &&
+    expect_line err "poyo: -: the stamp and the scene cannot both come from standard input" &&
+    printf "floor(0.8)\000" >nul.scene &&
+    expect_exit 1 "$POYO" sdf --scene-file nul.scene --query 0,0 >out 2>err &&
+    expect_line err "poyo: nul.scene: the scene file holds a NUL byte; it must be text" && test ! -s out &&
+    expect_exit 1 "$POYO" sdf --scene-file missing.scene --query 0,0 2>err &&
+    expect_line err "poyo: missing.scene: cannot open: No such file or directory" &&
+    expect_no_file x.gif
+'
+
+test_expect_success 'one stamp at a time; answers that cannot be written fail' '
+    expect_exit 2 "$POYO" sdf "$STAMP" "$STAMP" -o x.gif 2>err &&
+    expect_line err "poyo: $STAMP: one stamp at a time (a second one was given)" &&
+    if [ -w /dev/full ]; then
+        expect_exit 1 "$POYO" sdf --query 0,0 >/dev/full 2>err &&
+        expect_line err "poyo: standard output: No space left on device"
+    fi
+'
+
+test_expect_success 'with --gravity 0 a still stamp floats where it starts; --velocity carries it' '
+    "$POYO" sdf "$STAMP" -s 48 --gravity 0 --duration 0.4 -o still.gif &&
+    test "$("$TOOLS/animinfo" --diff 0 -1 still.gif | sed -n "s/^changed //p")" = 0 &&
+    "$POYO" sdf "$STAMP" -s 48 --gravity 0 --velocity 1,0 --duration 0.4 -o moving.gif &&
+    # the stamp starts centred at x 24 px and moves 1 canvas width a second, 19 px in 0.4 s
+    set -- $("$TOOLS/animinfo" --pixel 0 24 12 moving.gif) && test "$4" -eq 255 &&
+    set -- $("$TOOLS/animinfo" --pixel 0 42 12 moving.gif) && test "$4" -eq 0 &&
+    set -- $("$TOOLS/animinfo" --pixel -1 24 12 moving.gif) && test "$4" -eq 0 &&
+    set -- $("$TOOLS/animinfo" --pixel -1 42 12 moving.gif) && test "$4" -eq 255
+'
+
+test_expect_success 'a stamp that keeps no bounce comes to rest sooner; --tilt turns frame 0' '
+    "$POYO" sdf "$STAMP" -s 48 --restitution 0 -o dead.gif -v 2>e0 &&
+    "$POYO" sdf "$STAMP" -s 48 --restitution 0.9 -o bouncy.gif -v 2>e9 &&
+    grep -q "comes to rest" e0 &&
+    f0=$("$TOOLS/animinfo" dead.gif | sed -n "s/^frames //p") &&
+    f9=$("$TOOLS/animinfo" bouncy.gif | sed -n "s/^frames //p") &&
+    echo "frames: $f0 at restitution 0, $f9 at 0.9" && test "$f0" -lt "$f9" &&
+    "$POYO" sdf "$STAMP" -s 48 --duration 0.2 -o t0.gif &&
+    "$POYO" sdf "$STAMP" -s 48 --duration 0.2 --tilt 90 -o t90.gif &&
+    "$TOOLS/animinfo" --png 0 f0.png t0.gif && "$TOOLS/animinfo" --png 0 f90.png t90.gif && ! cmp -s f0.png f90.png &&
+    for bad in "--restitution 1.1:--restitution: must be 0 to 1, not 1.1" \
+               "--tilt 361:--tilt: must be -360 to 360 degrees, not 361" \
+               "--gravity 101:--gravity: must be -100 to 100, not 101"; do
+        expect_exit 2 "$POYO" sdf "$STAMP" ${bad%%:*} -o x.gif 2>err && expect_line err "poyo: ${bad#*:}" || return 1
+    done && expect_no_file x.gif
+'
+
+test_expect_success '--iso 0 changes the picture (no iso-lines); below 2 pixels is refused' '
+    "$POYO" sdf -s 64 --render plain.png --iso 0 && "$POYO" sdf -s 64 --render lines.png &&
+    ! cmp -s plain.png lines.png &&
+    expect_exit 2 "$POYO" sdf --render x.png --iso 1 2>err &&
+    expect_line err "poyo: --iso: must be 2 to 4096, not 1" && expect_no_file x.png
+'
+
+# tan 20 degrees = 0.364: a square set down flat on a 20-degree slope stands with
+# friction 0.45 (atan 24 degrees) and slides off with 0.3 (atan 17 degrees)
+test_expect_success 'a square set down on a slope stands when atan(friction) is steeper, slides when not' '
+    "$TOOLS/mkpng" rgb box.png 48 &&
+    for mu in 0.45 0.3; do
+        "$POYO" sdf box.png -s 96 --scene "plane(0.5,0.75,20)" --tilt -20 --at 0.5,0.56 --restitution 0 \
+            --no-scene --friction $mu -o box$mu.gif -v 2>err$mu || return 1
+    done &&
+    grep -q "comes to rest" err0.45 && grep -q "leaves the canvas" err0.3 &&
+    set -- $("$TOOLS/animinfo" --bbox 0 box0.45.gif) $("$TOOLS/animinfo" --bbox -1 box0.45.gif) &&
+    echo "frame 0 at $1,$2; at rest at $5,$6" &&
+    test $(($1 - $5)) -le 8 && test $(($6 - $2)) -le 8
+'
+
 test_done

@@ -9,7 +9,11 @@
  *                                    --alpha, default 128): mask mismatches and
  *                                    the largest and mean colour error
  *   animinfo --hash FILE             64-bit FNV-1a of what the file shows: size,
- *                                    then each frame's delay (ms) and RGBA bytes */
+ *                                    then each frame's delay (ms) and RGBA bytes
+ *   animinfo --pixel N X Y FILE      "R G B A" of pixel X,Y of frame N (negative
+ *                                    N counts from the last frame)
+ *   animinfo --bbox N FILE           "X0 Y0 X1 Y1", the visible pixels (alpha > 0)
+ *                                    of frame N in [X0, X1) x [Y0, Y1), or "none" */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +228,54 @@ int main(int argc, char **argv)
         anim_meta_free(&m);
         return 0;
     }
-    fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE\n");
+    if (argc == 6 && strcmp(argv[1], "--pixel") == 0) {
+        if (!load(argv[5], &a, &m))
+            return 1;
+        int n = atoi(argv[2]), x = atoi(argv[3]), y = atoi(argv[4]);
+        if (n < 0)
+            n += a.count;
+        int ok = n >= 0 && n < a.count && x >= 0 && y >= 0 && x < a.width && y < a.height;
+        if (ok) {
+            const uint8_t *p = anim_frame(&a, n) + ((size_t)y * (size_t)a.width + (size_t)x) * 4;
+            printf("%d %d %d %d\n", p[0], p[1], p[2], p[3]);
+        } else {
+            fprintf(stderr, "animinfo: no pixel %d,%d in frame %d of %s\n", x, y, n, argv[5]);
+        }
+        anim_free(&a);
+        anim_meta_free(&m);
+        return ok ? 0 : 1;
+    }
+    if (argc == 4 && strcmp(argv[1], "--bbox") == 0) {
+        if (!load(argv[3], &a, &m))
+            return 1;
+        int n = atoi(argv[2]);
+        if (n < 0)
+            n += a.count;
+        if (n < 0 || n >= a.count) {
+            fprintf(stderr, "animinfo: no frame %d in %s\n", n, argv[3]);
+            anim_free(&a);
+            anim_meta_free(&m);
+            return 1;
+        }
+        int x0 = a.width, y0 = a.height, x1 = 0, y1 = 0;
+        const uint8_t *p = anim_frame(&a, n);
+        for (int y = 0; y < a.height; y++)
+            for (int x = 0; x < a.width; x++)
+                if (p[((size_t)y * (size_t)a.width + (size_t)x) * 4 + 3]) {
+                    if (x < x0) x0 = x;
+                    if (y < y0) y0 = y;
+                    if (x + 1 > x1) x1 = x + 1;
+                    if (y + 1 > y1) y1 = y + 1;
+                }
+        if (x1 > x0)
+            printf("%d %d %d %d\n", x0, y0, x1, y1);
+        else
+            printf("none\n");
+        anim_free(&a);
+        anim_meta_free(&m);
+        return 0;
+    }
+    fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE"
+                    " | --pixel N X Y FILE | --bbox N FILE\n");
     return 2;
 }

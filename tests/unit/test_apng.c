@@ -353,9 +353,50 @@ static void test_webp_rejects_bad_arguments(void)
     o = webp_default_def();
     o.method = -1;
     ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    o = webp_default_def();
+    o.lossy = 1;
+    o.alpha_quality = 101;
+    ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    ENSURE_MSG(strcmp(err.msg, "WebP alpha quality 101 is outside 0-100") == 0, "%s", err.msg);
+    a.loop = 65536;
+    ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
+    ENSURE_MSG(strcmp(err.msg, "WebP loop count 65536 is outside 0-65535") == 0, "%s", err.msg);
+    a.loop = 0;
     a.fps = INFINITY;
     ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
     ENSURE(out.len == 0);
+    anim_free(&a);
+    /* frame times are milliseconds in a 31-bit count: 140 different frames of
+     * 16000 s each (a WebP frame holds at most 2^24 ms) pass it, and nothing is
+     * written; two of them fit and read back with their delays */
+    ENSURE(anim_init(&a, 8, 8, 140, 1.0, &err) == POYO_OK);
+    for (int i = 0; i < a.count; i++) {
+        uint8_t *p = anim_frame(&a, i);
+        p[0] = (uint8_t)i;
+        p[1] = (uint8_t)(i >> 8);
+        p[3] = 255;
+        a.hold[i] = 16000;
+    }
+    poyo_status st = webp_encode(&a, NULL, &out, &err);
+    ENSURE_MSG(st == POYO_ERR_USAGE, "%d %s", (int)st, st ? err.msg : "");
+    ENSURE_MSG(strcmp(err.msg, "animation is too long for WebP timestamps") == 0, "%s", err.msg);
+    ENSURE(out.len == 0);
+    a.count = 2;
+    ENSURE_MSG(webp_encode(&a, NULL, &out, &err) == POYO_OK, "%s", err.msg);
+    anim r;
+    anim_meta m;
+    ENSURE_MSG(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(m.frames == 2 && m.delay_ms[0] == 16000000 && m.delay_ms[1] == 16000000, "%d frames, %d ms",
+               m.frames, m.delay_ms[0]);
+    anim_free(&r);
+    anim_meta_free(&m);
+    /* a frame held longer than a WebP frame can say (2^24 ms) is refused, nothing written */
+    bytebuf_free(&out);
+    a.hold[0] = 20000;
+    ENSURE(webp_encode(&a, NULL, &out, &err) != POYO_OK);
+    ENSURE_MSG(strncmp(err.msg, "WebP encoding of frame 2 failed: ", 33) == 0, "%s", err.msg);
+    ENSURE(out.len == 0);
+    a.count = 140;
     anim_free(&a);
     bytebuf_free(&out);
 }

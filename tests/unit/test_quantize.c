@@ -216,11 +216,60 @@ static void clear_background_stays_clear_at_every_colour_count(void)
     anim_free(&a);
 }
 
+/* Every field of quantize_def is checked, each with its own message; the defaults pass. */
+static void settings_out_of_range_are_named(void)
+{
+    poyo_error err;
+    quantize_def d = quantize_default_def();
+    ENSURE_MSG(quantize_check_def(&d, &err) == POYO_OK, "%s", err.msg);
+    static const struct { int field; double value; const char *msg; } bad[] = {
+        { 0, 1, "--colors: must be 2 to 256, not 1" },
+        { 0, 257, "--colors: must be 2 to 256, not 257" },
+        { 1, -0.5, "--dither: must be 0 to 1, not -0.5" },
+        { 1, NAN, "--dither: must be 0 to 1, not nan" },
+        { 2, 0, "--alpha-threshold: must be 1 to 255, not 0" },
+        { 3, -1, "quality range must be within 0 to 100, not -1-99" },
+        { 4, 101, "quality range must be within 0 to 100, not 0-101" },
+        { 5, 11, "speed must be 1 to 10, not 11" },
+        { 6, 256, "--lossy-gif must be 0 to 255, not 256" },
+        { 7, 0x1000000, "invalid --matte colour" },
+        { 7, -2, "invalid --matte colour" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        d = quantize_default_def();
+        switch (bad[i].field) {
+        case 0: d.colors = (int)bad[i].value; break;
+        case 1: d.dither = bad[i].value; break;
+        case 2: d.alpha_threshold = (int)bad[i].value; break;
+        case 3: d.quality_min = (int)bad[i].value; break;
+        case 4: d.quality_max = (int)bad[i].value; break;
+        case 5: d.speed = (int)bad[i].value; break;
+        case 6: d.lossy = (int)bad[i].value; break;
+        default: d.matte = (int)bad[i].value; break;
+        }
+        ENSURE_MSG(quantize_check_def(&d, &err) == POYO_ERR_USAGE, "case %zu passed", i);
+        ENSURE_MSG(strcmp(err.msg, bad[i].msg) == 0, "case %zu: %s", i, err.msg);
+    }
+    /* a floor above the target is no range either */
+    d = quantize_default_def();
+    d.quality_min = 90;
+    d.quality_max = 80;
+    ENSURE(quantize_check_def(&d, &err) == POYO_ERR_USAGE);
+    ENSURE_MSG(strcmp(err.msg, "quality range must be within 0 to 100, not 90-80") == 0, "%s", err.msg);
+    /* quantize_reduce has the same colour range */
+    anim a;
+    ENSURE(anim_init(&a, 2, 2, 1, 10.0, &err) == POYO_OK);
+    ENSURE(quantize_reduce(&a, 1, 0.0, &err) == POYO_ERR_USAGE);
+    ENSURE_MSG(strcmp(err.msg, "colours must be 2 to 256, not 1") == 0, "%s", err.msg);
+    anim_free(&a);
+}
+
 const struct test_case test_cases[] = {
     { "few_colours_come_back_exactly", few_colours_come_back_exactly },
     { "alpha_is_one_bit_with_or_without_dithering", alpha_is_one_bit_with_or_without_dithering },
     { "partly_clear_pixels_blend_onto_the_matte", partly_clear_pixels_blend_onto_the_matte },
     { "fully_opaque_clip_keeps_a_free_transparent_entry", fully_opaque_clip_keeps_a_free_transparent_entry },
     { "clear_background_stays_clear_at_every_colour_count", clear_background_stays_clear_at_every_colour_count },
+    { "settings_out_of_range_are_named", settings_out_of_range_are_named },
     { NULL, NULL },
 };
