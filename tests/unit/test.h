@@ -19,6 +19,9 @@ extern const struct test_case test_cases[];
 void test_fail(const char *file, int line, const char *fmt, ...);
 /* Nonzero once the running test has failed. */
 int test_failed(void);
+/* A fresh scratch folder named after tag (under $TMPDIR), the one made before
+ * removed; the last is removed when the process ends. Its path, or NULL. */
+const char *test_scratch(const char *tag);
 
 /* Fails the test and returns from it when cond is false. */
 #define ENSURE(cond)                                                      \

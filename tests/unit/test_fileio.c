@@ -17,30 +17,10 @@
 
 #include "util/fileio.h"
 
-static char dir[64];
+static const char *dir;
 
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
-
-/* A scratch folder per test (under $TMPDIR), removed when the process ends. */
-static int scratch(void)
-{
-    static int made;
-    if (made)
-        remove_dir();
-    snprintf(dir, sizeof dir, "%s/poyo-fileio.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir))
-        return 0;
-    if (!made)
-        atexit(remove_dir);
-    made = 1;
-    return 1;
-}
+/* A scratch folder per test (test_scratch), in dir. */
+static int scratch(void) { return (dir = test_scratch("fileio")) != NULL; }
 
 /* dir/name into buf. */
 static const char *at(char *buf, size_t cap, const char *name)

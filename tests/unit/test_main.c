@@ -21,6 +21,35 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 
 int test_failed(void) { return g_failed_now; }
 
+static char g_scratch[256];
+
+static void remove_scratch(void)
+{
+    if (!g_scratch[0])
+        return;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_scratch);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", g_scratch);
+    g_scratch[0] = 0;
+}
+
+const char *test_scratch(const char *tag)
+{
+    static int registered;
+    remove_scratch();
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(g_scratch, sizeof g_scratch, "%s/poyo-%s.XXXXXX", tmp, tag);
+    if (!mkdtemp(g_scratch)) {
+        g_scratch[0] = 0;
+        return NULL;
+    }
+    if (!registered)
+        atexit(remove_scratch);
+    registered = 1;
+    return g_scratch;
+}
+
 static int wanted(const char *name, int argc, char **argv)
 {
     if (argc < 2)
