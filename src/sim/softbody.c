@@ -567,15 +567,6 @@ double softbody_step_damping(const softbody *sb) { return sb->cdamp; }
 double softbody_lambda(const softbody *sb) { return sb->lambda; }
 int softbody_pinned_count(const softbody *sb) { return sb->pinned_count; }
 
-void softbody_launch(softbody *sb, double vx, double vy)
-{
-    for (int k = 0; k < sb->n; k++) {
-        sb->vx[k] += vx;
-        sb->vy[k] += vy;
-    }
-    sb->contact = 0;
-}
-
 void softbody_set_pinned(softbody *sb, int k, int on)
 {
     on = on != 0;

@@ -89,9 +89,6 @@ void softbody_cap_energy(softbody *sb);
 /* At most max_steps solver steps per frame: a stiff wobble on a fine lattice
  * comes out slower rather than costing more (call after softbody_calibrate). */
 void softbody_limit_steps(softbody *sb, int max_steps);
-/* Adds (vx, vy) to every node's velocity, pixels/s: a leap off whatever the body
- * stands on (the contact that damps a resting body is over). */
-void softbody_launch(softbody *sb, double vx, double vy);
 /* Goal positions of all nodes for positions (x, y): the average over the clusters
  * holding each node of T q + p_cm. */
 void softbody_goals(const softbody *sb, const double *x, const double *y, double *gx, double *gy);
