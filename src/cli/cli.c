@@ -344,6 +344,20 @@ int cli_output_option(cli_outopt which, const char *opt, const char *v, output_d
     return 0;
 }
 
+int cli_write_stills(const anim *a, const char *frames_dir, const char *sheet, const output_def *out)
+{
+    poyo_error err;
+    if (frames_dir && output_write_frames(a, frames_dir, out, &err) != POYO_OK) {
+        cli_error(frames_dir, "%s", err.msg);
+        return 0;
+    }
+    if (sheet && output_write_sheet(a, sheet, out, &err) != POYO_OK) {
+        cli_error(sheet, "%s", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
 int cli_max_pixels(const char *opt, const char *v, long long *out)
 {
     int mp;

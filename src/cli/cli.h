@@ -81,6 +81,9 @@ size_t cli_output_stem(const char *input, const char *ext, const char *tag, char
 char *cli_output_beside(const char *input, const char *ext, const char *tag);
 /* The permissions a new output gets: 0666 minus the umask. */
 mode_t cli_file_mode(void);
+/* Writes the frames into frames_dir and the sprite sheet into sheet, those of the
+ * two that are not NULL: 1, or 0 after saying which could not be written. */
+int cli_write_stills(const anim *a, const char *frames_dir, const char *sheet, const output_def *out);
 /* Parses --max-pixels (1 to 10^9). */
 int cli_max_pixels(const char *opt, const char *v, long long *out);
 /* Parses a size like 128K, 256KiB, 300KB, 1M, 2G, 1GiB or 5000 into bytes. */

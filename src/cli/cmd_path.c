@@ -364,14 +364,8 @@ static int run_stamp(const char *input, const char *output, const path *p, const
         rc = st == POYO_ERR_USAGE ? 2 : 1;
         goto done;
     }
-    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &o->out, &err) != POYO_OK) {
-        cli_error(o->frames_dir, "%s", err.msg);
+    if (!cli_write_stills(&a, o->frames_dir, o->sheet, &o->out))
         goto done;
-    }
-    if (o->sheet && output_write_sheet(&a, o->sheet, &o->out, &err) != POYO_OK) {
-        cli_error(o->sheet, "%s", err.msg);
-        goto done;
-    }
     if (output) {
         st = output_write(&a, output, input, &o->out, &bytes, &err);
         if (st != POYO_OK) {

@@ -256,14 +256,8 @@ static int film(const rope_opts *o, const image *stamp, const char *output)
         cli_error(name, "%s", err.msg);
         goto done;
     }
-    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &o->out, &err) != POYO_OK) {
-        cli_error(o->frames_dir, "%s", err.msg);
+    if (!cli_write_stills(&a, o->frames_dir, o->sheet, &o->out))
         goto done;
-    }
-    if (o->sheet && output_write_sheet(&a, o->sheet, &o->out, &err) != POYO_OK) {
-        cli_error(o->sheet, "%s", err.msg);
-        goto done;
-    }
     size_t bytes = 0;
     if (output) {
         st = output_write(&a, output, o->input, &o->out, &bytes, &err);

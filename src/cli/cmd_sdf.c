@@ -273,14 +273,8 @@ static int run_drop(const sdf_scene *scene, const drop_job *j)
         cli_error(name, "%s", err.msg);
         goto done;
     }
-    if (j->frames_dir && output_write_frames(&a, j->frames_dir, &j->out, &err) != POYO_OK) {
-        cli_error(j->frames_dir, "%s", err.msg);
+    if (!cli_write_stills(&a, j->frames_dir, j->sheet, &j->out))
         goto done;
-    }
-    if (j->sheet && output_write_sheet(&a, j->sheet, &j->out, &err) != POYO_OK) {
-        cli_error(j->sheet, "%s", err.msg);
-        goto done;
-    }
     if (j->output) {
         st = output_write(&a, j->output, j->stamp, &j->out, &bytes, &err);
         if (st != POYO_OK) {
