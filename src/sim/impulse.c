@@ -753,7 +753,12 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->size = size;
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
     anchor_kind anchor = softbody_get_def(sb)->anchor;
+    /* --at is in image fractions; a default point outside the visible box is
+     * taken in fractions of the box instead, so a stamp with wide margins (a
+     * bar lying across the square) is poked on its own top, not in the air */
     v2 at = v2_make(run->def.at.x * iw, run->def.at.y * ih);
+    if (isnan(def->at.x) && (at.x < lat->bx0 || at.x > lat->bx1 || at.y < lat->by0 || at.y > lat->by1))
+        at = v2_make(lat->bx0 + run->def.at.x * (lat->bx1 - lat->bx0), lat->by0 + run->def.at.y * (lat->by1 - lat->by0));
     run->at_px = at;
     v2 dir;
     if (isnan(run->def.angle)) {

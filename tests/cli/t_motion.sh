@@ -118,6 +118,15 @@ test_expect_success 'a poke is a dent that spreads, not a lean of the whole face
     done
 '
 
+test_expect_success 'a default kick point off the stamp lands on it: a bar lying across the square' '
+    # 0.5,0.15 and 0.5,0 of the square are in the air above the bar; the
+    # defaults are taken in its visible box, where the tool measures them too
+    for imp in poke pat; do
+        measure 2757-wide.png $imp && s=$(strength_of $imp) &&
+        holds strength "strength >= 0.85 * $s" && holds lively "moving_fraction >= 0.65" || exit 1
+    done
+'
+
 test_expect_success 'a twist bends the face, it does not tilt it' '
     for img in 1f600.png 1f431.png; do
         measure $img twist && holds jelly "jelly >= 0.32" || exit 1
