@@ -910,7 +910,8 @@ static void scale_press(impulse_run *run, softbody *sb)
     int cap = run->cap_energy;
     run->cap_energy = 0;
     double depth = s * run->size;
-    for (int trial = 0; trial < (run->def.kind == IMPULSE_POKE ? 3 : 1); trial++) {
+    int twist = run->def.kind == IMPULSE_TWIST;
+    for (int trial = 0; trial < (twist ? 2 : 3); trial++) {
         press_start(run, sb);
         double peak = 0.0;
         while (run->held) {
@@ -922,10 +923,13 @@ static void scale_press(impulse_run *run, softbody *sb)
             softbody_set_pinned(sb, run->hk[h], 0);
         if (!(peak > 1e-9))
             break;
-        double g = fmin(3.0, fmax(0.25, s / peak));
-        if (run->def.kind == IMPULSE_TWIST) {
-            run->gain = g;
-            break;
+        /* a tall thin body bends more than it turns: its turn may need six times the hand's */
+        double g = fmin(twist ? 6.0 : 3.0, fmax(0.25, s / peak));
+        if (twist) {
+            run->gain *= g;
+            if (fabs(log(g)) < log(1.1))
+                break;
+            continue;
         }
         depth *= g;
         run->nh = 0;
