@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,7 @@ void batch_print_json(const batch_job *j)
         printf(", \"status\": \"skipped\", \"milliseconds\": %.1f}\n", j->ms);
     } else if (j->failed) {
         printf(", \"status\": \"error\", \"error\": ");
-        cli_json_string(stdout, j->error);
+        cli_json_string(stdout, j->error ? j->error : "out of memory");
         printf(", \"milliseconds\": %.1f}\n", j->ms);
     } else {
         printf(", \"status\": \"ok\", \"bytes\": %zu, \"width\": %d, \"height\": %d, \"frames\": %d, "
@@ -117,7 +118,7 @@ void batch_print_json(const batch_job *j)
                 printf("\"psnr_lost\": %.2f, \"search\": ", j->psnr_lost);
             else
                 printf("\"psnr_lost\": null, \"search\": ");
-            cli_json_string(stdout, j->search);
+            cli_json_string(stdout, j->search ? j->search : "");
             printf(", ");
         }
         printf("\"milliseconds\": %.1f}\n", j->ms);
@@ -150,8 +151,7 @@ static void draw_bar(run_state *s, int final)
     fflush(stderr);
 }
 
-/* Returns freed heap memory to the system. Not under AddressSanitizer, whose
- * allocator is not glibc's: glibc's trim then walks arenas nothing set up. */
+/* Not under AddressSanitizer, whose allocator is not glibc's. */
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define POYO_ASAN 1
@@ -160,10 +160,15 @@ static void draw_bar(run_state *s, int final)
 #if defined(__SANITIZE_ADDRESS__)
 #define POYO_ASAN 1
 #endif
-static void trim_heap(void)
+
+/* Buffers of 64 KiB and more (a clip's frames) are mapped for the file and
+ * unmapped whole when it is done. glibc otherwise raises that threshold each
+ * time such a buffer is freed, then carves later ones from the heaps of the
+ * worker threads, which fragment and grow with the number of files. */
+static void fix_mmap_threshold(void)
 {
 #ifndef POYO_ASAN
-    malloc_trim(0);
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 #endif
 }
 
@@ -182,9 +187,6 @@ static void *worker(void *arg)
         double t0 = now_s();
         int rc = j->failed ? 1 : j->skipped ? 0 : s->fn(s->ctx, j, slot, g_tmp[slot]);
         j->ms = (now_s() - t0) * 1000.0;
-        /* hand the file's freed buffers back, so memory stays flat over long batches
-         * (glibc otherwise keeps the heap its growing mmap threshold fragments) */
-        trim_heap();
         if (rc)
             j->failed = 1;
         pthread_mutex_lock(&s->lock);
@@ -193,7 +195,7 @@ static void *worker(void *arg)
             s->failed++;
             if (s->bar)
                 fputs("\r\033[K", stderr);
-            cli_error(j->error_what ? j->error_what : j->input, "%s", j->error);
+            cli_error(j->error_what ? j->error_what : j->input, "%s", j->error ? j->error : "out of memory");
         } else if (j->skipped) {
             s->skipped++;
             if (s->ui->verbose) {
@@ -202,7 +204,7 @@ static void *worker(void *arg)
                 cli_note(j->input, "skipped: %s exists", j->output);
             }
         } else {
-            if (j->note[0]) {
+            if (j->note) {
                 if (s->bar)
                     fputs("\r\033[K", stderr);
                 cli_note(j->output ? j->output : j->input, "%s", j->note);
@@ -216,6 +218,10 @@ static void *worker(void *arg)
         }
         if (s->ui->json)
             batch_print_json(j);
+        free(j->error);
+        free(j->note);
+        free(j->search);
+        j->error = j->note = j->search = NULL;
         if (s->bar)
             draw_bar(s, 0);
         pthread_mutex_unlock(&s->lock);
@@ -269,18 +275,33 @@ static char *resolved_output(const char *path)
     return out;
 }
 
+void batch_job_say(char **text, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    free(*text);
+    *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (*text) {
+        va_start(ap, fmt);
+        vsnprintf(*text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+}
+
 static void job_skip(batch_job *j, const char *what, const char *fmt, const char *a, const char *b)
 {
     j->failed = 1;
     j->error_what = what;
-    snprintf(j->error, sizeof j->error, fmt, a, b);
+    batch_job_say(&j->error, fmt, a, b);
 }
 
 static void job_refuse(batch_job *j, const char *what, const char *msg)
 {
     j->failed = 1;
     j->error_what = what;
-    snprintf(j->error, sizeof j->error, "%s", msg);
+    batch_job_say(&j->error, "%s", msg);
 }
 
 /* Settles clashes before any job runs, so the outcome never depends on which
@@ -363,6 +384,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
     s.ui = ui;
     s.bar = !ui->quiet && n > 1 && isatty(STDERR_FILENO);
     s.start = now_s();
+    fix_mmap_threshold();
     pthread_mutex_init(&s.lock, NULL);
     trap_signals(workers);
     void *args[MAX_WORKERS][2];

@@ -16,9 +16,10 @@ typedef struct batch_job {
     char *output;           /* where it goes; NULL = not written (frames or sheet only) */
     int failed;             /* 1 after a failure */
     int skipped;            /* 1 when its output existed and batch_ui.skip_existing left it alone */
-    char error[400];        /* the failure, one sentence, without the "poyo: FILE: " prefix */
+    char *error;            /* the failure, one sentence, without the "poyo: FILE: " prefix
+                               (batch_job_say; freed once said, as note and search are) */
     const char *error_what; /* the FILE of that message (the input, the output, ...); NULL = the input */
-    char note[200];         /* on success, a line about the output ("" = none), without the prefix;
+    char *note;             /* on success, a line about the output (NULL = none), without the prefix;
                                said for the output (else the input) when the job is done */
     /* filled on success */
     size_t bytes;
@@ -26,12 +27,17 @@ typedef struct batch_job {
     double duration, ms;
     int budgeted;           /* 1 when the --max-bytes search made the file */
     double psnr_lost;       /* its PSNR lost against the file without a budget, dB */
-    char search[128];       /* what it chose ("48 colours, 12.5 fps, 15 frames, 128x128") */
+    char *search;           /* what it chose ("48 colours, 12.5 fps, 15 frames, 128x128") */
 } batch_job;
 
 /* Does one job in worker slot `slot` (0 .. workers - 1); returns 0 on success.
  * tmp (BATCH_TMP_MAX bytes) is the slot's temporary-file name register for
  * file_write_atomic, cleaned up if the run is interrupted. */
+/* Sets *text (a job's error, note or search) to the formatted line; a job
+ * holds its lines only until they are said, so a batch's memory does not grow
+ * with its number of files. Out of memory, *text is NULL. */
+void batch_job_say(char **text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 typedef int (*batch_fn)(void *ctx, batch_job *job, int slot, char *tmp);
 
 typedef struct batch_ui {

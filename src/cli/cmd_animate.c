@@ -436,7 +436,7 @@ static int job_fail(batch_job *j, const char *what, const char *msg)
 {
     j->failed = 1;
     j->error_what = what;
-    snprintf(j->error, sizeof j->error, "%s", msg);
+    batch_job_say(&j->error, "%s", msg);
     return 1;
 }
 
@@ -634,9 +634,9 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         job->budgeted = 1;
         a_w = rep.width, a_h = rep.height, a_n = rep.frames;
         job->psnr_lost = rep.psnr_lost;
-        snprintf(job->search, sizeof job->search, "%s", what);
+        batch_job_say(&job->search, "%s", what);
         if (!o->quiet)
-            snprintf(job->note, sizeof job->note, "%zu bytes (budget %lld): %s, PSNR lost %.2f dB", bytes,
+            batch_job_say(&job->note, "%zu bytes (budget %lld): %s, PSNR lost %.2f dB", bytes,
                      bd.max_bytes, what, rep.psnr_lost);
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
