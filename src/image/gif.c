@@ -389,29 +389,13 @@ typedef struct frame_plan {
     int disposal; /* of this frame, applied before the next one */
 } frame_plan;
 
-poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_stats *stats, poyo_error *err)
+/* Frames that came out identical after quantising become one longer frame:
+ * src[k] is the frame shown k-th, hold[k] how long; returns how many. */
+static int merge_identical(const anim *a, const indexed *ix, size_t npx, int *src, int *hold)
 {
-    double t0 = now_ms();
-    indexed ix;
-    poyo_status st = quantize_anim(a, q, &ix, err);
-    if (st != POYO_OK)
-        return st;
-    double t1 = now_ms();
-    int w = a->width, h = a->height, tr = ix.transparent;
-    size_t npx = (size_t)w * h;
-    frame_plan *plan = calloc((size_t)a->count, sizeof *plan);
-    uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
-    int *delays = malloc((size_t)a->count * sizeof *delays);
-    int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
-    gif_writer *g = malloc(sizeof *g);
-    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
-        goto done;
-    }
-    /* frames that came out identical after quantising become one longer frame */
     int count = 0;
     for (int f = 0; f < a->count; f++) {
-        if (count > 0 && memcmp(ix.index + npx * (size_t)src[count - 1], ix.index + npx * (size_t)f, npx) == 0) {
+        if (count > 0 && memcmp(ix->index + npx * (size_t)src[count - 1], ix->index + npx * (size_t)f, npx) == 0) {
             hold[count - 1] += a->hold[f];
             continue;
         }
@@ -419,10 +403,19 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         hold[count] = a->hold[f];
         count++;
     }
-    /* plan rectangles and disposals against the canvas a decoder will show */
+    return count;
+}
+
+/* Plans each frame's rectangle and the disposal of the one before it against
+ * the canvas a decoder will show (canvas and cleared: npx bytes of scratch). */
+static void plan_frames(const indexed *ix, const int *src, int count, int w, int h, frame_plan *plan,
+                        uint8_t *canvas, uint8_t *cleared)
+{
+    int tr = ix->transparent;
+    size_t npx = (size_t)w * h;
     memset(canvas, tr, npx);
     for (int f = 0; f < count; f++) {
-        const uint8_t *target = ix.index + npx * (size_t)src[f];
+        const uint8_t *target = ix->index + npx * (size_t)src[f];
         if (f == 0) {
             plan[0].r = diff_rect(canvas, target, w, h);
         } else {
@@ -456,6 +449,87 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
             memcpy(canvas + (size_t)y * w + r.x0, target + (size_t)y * w + r.x0, (size_t)(r.x1 - r.x0));
     }
     plan[count - 1].disposal = DISPOSE_DO_NOT;
+}
+
+/* The header, the logical screen (a global table of 2^bits entries, 8 bits per
+ * primary, the transparent index as background, square pixels), the palette
+ * and the loop count. */
+static void write_head(gif_writer *g, const indexed *ix, int w, int h, int bits, int loop)
+{
+    uint8_t head[13] = { 'G', 'I', 'F', '8', '9', 'a', (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)h, (uint8_t)(h >> 8),
+                         (uint8_t)(0x80 | 7 << 4 | (bits - 1)), (uint8_t)ix->transparent, 0 };
+    gif_put(g, head, sizeof head);
+    uint8_t table[256 * 3];
+    memset(table, 0, sizeof table);
+    memcpy(table, ix->palette, (size_t)ix->ncolors * 3);
+    gif_put(g, table, (size_t)3 << bits);
+    if (loop != 1) {
+        int reps = loop == 0 ? 0 : loop - 1;
+        uint8_t nab[19] = { 0x21, 0xff, 11, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0',
+                            3, 1, (uint8_t)(reps & 0xff), (uint8_t)(reps >> 8), 0 };
+        gif_put(g, nab, sizeof nab);
+    }
+}
+
+/* One planned frame: its graphic control and descriptor, then its rectangle's
+ * pixels, those a decoder already shows written as the transparent index.
+ * canvas is what the decoder shows and is brought up to date; line holds w. */
+static void write_frame(gif_writer *g, const indexed *ix, const uint8_t *target, const frame_plan *plan, int f,
+                        int delay, int w, int bits, int lossy, uint8_t *canvas, uint8_t *line)
+{
+    int tr = ix->transparent;
+    rect r = plan[f].r;
+    int rw = r.x1 - r.x0, rh = r.y1 - r.y0;
+    if (f > 0 && plan[f - 1].disposal == DISPOSE_BACKGROUND) {
+        rect pr = plan[f - 1].r;
+        for (int y = pr.y0; y < pr.y1; y++)
+            memset(canvas + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
+    }
+    /* graphic control (disposal, delay, transparent index), image descriptor */
+    uint8_t gce[18] = { 0x21, 0xf9, 4, (uint8_t)(plan[f].disposal << 2 | 1), (uint8_t)delay,
+                        (uint8_t)(delay >> 8), (uint8_t)tr, 0,
+                        0x2c, (uint8_t)r.x0, (uint8_t)(r.x0 >> 8), (uint8_t)r.y0, (uint8_t)(r.y0 >> 8),
+                        (uint8_t)rw, (uint8_t)(rw >> 8), (uint8_t)rh, (uint8_t)(rh >> 8), 0 };
+    gif_put(g, gce, sizeof gce);
+    lzw_start(g, bits < 2 ? 2 : bits);
+    for (int y = r.y0; y < r.y1; y++) {
+        const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
+        for (int x = r.x0; x < r.x1; x++)
+            line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
+        lzw_pixels(g, line, rw);
+        if (lossy) { /* what was written, where it was not the transparent index */
+            uint8_t *cw = canvas + (size_t)y * w + r.x0;
+            for (int x = 0; x < rw; x++)
+                if (line[x] != tr)
+                    cw[x] = line[x];
+        } else {
+            memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)rw);
+        }
+    }
+    lzw_finish(g);
+}
+
+poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_stats *stats, poyo_error *err)
+{
+    double t0 = now_ms();
+    indexed ix;
+    poyo_status st = quantize_anim(a, q, &ix, err);
+    if (st != POYO_OK)
+        return st;
+    double t1 = now_ms();
+    int w = a->width, h = a->height, tr = ix.transparent;
+    size_t npx = (size_t)w * h;
+    frame_plan *plan = calloc((size_t)a->count, sizeof *plan);
+    uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
+    int *delays = malloc((size_t)a->count * sizeof *delays);
+    int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
+    gif_writer *g = malloc(sizeof *g);
+    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
+        goto done;
+    }
+    int count = merge_identical(a, &ix, npx, src, hold);
+    plan_frames(&ix, src, count, w, h, plan, canvas, cleared);
     anim merged = *a;
     merged.count = count;
     merged.hold = hold;
@@ -465,54 +539,10 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     int bits = 1;
     while ((1 << bits) < ix.ncolors)
         bits++;
-    /* header, logical screen (a global table of 2^bits entries, 8 bits per
-     * primary, the transparent index as background, square pixels) */
-    uint8_t head[13] = { 'G', 'I', 'F', '8', '9', 'a', (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)h, (uint8_t)(h >> 8),
-                         (uint8_t)(0x80 | 7 << 4 | (bits - 1)), (uint8_t)tr, 0 };
-    gif_put(g, head, sizeof head);
-    uint8_t table[256 * 3];
-    memset(table, 0, sizeof table);
-    memcpy(table, ix.palette, (size_t)ix.ncolors * 3);
-    gif_put(g, table, (size_t)3 << bits);
-    if (a->loop != 1) {
-        int reps = a->loop == 0 ? 0 : a->loop - 1;
-        uint8_t nab[19] = { 0x21, 0xff, 11, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0',
-                            3, 1, (uint8_t)(reps & 0xff), (uint8_t)(reps >> 8), 0 };
-        gif_put(g, nab, sizeof nab);
-    }
+    write_head(g, &ix, w, h, bits, a->loop);
     memset(canvas, tr, npx);
-    for (int f = 0; f < count; f++) {
-        const uint8_t *target = ix.index + npx * (size_t)src[f];
-        rect r = plan[f].r;
-        int rw = r.x1 - r.x0, rh = r.y1 - r.y0;
-        if (f > 0 && plan[f - 1].disposal == DISPOSE_BACKGROUND) {
-            rect pr = plan[f - 1].r;
-            for (int y = pr.y0; y < pr.y1; y++)
-                memset(canvas + (size_t)y * w + pr.x0, tr, (size_t)(pr.x1 - pr.x0));
-        }
-        /* graphic control (disposal, delay, transparent index), image descriptor */
-        uint8_t gce[18] = { 0x21, 0xf9, 4, (uint8_t)(plan[f].disposal << 2 | 1), (uint8_t)delays[f],
-                            (uint8_t)(delays[f] >> 8), (uint8_t)tr, 0,
-                            0x2c, (uint8_t)r.x0, (uint8_t)(r.x0 >> 8), (uint8_t)r.y0, (uint8_t)(r.y0 >> 8),
-                            (uint8_t)rw, (uint8_t)(rw >> 8), (uint8_t)rh, (uint8_t)(rh >> 8), 0 };
-        gif_put(g, gce, sizeof gce);
-        lzw_start(g, bits < 2 ? 2 : bits);
-        for (int y = r.y0; y < r.y1; y++) {
-            const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
-            for (int x = r.x0; x < r.x1; x++)
-                line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
-            lzw_pixels(g, line, rw);
-            if (q->lossy) { /* what was written, where it was not the transparent index */
-                uint8_t *cw = canvas + (size_t)y * w + r.x0;
-                for (int x = 0; x < rw; x++)
-                    if (line[x] != tr)
-                        cw[x] = line[x];
-            } else {
-                memcpy(canvas + (size_t)y * w + r.x0, t + r.x0, (size_t)rw);
-            }
-        }
-        lzw_finish(g);
-    }
+    for (int f = 0; f < count; f++)
+        write_frame(g, &ix, ix.index + npx * (size_t)src[f], plan, f, delays[f], w, bits, q->lossy, canvas, line);
     gif_put(g, (const uint8_t *)";", 1);
     if (g->failed) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
