@@ -209,6 +209,81 @@ static poyo_status check_args(const anim *a, const webm_options *o, poyo_error *
     return POYO_OK;
 }
 
+/* VP9 with alpha at constant quality, the same bytes on every machine. */
+static void set_codec(const avlib *av, AVCodecContext *cc, const anim *a, const webm_options *o)
+{
+    cc->width = a->width;
+    cc->height = a->height;
+    cc->pix_fmt = AV_PIX_FMT_YUVA420P;
+    cc->time_base = (AVRational){ 1, 1000 };
+    cc->framerate = av->av_d2q(a->fps, 100000);
+    cc->gop_size = a->count > 1 ? a->count : 1; /* one keyframe: the clip is short and loops whole */
+    cc->bit_rate = 0;                          /* constant quality: crf alone sets the size */
+    cc->thread_count = 1;                      /* the same bytes on every machine */
+    cc->flags |= AV_CODEC_FLAG_BITEXACT;
+    cc->color_range = AVCOL_RANGE_MPEG;
+    cc->colorspace = AVCOL_SPC_BT470BG;
+    av->av_opt_set_int(cc->priv_data, "crf", o->crf, 0);
+    av->av_opt_set_int(cc->priv_data, "cpu-used", o->speed, 0);
+    av->av_opt_set(cc->priv_data, "deadline", "good", 0);
+    av->av_opt_set_int(cc->priv_data, "auto-alt-ref", 0, 0); /* alt-ref frames lose the alpha plane */
+    av->av_opt_set_int(cc->priv_data, "lag-in-frames", 0, 0);
+    av->av_opt_set_int(cc->priv_data, "row-mt", 0, 0);
+}
+
+/* The WebM muxer writing into sink s through *io, the encoder opened, one
+ * stream and the header written. */
+static poyo_status start_muxer(encoder *e, const AVCodec *codec, sink *s, AVIOContext **io, poyo_error *err)
+{
+    const avlib *av = e->av;
+    char t[128];
+    int r = av->avformat_alloc_output_context2(&e->fc, NULL, "webm", NULL);
+    if (r < 0 || !e->fc)
+        return poyo_fail(err, POYO_ERR_NOMEM, "cannot start a WebM file: %s", av_text(av, r, t, sizeof t));
+    if (e->fc->oformat->flags & AVFMT_GLOBALHEADER)
+        e->cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if ((r = av->avcodec_open2(e->cc, codec, NULL)) < 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "cannot open the VP9 encoder: %s", av_text(av, r, t, sizeof t));
+    e->st = av->avformat_new_stream(e->fc, NULL);
+    uint8_t *iobuf = av->av_malloc(AVIO_BUF);
+    if (iobuf)
+        *io = av->avio_alloc_context(iobuf, AVIO_BUF, 1, s, NULL, sink_write, sink_seek);
+    if (!e->st || !*io) {
+        if (!*io)
+            av->av_free(iobuf);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM muxer");
+    }
+    av->avcodec_parameters_from_context(e->st->codecpar, e->cc);
+    e->st->time_base = (AVRational){ 1, 1000 };
+    e->st->avg_frame_rate = e->cc->framerate;
+    e->fc->pb = *io;
+    e->fc->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT;
+    if ((r = av->avformat_write_header(e->fc, NULL)) < 0)
+        return s->failed ? POYO_ERR_NOMEM
+                         : poyo_fail(err, POYO_ERR_INPUT, "cannot write the WebM header: %s", av_text(av, r, t, sizeof t));
+    return POYO_OK;
+}
+
+/* Every frame of a converted and sent, then the encoder drained. */
+static poyo_status encode_frames(encoder *e, const anim *a, AVFrame *frame, const long long *pts, poyo_error *err)
+{
+    const avlib *av = e->av;
+    frame->format = AV_PIX_FMT_YUVA420P;
+    frame->width = a->width;
+    frame->height = a->height;
+    if (av->av_frame_get_buffer(frame, 0) < 0)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d WebM frame", a->width, a->height);
+    poyo_status st = POYO_OK;
+    for (int i = 0; i < a->count && st == POYO_OK; i++) {
+        if (av->av_frame_make_writable(frame) < 0)
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d WebM frame", a->width, a->height);
+        rgba_to_yuva(anim_frame(a, i), a->width, a->height, frame);
+        frame->pts = pts[i];
+        st = encode_send(e, frame, err);
+    }
+    return st == POYO_OK ? encode_send(e, NULL, err) : st;
+}
+
 poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, poyo_error *err)
 {
     webm_options o = opt ? *opt : webm_default_def();
@@ -248,76 +323,11 @@ poyo_status webm_encode(const anim *a, const webm_options *opt, bytebuf *out, po
     e.pts = pts;
     e.ms = ms;
     e.count = a->count;
-
-    e.cc->width = a->width;
-    e.cc->height = a->height;
-    e.cc->pix_fmt = AV_PIX_FMT_YUVA420P;
-    e.cc->time_base = (AVRational){ 1, 1000 };
-    e.cc->framerate = av->av_d2q(a->fps, 100000);
-    e.cc->gop_size = a->count > 1 ? a->count : 1; /* one keyframe: the clip is short and loops whole */
-    e.cc->bit_rate = 0;                          /* constant quality: crf alone sets the size */
-    e.cc->thread_count = 1;                      /* the same bytes on every machine */
-    e.cc->flags |= AV_CODEC_FLAG_BITEXACT;
-    e.cc->color_range = AVCOL_RANGE_MPEG;
-    e.cc->colorspace = AVCOL_SPC_BT470BG;
-    av->av_opt_set_int(e.cc->priv_data, "crf", o.crf, 0);
-    av->av_opt_set_int(e.cc->priv_data, "cpu-used", o.speed, 0);
-    av->av_opt_set(e.cc->priv_data, "deadline", "good", 0);
-    av->av_opt_set_int(e.cc->priv_data, "auto-alt-ref", 0, 0); /* alt-ref frames lose the alpha plane */
-    av->av_opt_set_int(e.cc->priv_data, "lag-in-frames", 0, 0);
-    av->av_opt_set_int(e.cc->priv_data, "row-mt", 0, 0);
-
-    r = av->avformat_alloc_output_context2(&e.fc, NULL, "webm", NULL);
-    if (r < 0 || !e.fc) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "cannot start a WebM file: %s", av_text(av, r, t, sizeof t));
+    set_codec(av, e.cc, a, &o);
+    if ((st = start_muxer(&e, codec, &s, &io, err)) != POYO_OK)
         goto done;
-    }
-    if (e.fc->oformat->flags & AVFMT_GLOBALHEADER)
-        e.cc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if ((r = av->avcodec_open2(e.cc, codec, NULL)) < 0) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "cannot open the VP9 encoder: %s", av_text(av, r, t, sizeof t));
-        goto done;
-    }
-    e.st = av->avformat_new_stream(e.fc, NULL);
-    uint8_t *iobuf = av->av_malloc(AVIO_BUF);
-    if (iobuf)
-        io = av->avio_alloc_context(iobuf, AVIO_BUF, 1, &s, NULL, sink_write, sink_seek);
-    if (!e.st || !io) {
-        if (!io)
-            av->av_free(iobuf);
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM muxer");
-        goto done;
-    }
-    av->avcodec_parameters_from_context(e.st->codecpar, e.cc);
-    e.st->time_base = (AVRational){ 1, 1000 };
-    e.st->avg_frame_rate = e.cc->framerate;
-    e.fc->pb = io;
-    e.fc->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT;
-    if ((r = av->avformat_write_header(e.fc, NULL)) < 0) {
-        st = s.failed ? POYO_ERR_NOMEM : poyo_fail(err, POYO_ERR_INPUT, "cannot write the WebM header: %s",
-                                                   av_text(av, r, t, sizeof t));
-        goto done;
-    }
     header = 1;
-
-    frame->format = AV_PIX_FMT_YUVA420P;
-    frame->width = a->width;
-    frame->height = a->height;
-    if (av->av_frame_get_buffer(frame, 0) < 0) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d WebM frame", a->width, a->height);
-        goto done;
-    }
-    for (int i = 0; i < a->count && st == POYO_OK; i++) {
-        if (av->av_frame_make_writable(frame) < 0) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d WebM frame", a->width, a->height);
-            break;
-        }
-        rgba_to_yuva(anim_frame(a, i), a->width, a->height, frame);
-        frame->pts = pts[i];
-        st = encode_send(&e, frame, err);
-    }
-    if (st == POYO_OK)
-        st = encode_send(&e, NULL, err);
+    st = encode_frames(&e, a, frame, pts, err);
     if (st == POYO_OK) {
         header = 0;
         if ((r = av->av_write_trailer(e.fc)) < 0)
