@@ -259,6 +259,59 @@ static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_
     return POYO_OK;
 }
 
+/* The whole periods from ta (span seconds, count frames) resampled from the
+ * held frames recorded from frame base on: frame k at ta + k span / count, and
+ * what is left of the drift between the last and the first spread over them. */
+static poyo_status resample_periods(const clip_def *d, clip_frames *c, int held, int base, double ta, double span,
+                                    int count, double period, poyo_error *err)
+{
+    double fps = d->fps;
+    poyo_status st;
+    /* the sample at k = count measures the drift */
+    clip_frames out;
+    memset(&out, 0, sizeof out);
+    out.n = c->n;
+    out.extra = c->extra;
+    out.frame_bytes = c->frame_bytes;
+    if ((st = reserve(&out, count + 1, d, err)) != POYO_OK)
+        return st;
+    for (int k = 0; k <= count; k++) {
+        double pos = (ta + span * k / count) * fps - base;
+        int i = (int)floor(pos);
+        if (i < 0)
+            i = 0;
+        if (i > held - 2)
+            i = held - 2;
+        double u = pos - i;
+        const double *x0 = fx(c, i), *x1 = fx(c, i + 1), *y0 = fy(c, i), *y1 = fy(c, i + 1);
+        const double *e0 = fe(c, i), *e1 = fe(c, i + 1);
+        double *x = fx(&out, k), *y = fy(&out, k), *e = fe(&out, k);
+        for (int j = 0; j < c->extra; j++)
+            e[j] = e0[j] + u * (e1[j] - e0[j]);
+        for (int j = 0; j < c->n; j++) {
+            x[j] = x0[j] + u * (x1[j] - x0[j]);
+            y[j] = y0[j] + u * (y1[j] - y0[j]);
+        }
+    }
+    const double *ex = fx(&out, count), *ey = fy(&out, count), *ee = fe(&out, count);
+    for (int k = 1; k < count; k++) {
+        double w = (double)k / count;
+        double *x = fx(&out, k), *y = fy(&out, k), *e = fe(&out, k);
+        for (int j = 0; j < c->extra; j++)
+            e[j] += w * (out.e[j] - ee[j]);
+        for (int j = 0; j < c->n; j++) {
+            x[j] += w * (out.x[j] - ex[j]);
+            y[j] += w * (out.y[j] - ey[j]);
+        }
+    }
+    clip_free(c);
+    *c = out;
+    c->count = count;
+    c->periodic = 1;
+    c->period = period;
+    return POYO_OK;
+}
+
 /* Whole periods of a steady motion whose period is measured: runs until the
  * transients have faded, starts where the phase signal rises through zero,
  * measures the period at the next rise, and resamples whole periods to whole
@@ -313,50 +366,7 @@ static poyo_status film_measured(const clip_def *d, const clip_driver *dr, clip_
     }
     if (last < 0 || base + held <= last)
         return POYO_OK;
-    /* frame k at ta + k span / count, resampled from the recorded frames; the
-     * sample at k = count measures the drift */
-    clip_frames out;
-    memset(&out, 0, sizeof out);
-    out.n = c->n;
-    out.extra = c->extra;
-    out.frame_bytes = c->frame_bytes;
-    if ((st = reserve(&out, count + 1, d, err)) != POYO_OK)
-        return st;
-    for (int k = 0; k <= count; k++) {
-        double pos = (ta + span * k / count) * fps - base;
-        int i = (int)floor(pos);
-        if (i < 0)
-            i = 0;
-        if (i > held - 2)
-            i = held - 2;
-        double u = pos - i;
-        const double *x0 = fx(c, i), *x1 = fx(c, i + 1), *y0 = fy(c, i), *y1 = fy(c, i + 1);
-        const double *e0 = fe(c, i), *e1 = fe(c, i + 1);
-        double *x = fx(&out, k), *y = fy(&out, k), *e = fe(&out, k);
-        for (int j = 0; j < c->extra; j++)
-            e[j] = e0[j] + u * (e1[j] - e0[j]);
-        for (int j = 0; j < c->n; j++) {
-            x[j] = x0[j] + u * (x1[j] - x0[j]);
-            y[j] = y0[j] + u * (y1[j] - y0[j]);
-        }
-    }
-    const double *ex = fx(&out, count), *ey = fy(&out, count), *ee = fe(&out, count);
-    for (int k = 1; k < count; k++) {
-        double w = (double)k / count;
-        double *x = fx(&out, k), *y = fy(&out, k), *e = fe(&out, k);
-        for (int j = 0; j < c->extra; j++)
-            e[j] += w * (out.e[j] - ee[j]);
-        for (int j = 0; j < c->n; j++) {
-            x[j] += w * (out.x[j] - ex[j]);
-            y[j] += w * (out.y[j] - ey[j]);
-        }
-    }
-    clip_free(c);
-    *c = out;
-    c->count = count;
-    c->periodic = 1;
-    c->period = period;
-    return POYO_OK;
+    return resample_periods(d, c, held, base, ta, span, count, period, err);
 }
 
 /* Frames within def->snap of frame 0 become copies of it. */
