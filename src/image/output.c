@@ -170,6 +170,63 @@ poyo_status output_write_frames(const anim *a, const char *dir, const output_def
     return st;
 }
 
+/* The sheet's index: each frame's rectangle and duration (ms), then the
+ * image's name (base, as a JSON string) and size and the clip's timing. */
+static poyo_status sheet_json(const anim *a, const int *ms, int cols, const char *base, long long sw, long long sh,
+                              bytebuf *js, poyo_error *err)
+{
+    char line[512];
+    int len = snprintf(line, sizeof line, "{\n  \"frames\": [\n");
+    poyo_status st = bytebuf_append(js, line, (size_t)len, err);
+    for (int i = 0; i < a->count && st == POYO_OK; i++) {
+        len = snprintf(line, sizeof line,
+                       "    {\"filename\": \"frame_%04d\", \"frame\": {\"x\": %d, \"y\": %d, \"w\": %d, \"h\": %d}, "
+                       "\"duration\": %d}%s\n",
+                       i, (i % cols) * a->width, (i / cols) * a->height, a->width, a->height, ms[i],
+                       i + 1 < a->count ? "," : "");
+        st = bytebuf_append(js, line, (size_t)len, err);
+    }
+    if (st != POYO_OK)
+        return st;
+    /* the image name is written as a JSON string: escape quotes and backslashes */
+    char esc[300];
+    size_t e = 0;
+    for (const char *c = base; *c && e + 7 < sizeof esc; c++) {
+        if (*c == '"' || *c == '\\')
+            esc[e++] = '\\';
+        if ((unsigned char)*c < 0x20) {
+            e += (size_t)snprintf(esc + e, sizeof esc - e, "\\u%04x", (unsigned char)*c);
+            continue;
+        }
+        esc[e++] = *c;
+    }
+    esc[e] = '\0';
+    len = snprintf(line, sizeof line,
+                   "  ],\n  \"meta\": {\"image\": \"%s\", \"size\": {\"w\": %lld, \"h\": %lld}, \"frame_count\": %d, "
+                   "\"fps\": %g, \"loop\": %d, \"duration_ms\": %d}\n}\n",
+                   esc, sw, sh, a->count, a->fps, a->loop, (int)(anim_duration(a) * 1000.0 + 0.5));
+    return bytebuf_append(js, line, (size_t)len, err);
+}
+
+/* The sheet's PNG at path, then its index at jpath; a sheet whose index
+ * cannot be written is removed again. */
+static poyo_status write_sheet_files(const uint8_t *sheet, int sw, int sh, const char *path, const char *jpath,
+                                     const bytebuf *js, const output_def *def, poyo_error *err)
+{
+    poyo_status st = write_png(sheet, sw, sh, path, def, err);
+    if (st != POYO_OK)
+        return st;
+    write_opts wo = { def->force, def->input, def->mode };
+    st = file_write_atomic(jpath, js->data, js->len, &wo, def->tmp, def->tmp_cap, err);
+    if (st != POYO_OK) {
+        unlink(path); /* a sheet without its index is not written */
+        char msg[sizeof err->msg + 32];
+        snprintf(msg, sizeof msg, "%s: %s", strrchr(jpath, '/') ? strrchr(jpath, '/') + 1 : jpath, err->msg);
+        snprintf(err->msg, sizeof err->msg, "%.300s", msg);
+    }
+    return st;
+}
+
 poyo_status output_write_sheet(const anim *a, const char *path, const output_def *def, poyo_error *err)
 {
     int cols = 1;
@@ -198,37 +255,7 @@ poyo_status output_write_sheet(const anim *a, const char *path, const output_def
     }
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    char line[512];
-    int len = snprintf(line, sizeof line, "{\n  \"frames\": [\n");
-    if ((st = bytebuf_append(&js, line, (size_t)len, err)) != POYO_OK)
-        goto done;
-    for (int i = 0; i < a->count; i++) {
-        len = snprintf(line, sizeof line,
-                       "    {\"filename\": \"frame_%04d\", \"frame\": {\"x\": %d, \"y\": %d, \"w\": %d, \"h\": %d}, "
-                       "\"duration\": %d}%s\n",
-                       i, (i % cols) * a->width, (i / cols) * a->height, a->width, a->height, ms[i],
-                       i + 1 < a->count ? "," : "");
-        if ((st = bytebuf_append(&js, line, (size_t)len, err)) != POYO_OK)
-            goto done;
-    }
-    /* the image name is written as a JSON string: escape quotes and backslashes */
-    char esc[300];
-    size_t e = 0;
-    for (const char *c = base; *c && e + 7 < sizeof esc; c++) {
-        if (*c == '"' || *c == '\\')
-            esc[e++] = '\\';
-        if ((unsigned char)*c < 0x20) {
-            e += (size_t)snprintf(esc + e, sizeof esc - e, "\\u%04x", (unsigned char)*c);
-            continue;
-        }
-        esc[e++] = *c;
-    }
-    esc[e] = '\0';
-    len = snprintf(line, sizeof line,
-                   "  ],\n  \"meta\": {\"image\": \"%s\", \"size\": {\"w\": %lld, \"h\": %lld}, \"frame_count\": %d, "
-                   "\"fps\": %g, \"loop\": %d, \"duration_ms\": %d}\n}\n",
-                   esc, sw, sh, a->count, a->fps, a->loop, (int)(anim_duration(a) * 1000.0 + 0.5));
-    if ((st = bytebuf_append(&js, line, (size_t)len, err)) != POYO_OK)
+    if ((st = sheet_json(a, ms, cols, base, sw, sh, &js, err)) != POYO_OK)
         goto done;
     size_t pl = strlen(path);
     jpath = malloc(pl + 6);
@@ -239,17 +266,7 @@ poyo_status output_write_sheet(const anim *a, const char *path, const output_def
     const char *dot = strrchr(path, '.');
     size_t stem = (dot && dot > path + (base - path)) ? (size_t)(dot - path) : pl;
     snprintf(jpath, pl + 6, "%.*s.json", (int)stem, path);
-    st = write_png(sheet, (int)sw, (int)sh, path, def, err);
-    if (st == POYO_OK) {
-        write_opts wo = { def->force, def->input, def->mode };
-        st = file_write_atomic(jpath, js.data, js.len, &wo, def->tmp, def->tmp_cap, err);
-        if (st != POYO_OK) {
-            unlink(path); /* a sheet without its index is not written */
-            char msg[sizeof err->msg + 32];
-            snprintf(msg, sizeof msg, "%s: %s", strrchr(jpath, '/') ? strrchr(jpath, '/') + 1 : jpath, err->msg);
-            snprintf(err->msg, sizeof err->msg, "%.300s", msg);
-        }
-    }
+    st = write_sheet_files(sheet, (int)sw, (int)sh, path, jpath, &js, def, err);
 done:
     free(sheet);
     free(ms);
