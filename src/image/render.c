@@ -583,6 +583,98 @@ static int row_bounds(double c, double wx, double wy, double lo, double hi, doub
     return 1;
 }
 
+/* A quad's bilinear map p = a + u e + v f + u v g (e, f, g relative to a),
+ * and the box of pixels its corners span. */
+typedef struct quad_map {
+    double ax, ay, ex, ey, fx, fy, gx, gy;
+    int px0, px1, py0, py1;
+} quad_map;
+
+/* Fills the pixels of a quad that is a parallelogram to within FLAT / 4 px,
+ * p = o + u E + v F with its mean sides E and F (cEF = E x F), from the
+ * source cell at (s0x, s0y) of cw x ch. */
+static void fill_parallelogram(renderer *r, const quad_map *qm, double Ex, double Ey, double Fx, double Fy, double cEF,
+                               double s0x, double s0y, double cw, double ch, uint8_t *rgba)
+{
+    int W = r->w, px0 = qm->px0, px1 = qm->px1, py0 = qm->py0, py1 = qm->py1;
+    double ax = qm->ax, ay = qm->ay, gx = qm->gx, gy = qm->gy;
+    /* a parallelogram to within FLAT / 4 px, so its inverse is affine: at
+     * pixel (px, py), u = uc + ux px + uy py and v = vc + vx px + vy py.
+     * Each side is widened by REACH px, more than the dropped term, so
+     * that neighbours' edges meet without a gap; the first quad to reach
+     * a pixel keeps it. */
+    double ox = ax - 0.25 * gx, oy = ay - 0.25 * gy; /* o = centre - E/2 - F/2 */
+    double ux = Fy / cEF, uy = -Fx / cEF, vx = -Ey / cEF, vy = Ex / cEF;
+    double uc = ((0.5 - ox) * Fy - (0.5 - oy) * Fx) / cEF, vc = (Ex * (0.5 - oy) - Ey * (0.5 - ox)) / cEF;
+    /* REACH px across the u = const lines is REACH |F| / |E x F| in u */
+    double tu = REACH * sqrt(Fx * Fx + Fy * Fy) / fabs(cEF), tv = REACH * sqrt(Ex * Ex + Ey * Ey) / fabs(cEF);
+    double ulo = -tu, uhi = 1.0 + tu, vlo = -tv, vhi = 1.0 + tv;
+    /* the pixels of row py inside are L(py) <= px <= U(py) for u and for
+     * v, each bound linear in py; a direction that does not change along
+     * rows only decides whether a row has any */
+    double lu[2], hu[2], lv[2], hv[2];
+    int ucut = row_bounds(uc, ux, uy, ulo, uhi, lu, hu), vcut = row_bounds(vc, vx, vy, vlo, vhi, lv, hv);
+    /* bordered source coordinates (see sample) at pixel (px, py): s = s0 + SRC_OFF + (u cw, v ch) */
+    double sxc = s0x + SRC_OFF + uc * cw, sxx = ux * cw, sxy = uy * cw;
+    double syc = s0y + SRC_OFF + vc * ch, syx = vx * ch, syy = vy * ch;
+    double bx0 = s0x + SRC_OFF + ulo * cw, bx1 = s0x + SRC_OFF + uhi * cw;
+    double by0 = s0y + SRC_OFF + vlo * ch, by1 = s0y + SRC_OFF + vhi * ch;
+    int clamp = !(bx0 >= 1.01 && bx1 <= r->src_max_x - 0.01 && by0 >= 1.01 && by1 <= r->src_max_y - 0.01);
+    float dsx = (float)sxx, dsy = (float)syx;
+    for (int py = py0; py <= py1; py++) {
+        if (!ucut) {
+            double u = uc + uy * py;
+            if (u < ulo || u > uhi)
+                continue;
+        }
+        if (!vcut) {
+            double v = vc + vy * py;
+            if (v < vlo || v > vhi)
+                continue;
+        }
+        double xa = dmax(px0, dmax(lu[0] + lu[1] * py, lv[0] + lv[1] * py));
+        double xb = dmin(px1, dmin(hu[0] + hu[1] * py, hv[0] + hv[1] * py));
+        if (xa > xb)
+            continue;
+        int k0 = iceil(xa), k1 = ifloor(xb);
+        if (k0 > k1)
+            continue;
+        /* a span is a few pixels: single precision steps stay within 1e-5 px */
+        float sx = (float)(sxc + sxx * k0 + sxy * py), sy = (float)(syc + syx * k0 + syy * py);
+        uint8_t *m = r->mask + (size_t)py * W, *out = rgba + (size_t)py * W * 4;
+        if (clamp)
+            fill_row_clamped(r, m, out, k0, k1, sx, sy, dsx, dsy);
+        else
+            fill_row(r, m, out, k0, k1, sx, sy, dsx, dsy);
+    }
+}
+
+/* Splits a quad too curved to fill as a parallelogram into four, at the
+ * bilinear map's midpoints, each filled from its quarter of the source cell. */
+static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, double cw, double ch, int depth,
+                      uint8_t *rgba);
+
+static void fill_quarters(renderer *r, const quad_map *qm, double s0x, double s0y, double cw, double ch, int depth,
+                          uint8_t *rgba)
+{
+    double ax = qm->ax, ay = qm->ay, ex = qm->ex, ey = qm->ey, fx = qm->fx, fy = qm->fy, gx = qm->gx, gy = qm->gy;
+    /* the bilinear map at u, v = 0, 1/2, 1: row-major 3 x 3 points */
+    double m[18];
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+            double u = 0.5 * i, v = 0.5 * j;
+            m[2 * (3 * j + i)] = ax + u * ex + v * fx + u * v * gx;
+            m[2 * (3 * j + i) + 1] = ay + u * ey + v * fy + u * v * gy;
+        }
+    for (int b = 0; b < 2; b++)
+        for (int a = 0; a < 2; a++) {
+            int k00 = 3 * b + a, k10 = k00 + 1, k01 = k00 + 3, k11 = k00 + 4;
+            double sq[8] = { m[2 * k00], m[2 * k00 + 1], m[2 * k10], m[2 * k10 + 1],
+                             m[2 * k11], m[2 * k11 + 1], m[2 * k01], m[2 * k01 + 1] };
+            fill_quad(r, sq, s0x + 0.5 * a * cw, s0y + 0.5 * b * ch, 0.5 * cw, 0.5 * ch, depth - 1, rgba);
+        }
+}
+
 /* Fills the pixels whose centres lie in quad q (canvas pixels: p00, p10, p11,
  * p01) that no earlier quad took, sampling the source rectangle whose corner
  * is (s0x, s0y) and whose sides are cw x ch. The bilinear map is inverted per
@@ -610,6 +702,7 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
     double ax = q[0], ay = q[1];
     double ex = q[2] - ax, ey = q[3] - ay, fx = q[6] - ax, fy = q[7] - ay;
     double gx = ax - q[2] + q[4] - q[6], gy = ay - q[3] + q[5] - q[7];
+    quad_map qm = { ax, ay, ex, ey, fx, fy, gx, gy, px0, px1, py0, py1 };
     const double eps = 1e-4;
     /* the parallelogram through the quad's centre with its mean sides E and F,
      * p = o + u E + v F, differs from the quad by (u - 1/2)(v - 1/2) g: at most
@@ -617,73 +710,11 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
     double Ex = ex + 0.5 * gx, Ey = ey + 0.5 * gy, Fx = fx + 0.5 * gx, Fy = fy + 0.5 * gy;
     double cEF = Ex * Fy - Ey * Fx;
     if (fabs(gx) + fabs(gy) <= FLAT && fabs(cEF) > 1e-9) {
-        /* a parallelogram to within FLAT / 4 px, so its inverse is affine: at
-         * pixel (px, py), u = uc + ux px + uy py and v = vc + vx px + vy py.
-         * Each side is widened by REACH px, more than the dropped term, so
-         * that neighbours' edges meet without a gap; the first quad to reach
-         * a pixel keeps it. */
-        double ox = ax - 0.25 * gx, oy = ay - 0.25 * gy; /* o = centre - E/2 - F/2 */
-        double ux = Fy / cEF, uy = -Fx / cEF, vx = -Ey / cEF, vy = Ex / cEF;
-        double uc = ((0.5 - ox) * Fy - (0.5 - oy) * Fx) / cEF, vc = (Ex * (0.5 - oy) - Ey * (0.5 - ox)) / cEF;
-        /* REACH px across the u = const lines is REACH |F| / |E x F| in u */
-        double tu = REACH * sqrt(Fx * Fx + Fy * Fy) / fabs(cEF), tv = REACH * sqrt(Ex * Ex + Ey * Ey) / fabs(cEF);
-        double ulo = -tu, uhi = 1.0 + tu, vlo = -tv, vhi = 1.0 + tv;
-        /* the pixels of row py inside are L(py) <= px <= U(py) for u and for
-         * v, each bound linear in py; a direction that does not change along
-         * rows only decides whether a row has any */
-        double lu[2], hu[2], lv[2], hv[2];
-        int ucut = row_bounds(uc, ux, uy, ulo, uhi, lu, hu), vcut = row_bounds(vc, vx, vy, vlo, vhi, lv, hv);
-        /* bordered source coordinates (see sample) at pixel (px, py): s = s0 + SRC_OFF + (u cw, v ch) */
-        double sxc = s0x + SRC_OFF + uc * cw, sxx = ux * cw, sxy = uy * cw;
-        double syc = s0y + SRC_OFF + vc * ch, syx = vx * ch, syy = vy * ch;
-        double bx0 = s0x + SRC_OFF + ulo * cw, bx1 = s0x + SRC_OFF + uhi * cw;
-        double by0 = s0y + SRC_OFF + vlo * ch, by1 = s0y + SRC_OFF + vhi * ch;
-        int clamp = !(bx0 >= 1.01 && bx1 <= r->src_max_x - 0.01 && by0 >= 1.01 && by1 <= r->src_max_y - 0.01);
-        float dsx = (float)sxx, dsy = (float)syx;
-        for (int py = py0; py <= py1; py++) {
-            if (!ucut) {
-                double u = uc + uy * py;
-                if (u < ulo || u > uhi)
-                    continue;
-            }
-            if (!vcut) {
-                double v = vc + vy * py;
-                if (v < vlo || v > vhi)
-                    continue;
-            }
-            double xa = dmax(px0, dmax(lu[0] + lu[1] * py, lv[0] + lv[1] * py));
-            double xb = dmin(px1, dmin(hu[0] + hu[1] * py, hv[0] + hv[1] * py));
-            if (xa > xb)
-                continue;
-            int k0 = iceil(xa), k1 = ifloor(xb);
-            if (k0 > k1)
-                continue;
-            /* a span is a few pixels: single precision steps stay within 1e-5 px */
-            float sx = (float)(sxc + sxx * k0 + sxy * py), sy = (float)(syc + syx * k0 + syy * py);
-            uint8_t *m = r->mask + (size_t)py * W, *out = rgba + (size_t)py * W * 4;
-            if (clamp)
-                fill_row_clamped(r, m, out, k0, k1, sx, sy, dsx, dsy);
-            else
-                fill_row(r, m, out, k0, k1, sx, sy, dsx, dsy);
-        }
+        fill_parallelogram(r, &qm, Ex, Ey, Fx, Fy, cEF, s0x, s0y, cw, ch, rgba);
         return;
     }
     if (depth > 0 && fabs(gx) + fabs(gy) > FLAT) {
-        /* the bilinear map at u, v = 0, 1/2, 1: row-major 3 x 3 points */
-        double m[18];
-        for (int j = 0; j < 3; j++)
-            for (int i = 0; i < 3; i++) {
-                double u = 0.5 * i, v = 0.5 * j;
-                m[2 * (3 * j + i)] = ax + u * ex + v * fx + u * v * gx;
-                m[2 * (3 * j + i) + 1] = ay + u * ey + v * fy + u * v * gy;
-            }
-        for (int b = 0; b < 2; b++)
-            for (int a = 0; a < 2; a++) {
-                int k00 = 3 * b + a, k10 = k00 + 1, k01 = k00 + 3, k11 = k00 + 4;
-                double sq[8] = { m[2 * k00], m[2 * k00 + 1], m[2 * k10], m[2 * k10 + 1],
-                                 m[2 * k11], m[2 * k11 + 1], m[2 * k01], m[2 * k01 + 1] };
-                fill_quad(r, sq, s0x + 0.5 * a * cw, s0y + 0.5 * b * ch, 0.5 * cw, 0.5 * ch, depth - 1, rgba);
-            }
+        fill_quarters(r, &qm, s0x, s0y, cw, ch, depth, rgba);
         return;
     }
     for (int py = py0; py <= py1; py++) {
