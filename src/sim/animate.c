@@ -94,6 +94,81 @@ static double def_scale(const image *src, const animate_def *def)
     return fmin((double)W / src->w, (double)H / src->h);
 }
 
+/* The body the impulse acts on: its anchor the impulse's own unless given; a
+ * body that lands is calibrated standing (*land set) and let go after. */
+static softbody_def body_for(const animate_def *def, const impulse_info *info, int *land)
+{
+    softbody_def body = def->body;
+    if (def->anchor_auto)
+        body.anchor = info->anchor;
+    /* a body that lands on a floor wobbles as if standing on it: calibrate it
+     * anchored at the bottom, then let it go */
+    *land = info->has_floor && body.anchor == ANCHOR_NONE;
+    if (*land)
+        body.anchor = ANCHOR_BOTTOM;
+    /* a body held by nothing gives back less of its lost area per step: at
+     * the full share a thin one (the tall "!" shaken or twisted) came near rest
+     * and then wobbled ever wider, its area 17 % off two seconds on */
+    if (body.anchor == ANCHOR_NONE && body.pressure > 0.8)
+        body.pressure = 0.8;
+    return body;
+}
+
+/* Walls for the nodes: the canvas's inner box wall (image pixels) widened by
+ * how far the lattice reaches past the visible pixels, and a pixel more for
+ * the curves drawn between nodes. */
+static void set_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px)
+{
+    softbody_nodes nd = softbody_view(sb);
+    double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
+    for (int k = 1; k < nd.n; k++) {
+        lo_x = fmin(lo_x, nd.qx[k]);
+        hi_x = fmax(hi_x, nd.qx[k]);
+        lo_y = fmin(lo_y, nd.qy[k]);
+        hi_y = fmax(hi_y, nd.qy[k]);
+    }
+    double w[4] = { wall[0] - (lat->bx0 - lo_x) + px, wall[1] - (lat->by0 - lo_y) + px,
+                    wall[2] + (hi_x - lat->bx1) - px, wall[3] + (hi_y - lat->by1) - px };
+    impulse_set_walls(run, sb, w);
+}
+
+/* Kicks the body and says how its clip is filmed: one period of a periodic
+ * drive, or a one-shot clip from rest until it is over. */
+static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *info, const softbody_def *body,
+                          const animate_def *def, const motion *m, clip_def *cd)
+{
+    if (info->periodic) {
+        int period = (int)lround(def->fps / run->def.rate);
+        if (period < 2)
+            period = 2;
+        run->omega = 2.0 * PI * def->fps / period;
+        impulse_kick(run, sb);
+        cd->kind = CLIP_PERIODIC;
+        cd->period = period;
+        return;
+    }
+    /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
+    run->cap_energy = !info->has_floor && body->damping < 0.05;
+    impulse_kick(run, sb);
+    cd->kind = CLIP_ONESHOT;
+    clip_set_length(cd, def->duration, def->max_duration);
+    /* over: for half a wobble the body stays within two fifths of its largest
+     * excursion (and a pixel) of rest; the ease then brings it home. A body
+     * that flies is measured against its flight, so it lands first and
+     * wobbles for a while before its clip may end */
+    double flight = info->has_floor ? impulse_release_time(run) + 0.3 : 0.0;
+    cd->min_frames = (int)ceil((0.8 + flight) * def->fps);
+    cd->still = INFINITY;
+    cd->near = 1.0;
+    cd->fade = 0.4;
+    cd->quiet = (int)ceil(0.5 * def->fps / body->hz);
+    cd->rest_x = m->qx;
+    cd->rest_y = m->qy;
+    cd->frame0_rest = 1; /* frame 0 is the still image */
+    cd->ease = (int)lround(0.2 * def->fps);
+    cd->ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
+}
+
 /* One simulation of the clip; with wall not NULL the nodes stay inside it. */
 static poyo_status simulate_once(const image *src, const animate_def *def, const double *wall, motion *m,
                                  poyo_error *err)
@@ -105,24 +180,13 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     poyo_status st = lattice_build(src, def->grid, &m->lat, err);
     if (st != POYO_OK)
         return st;
-    softbody_def body = def->body;
     const impulse_info *info = impulse_get_info(def->impulse.kind);
     if (!info) {
         st = poyo_fail(err, POYO_ERR_USAGE, "unknown impulse");
         goto fail;
     }
-    if (def->anchor_auto)
-        body.anchor = info->anchor;
-    /* a body that lands on a floor wobbles as if standing on it: calibrate it
-     * anchored at the bottom, then let it go */
-    int land = info->has_floor && body.anchor == ANCHOR_NONE;
-    if (land)
-        body.anchor = ANCHOR_BOTTOM;
-    /* a body held by nothing gives back less of its lost area per step: at
-     * the full share a thin one (the tall "!" shaken or twisted) came near rest
-     * and then wobbled ever wider, its area 17 % off two seconds on */
-    if (body.anchor == ANCHOR_NONE && body.pressure > 0.8)
-        body.pressure = 0.8;
+    int land;
+    softbody_def body = body_for(def, info, &land);
     st = softbody_create(&m->lat, &body, &sb, err);
     if (st != POYO_OK)
         goto fail;
@@ -134,24 +198,9 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
         goto fail;
     if (land)
         softbody_unpin_all(sb);
+    if (wall)
+        set_walls(&run, sb, &m->lat, wall, 1.0 / def_scale(src, def));
     softbody_nodes nd = softbody_view(sb);
-    if (wall) {
-        /* walls for the nodes: the canvas's inner box widened by how far the
-         * lattice reaches past the visible pixels */
-        double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
-        for (int k = 1; k < nd.n; k++) {
-            lo_x = fmin(lo_x, nd.qx[k]);
-            hi_x = fmax(hi_x, nd.qx[k]);
-            lo_y = fmin(lo_y, nd.qy[k]);
-            hi_y = fmax(hi_y, nd.qy[k]);
-        }
-        double w[4] = { wall[0] - (m->lat.bx0 - lo_x), wall[1] - (m->lat.by0 - lo_y), wall[2] + (hi_x - m->lat.bx1),
-                        wall[3] + (hi_y - m->lat.by1) };
-        /* and a pixel more, for the curves drawn between nodes */
-        double px = 1.0 / def_scale(src, def);
-        w[0] += px, w[1] += px, w[2] -= px, w[3] -= px;
-        impulse_set_walls(&run, sb, w);
-    }
     int n = nd.n;
     m->n = n;
     m->steps = softbody_steps(sb);
@@ -164,46 +213,15 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     }
     memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
     memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
-    int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
-    double scale0 = def_scale(src, def);
     clip_driver drv = { sb, n, 0, body_step, body_capture, NULL, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
-    cd.width = W;
-    cd.height = H;
-    cd.sx = cd.sy = scale0;
+    cd.width = def->width ? def->width : src->w;
+    cd.height = def->height ? def->height : src->h;
+    cd.sx = cd.sy = def_scale(src, def);
     cd.fps = def->fps;
     cd.snap = 1.0;
-    if (info->periodic) {
-        int period = (int)lround(def->fps / run.def.rate);
-        if (period < 2)
-            period = 2;
-        run.omega = 2.0 * PI * def->fps / period;
-        impulse_kick(&run, sb);
-        cd.kind = CLIP_PERIODIC;
-        cd.period = period;
-    } else {
-        /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
-        run.cap_energy = !info->has_floor && body.damping < 0.05;
-        impulse_kick(&run, sb);
-        cd.kind = CLIP_ONESHOT;
-        clip_set_length(&cd, def->duration, def->max_duration);
-        /* over: for half a wobble the body stays within two fifths of its largest
-         * excursion (and a pixel) of rest; the ease then brings it home. A body
-         * that flies is measured against its flight, so it lands first and
-         * wobbles for a while before its clip may end */
-        double flight = info->has_floor ? impulse_release_time(&run) + 0.3 : 0.0;
-        cd.min_frames = (int)ceil((0.8 + flight) * def->fps);
-        cd.still = INFINITY;
-        cd.near = 1.0;
-        cd.fade = 0.4;
-        cd.quiet = (int)ceil(0.5 * def->fps / body.hz);
-        cd.rest_x = m->qx;
-        cd.rest_y = m->qy;
-        cd.frame0_rest = 1; /* frame 0 is the still image */
-        cd.ease = (int)lround(0.2 * def->fps);
-        cd.ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
-    }
+    kick_and_plan(&run, sb, info, &body, def, m, &cd);
     clip_frames c;
     st = clip_film(&cd, &drv, &c, err);
     if (st != POYO_OK)
