@@ -127,20 +127,12 @@ static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *e
     return POYO_OK;
 }
 
-/* zlib levels of an APNG: the search compares sizes at a quicker level (a
- * little larger), the file chosen gets the best. */
-#define APNG_SEARCH_LEVEL 6
-#define APNG_FINAL_LEVEL 9
-
-/* Encodes a with setting s into out (cleared first); an APNG at zlib level zl
- * (0: the options'). */
-static poyo_status encode_setting(const anim *a, out_format f, const output_def *def, const setting *s, int zl,
-                                  bytebuf *out, poyo_error *err)
+/* Encodes a with setting s into out (cleared first). */
+static poyo_status encode_setting(const anim *a, out_format f, const output_def *def, const setting *s, bytebuf *out,
+                                  poyo_error *err)
 {
     out->len = 0;
     output_def d = *def;
-    if (zl > 0)
-        d.apng.level = zl;
     if (f == FORMAT_WEBM) {
         if (s->crf > d.webm.crf)
             d.webm.crf = s->crf;
@@ -301,7 +293,7 @@ typedef struct search {
 static poyo_status try_setting(search *S, const anim *cur, const setting *s, int stride, double scale, int group,
                                int *fits, poyo_error *err)
 {
-    poyo_status st = encode_setting(cur, S->f, S->def, s, S->f == FORMAT_APNG ? APNG_SEARCH_LEVEL : 0, &S->trial, err);
+    poyo_status st = encode_setting(cur, S->f, S->def, s, &S->trial, err);
     S->rep->tries++;
     if (st != POYO_OK)
         return st;
@@ -355,19 +347,6 @@ static poyo_status search_ladder(search *S, const anim *cur, const ladder *l, in
     return POYO_OK;
 }
 
-/* The chosen APNG once more at the best compression, when that is smaller. */
-static poyo_status apng_final(search *S, const anim *cur, poyo_error *err)
-{
-    poyo_status st = encode_setting(cur, S->f, S->def, &S->best_set, APNG_FINAL_LEVEL, &S->trial, err);
-    S->rep->tries++;
-    if (st == POYO_OK && S->trial.len < S->best.len) {
-        bytebuf x = S->best;
-        S->best = S->trial;
-        S->trial = x;
-    }
-    return st;
-}
-
 poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
                           budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err)
 {
@@ -398,15 +377,8 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
 
     /* the file the options make, as it is, when it fits */
     if (min_stride == 1) {
-        /* an APNG asked at a slower zlib level than the search's is tried at the
-         * search's first, and at its own only when that comes near the budget */
-        int apng_quick = f == FORMAT_APNG && def->apng.level > APNG_SEARCH_LEVEL;
-        st = encode_setting(a, f, def, &none, apng_quick ? APNG_SEARCH_LEVEL : 0, &S.trial, err);
+        st = encode_setting(a, f, def, &none, &S.trial, err);
         rep->tries++;
-        if (st == POYO_OK && apng_quick && (double)S.trial.len <= 1.1 * (double)b->max_bytes) {
-            st = encode_setting(a, f, def, &none, 0, &S.trial, err);
-            rep->tries++;
-        }
         if (st != POYO_OK)
             goto out;
         S.smallest = S.trial.len;
@@ -501,8 +473,6 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     break; /* lossy and fewer colours together only when neither alone fits */
                 st = search_ladder(&S, cur, &lad[li], stride, scales[si], group, &any, err);
             }
-            if (st == POYO_OK && f == FORMAT_APNG && S.best_group == group)
-                st = apng_final(&S, cur, err);
             if (st == POYO_OK && S.best_group == group) {
                 rep->width = cur->width;
                 rep->height = cur->height;
