@@ -4,9 +4,10 @@
  * settings (colours; for a GIF also lossy LZW, and both together when neither
  * alone fits; WebP quality; WebM crf) is tried at its harshest step and, when
  * that fits, binary-searched for its richest step that fits. Every candidate
- * that fits is decoded and its PSNR measured against the unbounded clip; the
- * group after the first one that fits is searched too, and the fitting
- * candidate with the highest PSNR is kept. */
+ * that fits is decoded (an APNG's own frames serve: it is lossless) and its
+ * PSNR measured against the unbounded clip; the group after the first one
+ * that fits is searched too, and the fitting candidate with the highest PSNR
+ * is kept. */
 #include "budget.h"
 
 #include <math.h>
@@ -127,11 +128,15 @@ static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *e
     return POYO_OK;
 }
 
-/* Encodes a with setting s into out (cleared first). */
+/* Encodes a with setting s into out (cleared first). The frames of an APNG cut
+ * to fewer colours go to *kept when kept is not NULL (the caller frees them);
+ * otherwise *kept is left empty. */
 static poyo_status encode_setting(const anim *a, out_format f, const output_def *def, const setting *s, bytebuf *out,
-                                  poyo_error *err)
+                                  anim *kept, poyo_error *err)
 {
     out->len = 0;
+    if (kept)
+        memset(kept, 0, sizeof *kept);
     output_def d = *def;
     if (f == FORMAT_WEBM) {
         if (s->crf > d.webm.crf)
@@ -168,7 +173,10 @@ static poyo_status encode_setting(const anim *a, out_format f, const output_def 
     st = quantize_reduce(&r, s->colors, def->quant.dither, err);
     if (st == POYO_OK)
         st = output_encode(&r, f, &d, out, err);
-    anim_free(&r);
+    if (st == POYO_OK && kept)
+        *kept = r;
+    else
+        anim_free(&r);
     return st;
 }
 
@@ -273,6 +281,17 @@ static poyo_status measure(const anim *ref, const bytebuf *file, double *psnr, p
     return st;
 }
 
+/* Measures against ref the file made from the frames `made`: an APNG holds
+ * its frames losslessly, so they are measured as they are, not decoded again;
+ * any other file is decoded. */
+static poyo_status measure_made(const anim *ref, out_format f, const bytebuf *file, const anim *made, double *psnr,
+                                poyo_error *err)
+{
+    if (f == FORMAT_APNG)
+        return budget_psnr(ref, made, psnr, err);
+    return measure(ref, file, psnr, err);
+}
+
 /* The search's state across groups. */
 typedef struct search {
     const anim *ref;
@@ -293,7 +312,8 @@ typedef struct search {
 static poyo_status try_setting(search *S, const anim *cur, const setting *s, int stride, double scale, int group,
                                int *fits, poyo_error *err)
 {
-    poyo_status st = encode_setting(cur, S->f, S->def, s, &S->trial, err);
+    anim kept;
+    poyo_status st = encode_setting(cur, S->f, S->def, s, &S->trial, &kept, err);
     S->rep->tries++;
     if (st != POYO_OK)
         return st;
@@ -303,7 +323,8 @@ static poyo_status try_setting(search *S, const anim *cur, const setting *s, int
     *fits = (long long)S->trial.len <= S->max_bytes;
     if (*fits) {
         t.fits = 1;
-        st = measure(S->ref, &S->trial, &t.psnr, err);
+        st = measure_made(S->ref, S->f, &S->trial, kept.count ? &kept : cur, &t.psnr, err);
+        anim_free(&kept);
         if (st != POYO_OK)
             return st;
         if (!S->have_best || t.psnr > S->best_try.psnr) {
@@ -316,6 +337,7 @@ static poyo_status try_setting(search *S, const anim *cur, const setting *s, int
             S->best_group = group;
         }
     }
+    anim_free(&kept);
     if (S->rep->ntried < BUDGET_TRIES_MAX)
         S->rep->tried[S->rep->ntried++] = t;
     return POYO_OK;
@@ -377,7 +399,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
 
     /* the file the options make, as it is, when it fits */
     if (min_stride == 1) {
-        st = encode_setting(a, f, def, &none, &S.trial, err);
+        st = encode_setting(a, f, def, &none, &S.trial, NULL, err);
         rep->tries++;
         if (st != POYO_OK)
             goto out;
@@ -396,12 +418,12 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
             rep->frames = a->count;
             rep->bytes = out->len;
             rep->untouched = 1;
-            st = measure(a, out, &full, err);
+            st = measure_made(a, f, out, a, &full, err);
             rep->psnr = rep->psnr_full = full;
             rep->psnr_lost = 0.0;
             goto out;
         }
-        st = measure(a, &S.trial, &full, err);
+        st = measure_made(a, f, &S.trial, a, &full, err);
         if (st != POYO_OK)
             goto out;
         rep->psnr_full = full;
@@ -463,7 +485,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     if (fits)
                         rep->psnr_full = S.best_try.psnr;
                     else
-                        st = measure(a, &S.trial, &rep->psnr_full, err);
+                        st = measure_made(a, f, &S.trial, cur, &rep->psnr_full, err);
                 }
                 any = fits;
             }

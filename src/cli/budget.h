@@ -63,8 +63,9 @@ typedef struct budget_report {
  * budget, into out. The file the options make is returned as it is when it
  * fits. Otherwise groups of (frame stride, canvas scale) are visited from the
  * gentlest; in each, the richest colour level (and for a GIF, the least lossy
- * LZW) that fits is found, every fitting candidate is decoded and its PSNR
- * measured (budget_psnr against a); the group after the first that fits is
+ * LZW) that fits is found, every fitting candidate is decoded (an APNG is
+ * measured on the frames it was made from) and its PSNR measured
+ * (budget_psnr against a); the group after the first that fits is
  * searched too, and the fitting candidate with the highest PSNR wins. Fails
  * with POYO_ERR_INPUT, naming the smallest size reached, when nothing fits. */
 poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
