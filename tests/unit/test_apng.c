@@ -354,6 +354,10 @@ static void test_webp_rejects_bad_arguments(void)
     o.method = -1;
     ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
     o = webp_default_def();
+    o.lossless_method = 7;
+    ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    ENSURE_MSG(strcmp(err.msg, "WebP lossless method 7 is outside 0-6") == 0, "%s", err.msg);
+    o = webp_default_def();
     o.lossy = 1;
     o.alpha_quality = 101;
     ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
