@@ -269,6 +269,12 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
     return POYO_OK;
 }
 
+double budget_psnr_lost(double full, double got)
+{
+    double f = full < BUDGET_PSNR_SEEN ? full : BUDGET_PSNR_SEEN, g = got < BUDGET_PSNR_SEEN ? got : BUDGET_PSNR_SEEN;
+    return f > g ? f - g : 0.0;
+}
+
 /* Decodes an encoded file and measures it against ref. */
 static poyo_status measure(const anim *ref, const bytebuf *file, double *psnr, poyo_error *err)
 {
@@ -526,7 +532,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
         rep->scale = t->scale;
         rep->bytes = out->len;
         rep->psnr = t->psnr;
-        rep->psnr_lost = rep->psnr_full - rep->psnr;
+        rep->psnr_lost = budget_psnr_lost(rep->psnr_full, rep->psnr);
     } else if (st == POYO_OK) {
         st = poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",
                        b->max_bytes, S.smallest);
