@@ -196,10 +196,11 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
     if (ref->count < 1 || shown->count < 1 || W < 1 || H < 1 || sw < 1 || sh < 1)
         return poyo_fail(err, POYO_ERR_USAGE, "cannot measure an empty animation");
     size_t px = (size_t)W * H;
-    float *up = malloc(px * 4 * sizeof *up);
+    int scaled = sw != W || sh != H;
+    float *up = scaled ? malloc(px * 4 * sizeof *up) : NULL; /* a frame of shown scaled up, premultiplied */
     int *xi = malloc((size_t)W * 2 * sizeof *xi), *yi = malloc((size_t)H * 2 * sizeof *yi);
     float *xf = malloc((size_t)W * sizeof *xf), *yf = malloc((size_t)H * sizeof *yf);
-    if (!up || !xi || !yi || !xf || !yf) {
+    if ((scaled && !up) || !xi || !yi || !xf || !yf) {
         free(up), free(xi), free(yi), free(xf), free(yf);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory measuring PSNR");
     }
@@ -227,12 +228,26 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
         t0 += dt;
         while (j < shown->count - 1 && sacc + shown->hold[j] / shown->fps <= tm)
             sacc += shown->hold[j++] / shown->fps;
-        if (have != j && sw == W && sh == H) { /* frame j, premultiplied */
+        const uint8_t *r = anim_frame(ref, i);
+        double fse = 0.0;
+        if (!scaled) { /* frame j as it is: equal pixels add nothing */
             const uint8_t *s = anim_frame(shown, j);
-            for (size_t p = 0; p < px; p++)
-                premul(s + p * 4, up + p * 4);
-            have = j;
-        } else if (have != j) { /* frame j scaled to ref's size, premultiplied */
+            for (size_t p = 0; p < px; p++) {
+                if (memcmp(r + p * 4, s + p * 4, 4) == 0)
+                    continue;
+                float q[4], o[4];
+                premul(r + p * 4, q);
+                premul(s + p * 4, o);
+                for (int k = 0; k < 4; k++) {
+                    double e = q[k] - o[k];
+                    fse += e * e;
+                }
+            }
+            se += fse * ref->hold[i];
+            weight += (double)ref->hold[i] * px * 4;
+            continue;
+        }
+        if (have != j) { /* frame j scaled to ref's size, premultiplied */
             const uint8_t *s = anim_frame(shown, j);
             for (int y = 0; y < H; y++) {
                 const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
@@ -250,8 +265,6 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
             }
             have = j;
         }
-        const uint8_t *r = anim_frame(ref, i);
-        double fse = 0.0;
         for (size_t p = 0; p < px; p++) {
             float q[4];
             premul(r + p * 4, q);
