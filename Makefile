@@ -16,7 +16,7 @@ WERROR  ?= $(if $(filter true,$(CI)),1,0)
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib
+PKGS    := stb imagequant libwebp libwebpmux libwebpdemux zlib libdeflate
 # headers only, never linked: loaded with dlopen when first needed, WebM's by src/image/avload.c,
 # the SVG libraries by src/image/svglib.c and the text libraries by src/image/textlib.c
 DL_PKGS := libavformat libavcodec libavutil librsvg-2.0 libxml-2.0 harfbuzz freetype2 fontconfig
@@ -48,7 +48,7 @@ all: $(BUILD)/poyo
 # ---- dependencies: Debian packages found with pkg-config ------------------
 # poyo text: HarfBuzz, FreeType and fontconfig, a Japanese font and a colour emoji font;
 # make check also compiles with clang (make fuzz too), which finds OpenMP in libomp-dev
-DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev librsvg2-dev libxml2-dev \
+DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev libdeflate-dev librsvg2-dev libxml2-dev \
             libavcodec-dev libavformat-dev libavutil-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
             fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace clang libomp-dev
 deps:
@@ -59,6 +59,7 @@ deps:
 	  pkg-config --exists imagequant || missing="$$missing libimagequant-dev"; \
 	  pkg-config --exists libwebp libwebpmux libwebpdemux || missing="$$missing libwebp-dev"; \
 	  pkg-config --exists zlib || missing="$$missing zlib1g-dev"; \
+	  pkg-config --exists libdeflate || missing="$$missing libdeflate-dev"; \
 	  pkg-config --exists librsvg-2.0 || missing="$$missing librsvg2-dev"; \
 	  pkg-config --exists libxml-2.0 || missing="$$missing libxml2-dev"; \
 	  pkg-config --exists libavcodec || missing="$$missing libavcodec-dev"; \

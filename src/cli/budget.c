@@ -4,9 +4,10 @@
  * settings (colours; for a GIF also lossy LZW, and both together when neither
  * alone fits; WebP quality; WebM crf) is tried at its harshest step and, when
  * that fits, binary-searched for its richest step that fits. Every candidate
- * that fits is decoded and its PSNR measured against the unbounded clip; the
- * group after the first one that fits is searched too, and the fitting
- * candidate with the highest PSNR is kept. */
+ * that fits is decoded (an APNG's own frames serve: it is lossless) and its
+ * PSNR measured against the unbounded clip; the group after the first one
+ * that fits is searched too, and the fitting candidate with the highest PSNR
+ * is kept. */
 #include "budget.h"
 
 #include <math.h>
@@ -127,20 +128,16 @@ static poyo_status subsample(const anim *a, int stride, anim *out, poyo_error *e
     return POYO_OK;
 }
 
-/* zlib levels of an APNG: the search compares sizes at a quicker level (a
- * little larger), the file chosen gets the best. */
-#define APNG_SEARCH_LEVEL 6
-#define APNG_FINAL_LEVEL 9
-
-/* Encodes a with setting s into out (cleared first); an APNG at zlib level zl
- * (0: the options'). */
-static poyo_status encode_setting(const anim *a, out_format f, const output_def *def, const setting *s, int zl,
-                                  bytebuf *out, poyo_error *err)
+/* Encodes a with setting s into out (cleared first). The frames of an APNG cut
+ * to fewer colours go to *kept when kept is not NULL (the caller frees them);
+ * otherwise *kept is left empty. */
+static poyo_status encode_setting(const anim *a, out_format f, const output_def *def, const setting *s, bytebuf *out,
+                                  anim *kept, poyo_error *err)
 {
     out->len = 0;
+    if (kept)
+        memset(kept, 0, sizeof *kept);
     output_def d = *def;
-    if (zl > 0)
-        d.apng.level = zl;
     if (f == FORMAT_WEBM) {
         if (s->crf > d.webm.crf)
             d.webm.crf = s->crf;
@@ -176,7 +173,10 @@ static poyo_status encode_setting(const anim *a, out_format f, const output_def 
     st = quantize_reduce(&r, s->colors, def->quant.dither, err);
     if (st == POYO_OK)
         st = output_encode(&r, f, &d, out, err);
-    anim_free(&r);
+    if (st == POYO_OK && kept)
+        *kept = r;
+    else
+        anim_free(&r);
     return st;
 }
 
@@ -196,10 +196,11 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
     if (ref->count < 1 || shown->count < 1 || W < 1 || H < 1 || sw < 1 || sh < 1)
         return poyo_fail(err, POYO_ERR_USAGE, "cannot measure an empty animation");
     size_t px = (size_t)W * H;
-    float *up = malloc(px * 4 * sizeof *up);
+    int scaled = sw != W || sh != H;
+    float *up = scaled ? malloc(px * 4 * sizeof *up) : NULL; /* a frame of shown scaled up, premultiplied */
     int *xi = malloc((size_t)W * 2 * sizeof *xi), *yi = malloc((size_t)H * 2 * sizeof *yi);
     float *xf = malloc((size_t)W * sizeof *xf), *yf = malloc((size_t)H * sizeof *yf);
-    if (!up || !xi || !yi || !xf || !yf) {
+    if ((scaled && !up) || !xi || !yi || !xf || !yf) {
         free(up), free(xi), free(yi), free(xf), free(yf);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory measuring PSNR");
     }
@@ -227,12 +228,26 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
         t0 += dt;
         while (j < shown->count - 1 && sacc + shown->hold[j] / shown->fps <= tm)
             sacc += shown->hold[j++] / shown->fps;
-        if (have != j && sw == W && sh == H) { /* frame j, premultiplied */
+        const uint8_t *r = anim_frame(ref, i);
+        double fse = 0.0;
+        if (!scaled) { /* frame j as it is: equal pixels add nothing */
             const uint8_t *s = anim_frame(shown, j);
-            for (size_t p = 0; p < px; p++)
-                premul(s + p * 4, up + p * 4);
-            have = j;
-        } else if (have != j) { /* frame j scaled to ref's size, premultiplied */
+            for (size_t p = 0; p < px; p++) {
+                if (memcmp(r + p * 4, s + p * 4, 4) == 0)
+                    continue;
+                float q[4], o[4];
+                premul(r + p * 4, q);
+                premul(s + p * 4, o);
+                for (int k = 0; k < 4; k++) {
+                    double e = q[k] - o[k];
+                    fse += e * e;
+                }
+            }
+            se += fse * ref->hold[i];
+            weight += (double)ref->hold[i] * px * 4;
+            continue;
+        }
+        if (have != j) { /* frame j scaled to ref's size, premultiplied */
             const uint8_t *s = anim_frame(shown, j);
             for (int y = 0; y < H; y++) {
                 const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
@@ -250,8 +265,6 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
             }
             have = j;
         }
-        const uint8_t *r = anim_frame(ref, i);
-        double fse = 0.0;
         for (size_t p = 0; p < px; p++) {
             float q[4];
             premul(r + p * 4, q);
@@ -269,6 +282,12 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
     return POYO_OK;
 }
 
+double budget_psnr_lost(double full, double got)
+{
+    double f = full < BUDGET_PSNR_SEEN ? full : BUDGET_PSNR_SEEN, g = got < BUDGET_PSNR_SEEN ? got : BUDGET_PSNR_SEEN;
+    return f > g ? f - g : 0.0;
+}
+
 /* Decodes an encoded file and measures it against ref. */
 static poyo_status measure(const anim *ref, const bytebuf *file, double *psnr, poyo_error *err)
 {
@@ -279,6 +298,17 @@ static poyo_status measure(const anim *ref, const bytebuf *file, double *psnr, p
     st = budget_psnr(ref, &back, psnr, err);
     anim_free(&back);
     return st;
+}
+
+/* Measures against ref the file made from the frames `made`: an APNG holds
+ * its frames losslessly, so they are measured as they are, not decoded again;
+ * any other file is decoded. */
+static poyo_status measure_made(const anim *ref, out_format f, const bytebuf *file, const anim *made, double *psnr,
+                                poyo_error *err)
+{
+    if (f == FORMAT_APNG)
+        return budget_psnr(ref, made, psnr, err);
+    return measure(ref, file, psnr, err);
 }
 
 /* The search's state across groups. */
@@ -301,7 +331,8 @@ typedef struct search {
 static poyo_status try_setting(search *S, const anim *cur, const setting *s, int stride, double scale, int group,
                                int *fits, poyo_error *err)
 {
-    poyo_status st = encode_setting(cur, S->f, S->def, s, S->f == FORMAT_APNG ? APNG_SEARCH_LEVEL : 0, &S->trial, err);
+    anim kept;
+    poyo_status st = encode_setting(cur, S->f, S->def, s, &S->trial, &kept, err);
     S->rep->tries++;
     if (st != POYO_OK)
         return st;
@@ -311,7 +342,8 @@ static poyo_status try_setting(search *S, const anim *cur, const setting *s, int
     *fits = (long long)S->trial.len <= S->max_bytes;
     if (*fits) {
         t.fits = 1;
-        st = measure(S->ref, &S->trial, &t.psnr, err);
+        st = measure_made(S->ref, S->f, &S->trial, kept.count ? &kept : cur, &t.psnr, err);
+        anim_free(&kept);
         if (st != POYO_OK)
             return st;
         if (!S->have_best || t.psnr > S->best_try.psnr) {
@@ -324,6 +356,7 @@ static poyo_status try_setting(search *S, const anim *cur, const setting *s, int
             S->best_group = group;
         }
     }
+    anim_free(&kept);
     if (S->rep->ntried < BUDGET_TRIES_MAX)
         S->rep->tried[S->rep->ntried++] = t;
     return POYO_OK;
@@ -353,19 +386,6 @@ static poyo_status search_ladder(search *S, const anim *cur, const ladder *l, in
             lo = mid + 1;
     }
     return POYO_OK;
-}
-
-/* The chosen APNG once more at the best compression, when that is smaller. */
-static poyo_status apng_final(search *S, const anim *cur, poyo_error *err)
-{
-    poyo_status st = encode_setting(cur, S->f, S->def, &S->best_set, APNG_FINAL_LEVEL, &S->trial, err);
-    S->rep->tries++;
-    if (st == POYO_OK && S->trial.len < S->best.len) {
-        bytebuf x = S->best;
-        S->best = S->trial;
-        S->trial = x;
-    }
-    return st;
 }
 
 poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
@@ -398,15 +418,8 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
 
     /* the file the options make, as it is, when it fits */
     if (min_stride == 1) {
-        /* an APNG asked at a slower zlib level than the search's is tried at the
-         * search's first, and at its own only when that comes near the budget */
-        int apng_quick = f == FORMAT_APNG && def->apng.level > APNG_SEARCH_LEVEL;
-        st = encode_setting(a, f, def, &none, apng_quick ? APNG_SEARCH_LEVEL : 0, &S.trial, err);
+        st = encode_setting(a, f, def, &none, &S.trial, NULL, err);
         rep->tries++;
-        if (st == POYO_OK && apng_quick && (double)S.trial.len <= 1.1 * (double)b->max_bytes) {
-            st = encode_setting(a, f, def, &none, 0, &S.trial, err);
-            rep->tries++;
-        }
         if (st != POYO_OK)
             goto out;
         S.smallest = S.trial.len;
@@ -424,12 +437,12 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
             rep->frames = a->count;
             rep->bytes = out->len;
             rep->untouched = 1;
-            st = measure(a, out, &full, err);
+            st = measure_made(a, f, out, a, &full, err);
             rep->psnr = rep->psnr_full = full;
             rep->psnr_lost = 0.0;
             goto out;
         }
-        st = measure(a, &S.trial, &full, err);
+        st = measure_made(a, f, &S.trial, a, &full, err);
         if (st != POYO_OK)
             goto out;
         rep->psnr_full = full;
@@ -491,7 +504,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     if (fits)
                         rep->psnr_full = S.best_try.psnr;
                     else
-                        st = measure(a, &S.trial, &rep->psnr_full, err);
+                        st = measure_made(a, f, &S.trial, cur, &rep->psnr_full, err);
                 }
                 any = fits;
             }
@@ -501,8 +514,6 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     break; /* lossy and fewer colours together only when neither alone fits */
                 st = search_ladder(&S, cur, &lad[li], stride, scales[si], group, &any, err);
             }
-            if (st == POYO_OK && f == FORMAT_APNG && S.best_group == group)
-                st = apng_final(&S, cur, err);
             if (st == POYO_OK && S.best_group == group) {
                 rep->width = cur->width;
                 rep->height = cur->height;
@@ -534,7 +545,7 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
         rep->scale = t->scale;
         rep->bytes = out->len;
         rep->psnr = t->psnr;
-        rep->psnr_lost = rep->psnr_full - rep->psnr;
+        rep->psnr_lost = budget_psnr_lost(rep->psnr_full, rep->psnr);
     } else if (st == POYO_OK) {
         st = poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",
                        b->max_bytes, S.smallest);

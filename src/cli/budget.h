@@ -24,6 +24,10 @@ typedef struct budget_def {
 
 /* PSNR is capped here: a lossless file scores this, not infinity. */
 #define BUDGET_PSNR_MAX 60.0
+/* The PSNR above which a file no longer looks any different from the clip:
+ * psnr_lost counts both PSNRs up to it, so the loss against a lossless file is
+ * not measured from the arbitrary BUDGET_PSNR_MAX. */
+#define BUDGET_PSNR_SEEN 45.0
 
 /* One setting the search encoded. */
 typedef struct budget_try {
@@ -53,7 +57,7 @@ typedef struct budget_report {
     int untouched;           /* 1 when the file fit as the options make it (psnr_lost 0) */
     double psnr;             /* dB, the file against the unbounded clip (BUDGET_PSNR_MAX at most) */
     double psnr_full;        /* dB, the file the options make without a budget, the same way */
-    double psnr_lost;        /* psnr_full - psnr, 0 when untouched */
+    double psnr_lost;        /* budget_psnr_lost(psnr_full, psnr), 0 when untouched */
     int tries;               /* encodes made */
     int ntried;              /* entries in tried (the first BUDGET_TRIES_MAX encodes of settings) */
     budget_try tried[BUDGET_TRIES_MAX];
@@ -63,12 +67,17 @@ typedef struct budget_report {
  * budget, into out. The file the options make is returned as it is when it
  * fits. Otherwise groups of (frame stride, canvas scale) are visited from the
  * gentlest; in each, the richest colour level (and for a GIF, the least lossy
- * LZW) that fits is found, every fitting candidate is decoded and its PSNR
- * measured (budget_psnr against a); the group after the first that fits is
+ * LZW) that fits is found, every fitting candidate is decoded (an APNG is
+ * measured on the frames it was made from) and its PSNR measured
+ * (budget_psnr against a); the group after the first that fits is
  * searched too, and the fitting candidate with the highest PSNR wins. Fails
  * with POYO_ERR_INPUT, naming the smallest size reached, when nothing fits. */
 poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
                           budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err);
+
+/* The quality a budget cost, dB: full and got each counted up to
+ * BUDGET_PSNR_SEEN, the first less the second, never below 0. */
+double budget_psnr_lost(double full, double got);
 
 /* Colour PSNR (dB, capped at BUDGET_PSNR_MAX) of `shown` against the
  * reference clip ref, over premultiplied RGBA: every frame of ref, weighted by

@@ -372,8 +372,6 @@ void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long l
     }
     if (out) {
         out->format = p->format;
-        if (p->format == FORMAT_APNG)
-            out->apng.level = 9;
         if (p->format == FORMAT_WEBM)
             out->webm = webm_default_def();
         if (p->format == FORMAT_WEBP) {

@@ -1,18 +1,20 @@
 /* apng.c - APNG writer following the APNG 1.0 specification (Mozilla wiki) and
  * PNG (ISO/IEC 15948): each later frame stores only the rectangle that changed,
- * rows filtered with the minimum-sum-of-absolute-differences heuristic of libpng. */
-#define ZLIB_CONST
+ * compressed by libdeflate. One row filter serves the whole clip, None or Up,
+ * whichever makes the first frame smaller: a stamp's flat colours (and any
+ * clip cut to a palette) repeat best unfiltered, a smooth upscale best as Up. */
 #include "apng.h"
 
+#include <libdeflate.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define MAX_CHUNK_DATA (1u << 30)
 
 enum { DISPOSE_NONE = 0 };
 enum { BLEND_SOURCE = 0, BLEND_OVER = 1 };
+enum { FILTER_NONE = 0, FILTER_UP = 2 };
 
 typedef struct rect { int x, y, w, h; } rect;
 
@@ -43,13 +45,13 @@ static poyo_status put_chunk(bytebuf *out, const char *type, const uint8_t *head
     uint8_t lt[8];
     put32(lt, (uint32_t)(hn + bn));
     memcpy(lt + 4, type, 4);
-    uLong crc = crc32(0L, lt + 4, 4);
+    uint32_t crc = libdeflate_crc32(0, lt + 4, 4);
     if (hn)
-        crc = crc32(crc, head, (uInt)hn);
+        crc = libdeflate_crc32(crc, head, hn);
     if (bn)
-        crc = crc32_z(crc, body, bn);
+        crc = libdeflate_crc32(crc, body, bn);
     uint8_t c[4];
-    put32(c, (uint32_t)crc);
+    put32(c, crc);
     poyo_status st = bytebuf_reserve(out, 12 + hn + bn, err);
     if (st == POYO_OK)
         st = bytebuf_append(out, lt, 8, err);
@@ -62,92 +64,40 @@ static poyo_status put_chunk(bytebuf *out, const char *type, const uint8_t *head
     return st;
 }
 
-static int paeth(int a, int b, int c)
-{
-    int p = a + b - c;
-    int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-    if (pa <= pb && pa <= pc)
-        return a;
-    return pb <= pc ? b : c;
-}
-
-/* Filters rows of w RGBA pixels (stride bytes apart) into dst, choosing per row
- * the filter with the smallest sum of |signed byte|; cand holds 5 rows of scratch. */
-static void filter_image(const uint8_t *src, size_t stride, int w, int h, uint8_t *dst, uint8_t *cand)
+/* Writes rows of w RGBA pixels (stride bytes apart) into dst, each behind its
+ * filter byte: None, or Up (the row minus the row above; the first row is
+ * stored as None, which is Up against a row of zeros). */
+static void filter_image(const uint8_t *src, size_t stride, int w, int h, int filter, uint8_t *dst)
 {
     size_t rb = (size_t)w * 4u;
     for (int y = 0; y < h; y++) {
         const uint8_t *cur = src + (size_t)y * stride;
-        const uint8_t *up = y ? cur - stride : NULL;
-        unsigned long best_sum = (unsigned long)-1;
-        int best = 0;
-        for (int f = 0; f < 5; f++) {
-            uint8_t *o = cand + (size_t)f * rb;
-            unsigned long sum = 0;
-            for (size_t i = 0; i < rb; i++) {
-                int a = i >= 4 ? cur[i - 4] : 0;
-                int b = up ? up[i] : 0;
-                int c = (up && i >= 4) ? up[i - 4] : 0;
-                int pred = 0;
-                switch (f) {
-                case 1: pred = a; break;
-                case 2: pred = b; break;
-                case 3: pred = (a + b) >> 1; break;
-                case 4: pred = paeth(a, b, c); break;
-                default: break;
-                }
-                uint8_t v = (uint8_t)(cur[i] - pred);
-                o[i] = v;
-                sum += (unsigned long)abs((int)(int8_t)v);
-            }
-            if (sum < best_sum) {
-                best_sum = sum;
-                best = f;
-            }
-        }
         uint8_t *d = dst + (size_t)y * (rb + 1);
-        d[0] = (uint8_t)best;
-        memcpy(d + 1, cand + (size_t)best * rb, rb);
+        if (filter == FILTER_UP && y > 0) {
+            const uint8_t *up = cur - stride;
+            d[0] = FILTER_UP;
+            for (size_t i = 0; i < rb; i++)
+                d[1 + i] = (uint8_t)(cur[i] - up[i]);
+        } else {
+            d[0] = FILTER_NONE;
+            memcpy(d + 1, cur, rb);
+        }
     }
 }
 
-/* Replaces z's contents with the zlib stream of n bytes. */
-static poyo_status zcompress(const uint8_t *in, size_t n, int level, bytebuf *z, poyo_error *err)
+/* Replaces z's contents with the zlib stream of the n filtered bytes in. */
+static poyo_status zcompress(struct libdeflate_compressor *c, const uint8_t *in, size_t n, bytebuf *z,
+                             poyo_error *err)
 {
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, level, Z_DEFLATED, 15, 9, Z_FILTERED) != Z_OK)
-        return poyo_fail(err, POYO_ERR_NOMEM, "cannot start the zlib compressor");
-    poyo_status st = POYO_OK;
     z->len = 0;
-    size_t bound = n <= MAX_CHUNK_DATA ? deflateBound(&zs, (uLong)n) : MAX_CHUNK_DATA;
-    for (;;) {
-        if (zs.avail_in == 0 && n > 0) {
-            size_t take = n > MAX_CHUNK_DATA ? MAX_CHUNK_DATA : n;
-            zs.next_in = in;
-            zs.avail_in = (uInt)take;
-            in += take;
-            n -= take;
-        }
-        st = bytebuf_reserve(z, z->cap - z->len < 4096 ? bound : 0, err);
-        if (st != POYO_OK)
-            break;
-        size_t room = z->cap - z->len;
-        if (room > MAX_CHUNK_DATA)
-            room = MAX_CHUNK_DATA;
-        zs.next_out = z->data + z->len;
-        zs.avail_out = (uInt)room;
-        int zr = deflate(&zs, n == 0 ? Z_FINISH : Z_NO_FLUSH);
-        z->len += room - zs.avail_out;
-        if (zr == Z_STREAM_END)
-            break;
-        if (zr != Z_OK && zr != Z_BUF_ERROR) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "zlib compression failed");
-            break;
-        }
-    }
-    deflateEnd(&zs);
-    return st;
+    size_t bound = libdeflate_zlib_compress_bound(c, n);
+    poyo_status st = bytebuf_reserve(z, bound, err);
+    if (st != POYO_OK)
+        return st;
+    z->len = libdeflate_zlib_compress(c, in, n, z->data, z->cap);
+    if (z->len == 0)
+        return poyo_fail(err, POYO_ERR_NOMEM, "DEFLATE compression failed");
+    return POYO_OK;
 }
 
 /* The smallest rectangle holding every pixel where a and b differ; w = 0 when none. */
@@ -210,8 +160,8 @@ static poyo_status check_anim(const anim *a, const apng_options *o, poyo_error *
         return st;
     if (a->loop < 0)
         return poyo_fail(err, POYO_ERR_USAGE, "loop count %d is negative", a->loop);
-    if (o->level < 0 || o->level > 9)
-        return poyo_fail(err, POYO_ERR_USAGE, "APNG compression level %d is outside 0-9", o->level);
+    if (o->level < 0 || o->level > 12)
+        return poyo_fail(err, POYO_ERR_USAGE, "APNG compression level %d is outside 0-12", o->level);
     if ((size_t)a->width * 4u + 1u > (size_t)MAX_CHUNK_DATA)
         return poyo_fail(err, POYO_ERR_USAGE, "animation width %d is too large for APNG", a->width);
     return POYO_OK;
@@ -256,9 +206,9 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
     bytebuf z = { 0 }, z2 = { 0 };
     int *ms = malloc((size_t)a->count * sizeof *ms);
     uint8_t *filtered = malloc(fb + (size_t)h);
-    uint8_t *cand = malloc(rb * 5u);
     uint8_t *over = malloc(fb);
-    if (!ms || !filtered || !cand || !over) {
+    struct libdeflate_compressor *dc = libdeflate_alloc_compressor(o.level);
+    if (!ms || !filtered || !over || !dc) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory encoding APNG frames of %dx%d", w, h);
         goto done;
     }
@@ -280,6 +230,7 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
         st = put_chunk(out, "acTL", actl, 8, NULL, 0, err);
 
     uint32_t seq = 0;
+    int filter = FILTER_NONE;
     for (int i = 0; st == POYO_OK && i < a->count; i++) {
         const uint8_t *cur = anim_frame(a, i);
         rect r = { 0, 0, w, h };
@@ -289,8 +240,20 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
                 r = (rect){ 0, 0, 1, 1 };   /* unchanged frame: rewrite one equal pixel */
         }
         const uint8_t *src = cur + (size_t)r.y * rb + (size_t)r.x * 4u;
-        filter_image(src, rb, r.w, r.h, filtered, cand);
-        st = zcompress(filtered, (size_t)r.h * ((size_t)r.w * 4u + 1u), o.level, &z, err);
+        size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
+        filter_image(src, rb, r.w, r.h, filter, filtered);
+        st = zcompress(dc, filtered, n, &z, err);
+        if (st == POYO_OK && i == 0 && h > 1) {
+            /* the clip's filter: the one that makes the first frame smaller */
+            filter_image(src, rb, r.w, r.h, FILTER_UP, filtered);
+            st = zcompress(dc, filtered, n, &z2, err);
+            if (st == POYO_OK && z2.len < z.len) {
+                bytebuf t = z;
+                z = z2;
+                z2 = t;
+                filter = FILTER_UP;
+            }
+        }
         if (st != POYO_OK)
             break;
         int blend = BLEND_SOURCE;
@@ -315,8 +278,8 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
                 }
             }
             if (ok && any_same) {
-                filter_image(over, orb, r.w, r.h, filtered, cand);
-                st = zcompress(filtered, (size_t)r.h * (orb + 1u), o.level, &z2, err);
+                filter_image(over, orb, r.w, r.h, filter, filtered);
+                st = zcompress(dc, filtered, n, &z2, err);
                 if (st != POYO_OK)
                     break;
                 if (z2.len < z.len) {
@@ -351,7 +314,7 @@ done:
     bytebuf_free(&z2);
     free(ms);
     free(filtered);
-    free(cand);
     free(over);
+    libdeflate_free_compressor(dc);
     return st;
 }

@@ -8,7 +8,7 @@
 #include "util/error.h"
 
 typedef struct apng_options {
-    int level;   /* zlib compression level, 0 (store) to 9 (smallest) */
+    int level;   /* libdeflate compression level, 0 (store) to 12 (smallest, slowest) */
 } apng_options;
 
 /* The default options: the only place their values live. */

@@ -1,6 +1,8 @@
 /* quantize.c - builds one palette for all frames with libimagequant (a
  * histogram over every frame, so colours do not flicker) after alpha is
- * thresholded to 1 bit, and remaps each frame to it. */
+ * thresholded to 1 bit, and remaps each frame to it; and cuts RGBA frames to
+ * fewer colours, alpha kept, each pixel to its nearest entry in premultiplied
+ * RGBA (the space the --max-bytes search measures in). */
 #include "quantize.h"
 
 #include <stdlib.h>
@@ -449,6 +451,158 @@ static liq_color nearest_visible(const liq_palette *pal, const uint8_t *px)
     return best;
 }
 
+/* The palette in premultiplied RGBA (0..255 each), the space budget_psnr measures in. */
+typedef struct premul_palette {
+    int n;
+    float c[256][4];
+    int visible[256];   /* entry k has some alpha */
+} premul_palette;
+
+static void premul_palette_init(premul_palette *pp, const liq_palette *pal)
+{
+    pp->n = (int)pal->count;
+    for (int k = 0; k < pp->n; k++) {
+        liq_color c = pal->entries[k];
+        float a = c.a / 255.0f;
+        pp->c[k][0] = c.r * a;
+        pp->c[k][1] = c.g * a;
+        pp->c[k][2] = c.b * a;
+        pp->c[k][3] = c.a;
+        pp->visible[k] = c.a > 0;
+    }
+}
+
+/* The entry with some alpha nearest to the visible pixel v (RGBA packed as in
+ * memory) in premultiplied RGBA; -1 when no entry has alpha. */
+static int nearest_premul(const premul_palette *pp, uint32_t v)
+{
+    uint8_t px[4];
+    memcpy(px, &v, 4);
+    float a = px[3] / 255.0f, q[4] = { px[0] * a, px[1] * a, px[2] * a, px[3] };
+    int best = -1;
+    float bd = 0.0f;
+    for (int k = 0; k < pp->n; k++) {
+        if (!pp->visible[k])
+            continue;
+        float d = 0.0f;
+        for (int j = 0; j < 4; j++)
+            d += (q[j] - pp->c[k][j]) * (q[j] - pp->c[k][j]);
+        if (best < 0 || d < bd) {
+            bd = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* An exact histogram of the RGBA pixels of every frame (every clear pixel
+ * counted as one colour), handed to libimagequant. */
+static poyo_status reduce_histogram(const anim *a, liq_attr *attr, liq_histogram *hist, int *clear, poyo_error *err)
+{
+    size_t npx = (size_t)a->width * a->height;
+    colour_count cc = { NULL, NULL, 0, 0 };
+    unsigned long white = 0; /* opaque white, whose key is cc's EMPTY */
+    if (cc_init(&cc, 1u << 14) != 0) {
+        cc_free(&cc);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
+    }
+    int bad = 0;
+    *clear = 0;
+    for (int f = 0; f < a->count && !bad; f++) {
+        const uint8_t *sp = anim_frame(a, f);
+        uint32_t last = load_px(sp);
+        unsigned run = 1;
+        for (size_t i = 1; i <= npx && !bad; i++) {
+            uint32_t v = i < npx ? load_px(sp + 4 * i) : ~last;
+            if (v == last) {
+                run++;
+                continue;
+            }
+            uint8_t px[4];
+            memcpy(px, &last, 4);
+            uint32_t k = px[3] == 0 ? 0u : (uint32_t)px[0] << 24 | (uint32_t)px[1] << 16 | (uint32_t)px[2] << 8 | px[3];
+            *clear |= px[3] == 0;
+            if (k == EMPTY)
+                white += run;
+            else
+                bad = cc_add(&cc, k, run) != 0;
+            last = v;
+            run = 1;
+        }
+    }
+    liq_histogram_entry *e = bad ? NULL : malloc((cc.used + 1) * sizeof *e);
+    size_t ne = 0;
+    if (e) {
+        for (size_t i = 0; i < cc.cap; i++) {
+            if (cc.key[i] == EMPTY)
+                continue;
+            uint32_t k = cc.key[i];
+            e[ne].color = (liq_color){ (unsigned char)(k >> 24), (unsigned char)(k >> 16), (unsigned char)(k >> 8),
+                                       (unsigned char)k };
+            e[ne++].count = cc.count[i];
+        }
+        if (white) {
+            e[ne].color = (liq_color){ 255, 255, 255, 255 };
+            e[ne++].count = white > 0xffffffffu ? 0xffffffffu : (unsigned)white;
+        }
+    }
+    liq_error he = e ? liq_histogram_add_colors(hist, attr, e, (int)ne, 0.0) : LIQ_OUT_OF_MEMORY;
+    free(e);
+    cc_free(&cc);
+    if (he != LIQ_OK)
+        return poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
+    return POYO_OK;
+}
+
+/* Remaps every frame of a to the nearest entries of pal (premultiplied RGBA, no
+ * dithering), each distinct pixel value looked up once. */
+static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *err)
+{
+    struct slot { uint32_t v; int idx; } *cache = malloc(sizeof *cache * CACHE_SIZE);
+    if (!cache)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
+    for (size_t i = 0; i < CACHE_SIZE; i++)
+        cache[i].idx = -1;
+    unsigned used = 0;
+    premul_palette pp;
+    premul_palette_init(&pp, pal);
+    size_t npx = (size_t)a->width * a->height;
+    for (int f = 0; f < a->count; f++) {
+        uint8_t *p = anim_frame(a, f);
+        uint32_t raw = ~load_px(p), out = 0;
+        for (size_t i = 0; i < npx; i++) {
+            uint32_t v = load_px(p + 4 * i);
+            if (v != raw) { /* a run of one value keeps its colour */
+                raw = v;
+                liq_color c = { 0, 0, 0, 0 };
+                if (p[4 * i + 3] != 0) {
+                    uint32_t h = (v * 2654435761u) >> (32 - CACHE_BITS);
+                    while (cache[h].idx >= 0 && cache[h].v != v)
+                        h = (h + 1) & (CACHE_SIZE - 1);
+                    if (cache[h].idx < 0) {
+                        if (used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
+                            for (size_t k = 0; k < CACHE_SIZE; k++)
+                                cache[k].idx = -1;
+                            used = 0;
+                            h = (v * 2654435761u) >> (32 - CACHE_BITS);
+                        }
+                        int k = nearest_premul(&pp, v);
+                        cache[h].v = v;
+                        cache[h].idx = k < 0 ? 256 : k;
+                        used++;
+                    }
+                    c = cache[h].idx < 256 ? pal->entries[cache[h].idx] : nearest_visible(pal, p + 4 * i);
+                }
+                uint8_t q[4] = { c.a ? c.r : 0, c.a ? c.g : 0, c.a ? c.b : 0, c.a };
+                memcpy(&out, q, 4);
+            }
+            memcpy(p + 4 * i, &out, 4);
+        }
+    }
+    free(cache);
+    return POYO_OK;
+}
+
 poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
 {
     omp_set_num_threads(1);
@@ -458,22 +612,14 @@ poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = attr ? liq_histogram_create(attr) : NULL;
     liq_result *res = NULL;
-    uint8_t *ix = malloc(npx);
+    uint8_t *ix = NULL;
     poyo_status st = POYO_OK;
-    if (!attr || !hist || !ix || liq_set_max_colors(attr, colors) != LIQ_OK) {
+    if (!attr || !hist || liq_set_max_colors(attr, colors) != LIQ_OK) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
         goto done;
     }
     int clear = 0; /* some pixel is fully transparent */
-    for (int f = 0; f < a->count && st == POYO_OK; f++) {
-        const uint8_t *p = anim_frame(a, f);
-        for (size_t i = 0; i < npx && !clear; i++)
-            clear = p[4 * i + 3] == 0;
-        liq_image *img = liq_image_create_rgba(attr, p, a->width, a->height, 0);
-        if (!img || liq_histogram_add_image(hist, attr, img) != LIQ_OK)
-            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
-        liq_image_destroy(img);
-    }
+    st = reduce_histogram(a, attr, hist, &clear, err);
     /* a palette of few colours may otherwise give the clear background a faint
      * colour of its own: a box around the stamp */
     if (st == POYO_OK && clear && liq_histogram_add_fixed_color(hist, (liq_color){ 0, 0, 0, 0 }, 0.0) != LIQ_OK)
@@ -484,8 +630,17 @@ poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
         st = poyo_fail(err, POYO_ERR_NOMEM, "cannot reduce the colours");
         goto done;
     }
+    if (dither <= 0.0) {
+        st = remap_nearest(a, liq_get_palette(res), err);
+        goto done;
+    }
     liq_set_dithering_level(res, (float)dither);
     const liq_palette *pal = liq_get_palette(res);
+    ix = malloc(npx);
+    if (!ix) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
+        goto done;
+    }
     for (int f = 0; f < a->count && st == POYO_OK; f++) {
         uint8_t *p = anim_frame(a, f);
         liq_image *img = liq_image_create_rgba(attr, p, a->width, a->height, 0);

@@ -39,9 +39,11 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
 /* Frees the indices; safe on a zeroed struct. */
 void indexed_free(indexed *ix);
 /* Reduces the frames of a to at most colors colours (2 to 256) in place, alpha
- * included, with one palette for all frames (for smaller APNG files). A fully
- * transparent pixel stays fully transparent and a visible one visible, at any
- * colour count: the background gets no colour of its own. */
+ * included, with one palette for all frames (for smaller APNG files), made
+ * from an exact histogram of every frame; without dithering each pixel takes
+ * its nearest entry in premultiplied RGBA. A fully transparent pixel stays
+ * fully transparent and a visible one visible, at any colour count: the
+ * background gets no colour of its own. */
 poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err);
 
 #endif

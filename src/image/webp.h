@@ -10,7 +10,8 @@
 typedef struct webp_options {
     int lossy;     /* 0 = lossless, 1 = lossy (VP8 with an alpha plane) */
     int quality;   /* lossy quality 0 (smallest) to 100 (best) */
-    int method;    /* effort 0 (fastest) to 6 (smallest files) */
+    int method;    /* lossy effort 0 (fastest) to 6 (smallest files) */
+    int lossless_method; /* lossless effort, 0 to 6 as well */
     int alpha_quality; /* lossy: the alpha plane's quality, 0 to 100 (100: lossless alpha) */
 } webp_options;
 

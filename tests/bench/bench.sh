@@ -2,8 +2,9 @@
 # bench.sh POYO TOOLS - the numbers `make bench` prints: time per stage, the
 # whole process (64, 512 and 1024 px inputs; median and quartiles), peak
 # memory, GIF bytes, PSNR and time side by side with ffmpeg, gifsicle (-O3,
-# --lossy) and ImageMagick on the same frames with ratios to poyo's, and batch
-# throughput. Peers and the full Twemoji set are skipped with a message when
+# --lossy) and ImageMagick on the same frames with ratios to poyo's, APNG and
+# WebP encodes as ratios to the GIF encode of the same frames, the whole
+# process of the APNG presets per file, and batch throughput. Peers and the full Twemoji set are skipped with a message when
 # they are not on the machine.
 poyo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tools=$(cd "$2" && pwd)
@@ -112,6 +113,29 @@ awk '
                 b[e] / b["poyo"], g[e] / n[e] - g["poyo"] / n["poyo"], t[e] / t["poyo"]
         }
     }' "$work/rows"
+
+echo
+echo "== encoders on the same frames: median ms of 9 encodes (quartiles), bytes, and the median as a ratio to GIF's =="
+echo "   (GIF includes its palette; the 512 and 320 px clips are those -p signal and -p discord-sticker draw) =="
+"$tools/encbench" -n 9 -s 128 "$corpus/twemoji64/1f600.png"
+"$tools/encbench" -n 9 -p signal "$corpus/twemoji64/1f600.png"
+"$tools/encbench" -n 9 -p discord-sticker "$corpus/openmoji512/1F600.png"
+
+echo
+echo "== the APNG presets, whole process per file: the OpenMoji and four Twemoji (median s, p25-p75) =="
+for p in signal discord-sticker; do
+    : >"$work/times"
+    for f in "$corpus"/openmoji512/*.png "$corpus"/twemoji64/1f600.png "$corpus"/twemoji64/1f36e.png \
+        "$corpus"/twemoji64/1f431.png "$corpus"/twemoji64/1f680.png; do
+        [ -f "$f" ] || continue
+        t0=$(ms_now)
+        "$poyo" "$f" -p "$p" -o "$work/preset.png" -f -q || continue
+        t1=$(ms_now)
+        echo $(((t1 - t0) / 1000000)) | awk '{ print $1 / 1000 }' >>"$work/times"
+    done
+    printf '%-20s %s files: ' "-p $p" "$(wc -l <"$work/times")"
+    sort -n "$work/times" | awk '{ v[NR] = $1 } END { printf "%.2f s (%.2f-%.2f)\n", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 1) / 4)] }'
+done
 
 echo
 echo "== batch: the corpus's $(ls "$corpus"/twemoji64/*.png | wc -l) Twemoji at 64 px, -j 2 =="

@@ -174,7 +174,7 @@ static void test_apng_levels_agree(void)
     apng_options o = apng_default_def();
     o.level = 0;
     ENSURE(apng_encode(&a, &o, &b0, &err) == POYO_OK);
-    o.level = 9;
+    o.level = 12;
     ENSURE(apng_encode(&a, &o, &b9, &err) == POYO_OK);
     ENSURE(b9.len < b0.len);
     ENSURE(anim_read(b0.data, b0.len, &r0, NULL, &err) == POYO_OK);
@@ -194,7 +194,7 @@ static void test_apng_rejects_bad_arguments(void)
     poyo_error err;
     ENSURE(make_scene(&a, 8, 8, 2, 10.0));
     apng_options o = apng_default_def();
-    o.level = 10;
+    o.level = 13;
     ENSURE(apng_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
     a.hold[1] = 0;
     ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
@@ -353,6 +353,10 @@ static void test_webp_rejects_bad_arguments(void)
     o = webp_default_def();
     o.method = -1;
     ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    o = webp_default_def();
+    o.lossless_method = 7;
+    ENSURE(webp_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    ENSURE_MSG(strcmp(err.msg, "WebP lossless method 7 is outside 0-6") == 0, "%s", err.msg);
     o = webp_default_def();
     o.lossy = 1;
     o.alpha_quality = 101;

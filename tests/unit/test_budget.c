@@ -93,6 +93,18 @@ static void test_psnr_self(void)
     ENSURE_MSG(q > 10.0 && q < 40.0, "half-size clip scaled up: %.2f dB", q);
 }
 
+/* The loss is counted up to the PSNR that shows: from a lossless file's cap it
+ * is the same as from BUDGET_PSNR_SEEN, below it a plain difference, and never
+ * negative. */
+static void test_psnr_lost_counts_what_shows(void)
+{
+    ENSURE_NEAR(budget_psnr_lost(BUDGET_PSNR_MAX, 35.0), BUDGET_PSNR_SEEN - 35.0, 1e-12);
+    ENSURE_NEAR(budget_psnr_lost(40.0, 35.0), 5.0, 1e-12);
+    ENSURE(budget_psnr_lost(BUDGET_PSNR_MAX, BUDGET_PSNR_SEEN + 1.0) == 0.0);
+    ENSURE(budget_psnr_lost(30.0, 35.0) == 0.0);
+    ENSURE(budget_psnr_lost(BUDGET_PSNR_MAX, BUDGET_PSNR_MAX) == 0.0);
+}
+
 static void test_fits_untouched(void)
 {
     out_format fmts[] = { FORMAT_GIF, FORMAT_APNG };
@@ -134,8 +146,9 @@ static void tight(out_format f, double share, double min_scale)
     ENSURE_MSG(st == POYO_OK, "share %.2f: %s", share, err.msg);
     ENSURE((long long)out.len <= b.max_bytes);
     ENSURE(rep.bytes == out.len && !rep.untouched);
-    ENSURE_NEAR(rep.psnr_lost, rep.psnr_full - rep.psnr, 1e-9);
-    ENSURE(rep.psnr_lost > 0.0);
+    ENSURE_NEAR(rep.psnr_lost, budget_psnr_lost(rep.psnr_full, rep.psnr), 1e-9);
+    ENSURE(rep.psnr_lost >= 0.0 && rep.psnr_lost <= BUDGET_PSNR_SEEN);
+    ENSURE(rep.psnr < fmin(rep.psnr_full, BUDGET_PSNR_SEEN) ? rep.psnr_lost > 0.0 : rep.psnr_lost == 0.0);
     if (rep.scale == 1.0) {
         double p = independent_psnr(&a, &out);
         ENSURE_MSG(fabs(p - rep.psnr) < 0.01, "share %.2f: reported %.3f dB, measured %.3f dB", share, rep.psnr, p);
@@ -200,6 +213,7 @@ static void test_nothing_fits(void)
 
 const struct test_case test_cases[] = {
     { "psnr_self", test_psnr_self },
+    { "psnr_lost_counts_what_shows", test_psnr_lost_counts_what_shows },
     { "fits_untouched", test_fits_untouched },
     { "tight_gif", test_tight_gif },
     { "tight_apng", test_tight_apng },

@@ -1,0 +1,118 @@
+/* encbench.c - times the encoders on the same frames for `make bench`.
+ *   encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] INPUT.png
+ * Draws one clip (the main job's default squash; a preset sets size, frame
+ * rate, clip length and its formats' settings, as `poyo -p` does), then
+ * encodes it RUNS times (default 9) as GIF (its palette included), APNG,
+ * lossless WebP and lossy WebP, and prints per encoder the median
+ * milliseconds, the quartiles, the bytes and the median as a ratio to the
+ * GIF's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/preset.h"
+#include "image/output.h"
+#include "sim/animate.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile (0..1) of n sorted values, the nearest rank. */
+static double quantile(const double *v, int n, double q)
+{
+    int k = (int)(q * (n - 1) + 0.5);
+    return v[k];
+}
+
+int main(int argc, char **argv)
+{
+    int runs = 9, size = 128;
+    double fps = 0.0, dur = 2.0;
+    const char *in = NULL, *pname = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            size = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-f") && i + 1 < argc)
+            fps = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-d") && i + 1 < argc)
+            dur = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc)
+            pname = argv[++i];
+        else
+            in = argv[i];
+    }
+    const preset_info *p = pname ? preset_lookup(pname) : NULL;
+    if (!in || runs < 1 || runs > 1000 || (pname && !p)) {
+        fprintf(stderr, "usage: encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] INPUT.png\n");
+        return 2;
+    }
+    poyo_error err;
+    image im;
+    if (image_load(in, 1 << 24, &im, &err) != POYO_OK) {
+        fprintf(stderr, "encbench: %s: %s\n", in, err.msg);
+        return 1;
+    }
+    animate_def d = animate_default_def();
+    output_def od = output_default_def();
+    d.width = d.height = size;
+    d.duration = dur;
+    if (p)
+        preset_apply(p, &d, &od, NULL);
+    if (fps > 0.0)
+        d.fps = fps;
+    motion m;
+    anim a;
+    if (animate_simulate(&im, &d, &m, &err) != POYO_OK || animate_render(&im, &m, &d, &a, &err) != POYO_OK) {
+        fprintf(stderr, "encbench: %s: %s\n", in, err.msg);
+        return 1;
+    }
+    /* a preset's own lossy WebP, or quality 80 (the lossy default) */
+    output_def lossy = od;
+    lossy.webp.lossy = 1;
+    static const struct { const char *name; out_format f; int lossy; } enc[] = {
+        { "gif", FORMAT_GIF, 0 }, { "apng", FORMAT_APNG, 0 }, { "webp", FORMAT_WEBP, 0 },
+        { "webp-lossy", FORMAT_WEBP, 1 },
+    };
+    enum { NENC = sizeof enc / sizeof enc[0] };
+    double *t = calloc((size_t)runs, sizeof *t), gif_ms = 0.0;
+    const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+    printf("%s: %dx%d, %d frames%s%s\n", base, a.width, a.height, a.count, p ? ", preset " : "", p ? p->name : "");
+    for (int e = 0; e < NENC; e++) {
+        size_t bytes = 0;
+        for (int r = 0; r < runs; r++) {
+            bytebuf b = { NULL, 0, 0 };
+            double t0 = now_ms();
+            if (output_encode(&a, enc[e].f, enc[e].lossy ? &lossy : &od, &b, &err) != POYO_OK) {
+                fprintf(stderr, "encbench: %s: %s\n", enc[e].name, err.msg);
+                return 1;
+            }
+            t[r] = now_ms() - t0;
+            bytes = b.len;
+            bytebuf_free(&b);
+        }
+        qsort(t, (size_t)runs, sizeof *t, cmp_d);
+        double med = quantile(t, runs, 0.5);
+        if (e == 0)
+            gif_ms = med;
+        printf("  %-11s %8.1f ms (%.1f-%.1f) %9zu bytes  x%.2f of GIF\n", enc[e].name, med, quantile(t, runs, 0.25),
+               quantile(t, runs, 0.75), bytes, med / gif_ms);
+    }
+    free(t);
+    anim_free(&a);
+    motion_free(&m);
+    image_free(&im);
+    return 0;
+}
