@@ -215,59 +215,197 @@ static inline uint32_t load_px(const uint8_t *s)
     return v;
 }
 
-poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
+/* The exact histogram of the frames' colours as the GIF will show them (bz):
+ * runs of one raw pixel value (flat stamps are mostly runs) are counted once.
+ * Returns nonzero when out of memory. */
+static int count_colours(const anim *a, const binarize *bzp, colour_count *cc)
 {
-    memset(out, 0, sizeof *out);
-    struct cache_entry { uint32_t rgb; uint8_t index; } *cache = NULL;
-    colour_count cc = { NULL, NULL, 0, 0 };
-    unsigned cache_used = 0;
-    omp_set_num_threads(1);
-    poyo_status st = quantize_check_def(def, err);
-    if (st != POYO_OK)
-        return st;
+    const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
     size_t npx = (size_t)a->width * a->height;
-    size_t fb = anim_frame_bytes(a);
-    uint8_t *bin = NULL; /* the binarised frames, for dithering only */
-    out->index = malloc(npx * (size_t)a->count);
-    liq_attr *attr = liq_attr_create();
-    liq_histogram *hist = NULL;
-    liq_result *res = NULL;
-    if (!out->index || !attr) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
-        goto done;
-    }
-    binarize bz = { def->alpha_threshold, def->matte, (def->matte >> 16) & 255, (def->matte >> 8) & 255,
-                    def->matte & 255 };
-    /* the exact histogram of the quantised colours: runs of one raw pixel value
-     * (flat stamps are mostly runs) are counted once */
-    if (cc_init(&cc, 1u << 14) != 0) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
-        goto done;
-    }
-    int bad = 0;
-    for (int f = 0; f < a->count && !bad; f++) {
+    for (int f = 0; f < a->count; f++) {
         const uint8_t *sp = anim_frame(a, f);
-        uint32_t raw = load_px(sp), last = pixel_key(&bz, sp);
+        uint32_t raw = load_px(sp), last = pixel_key(bz, sp);
         unsigned run = 1;
-        for (size_t i = 1; i < npx && !bad; i++) {
+        for (size_t i = 1; i < npx; i++) {
             uint32_t v = load_px(sp + 4 * i);
             if (v == raw) {
                 run++;
                 continue;
             }
             raw = v;
-            uint32_t k = pixel_key(&bz, sp + 4 * i);
+            uint32_t k = pixel_key(bz, sp + 4 * i);
             if (k == last) {
                 run++;
                 continue;
             }
-            bad = cc_add(&cc, last, run) != 0;
+            if (cc_add(cc, last, run) != 0)
+                return 1;
             last = k;
             run = 1;
         }
-        if (!bad)
-            bad = cc_add(&cc, last, run) != 0;
+        if (cc_add(cc, last, run) != 0)
+            return 1;
     }
+    return 0;
+}
+
+/* The counted colours handed to libimagequant's histogram. */
+static poyo_status add_histogram(liq_histogram *hist, liq_attr *attr, const colour_count *cc, poyo_error *err)
+{
+    liq_histogram_entry *e = malloc((cc->used ? cc->used : 1) * sizeof *e);
+    size_t ne = 0;
+    if (e) {
+        for (size_t i = 0; i < cc->cap; i++) {
+            if (cc->key[i] == EMPTY)
+                continue;
+            uint32_t k = cc->key[i];
+            liq_color col = { (unsigned char)(k >> 16), (unsigned char)(k >> 8), (unsigned char)k,
+                              (unsigned char)(k >> 24 ? 255 : 0) };
+            e[ne].color = col;
+            e[ne].count = cc->count[i];
+            ne++;
+        }
+    }
+    liq_error he = e ? liq_histogram_add_colors(hist, attr, e, (int)ne, 0.0) : LIQ_OUT_OF_MEMORY;
+    free(e);
+    return he == LIQ_OK ? POYO_OK : poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
+}
+
+/* The palette of res into out, with a transparent entry (the first nearly
+ * clear one, else one added); returns the number of entries, *tr the clear one. */
+static int take_palette(liq_result *res, indexed *out, int *tr)
+{
+    const liq_palette *pal = liq_get_palette(res);
+    int n = (int)pal->count;
+    *tr = -1;
+    for (int i = 0; i < n; i++) {
+        out->palette[i][0] = pal->entries[i].r;
+        out->palette[i][1] = pal->entries[i].g;
+        out->palette[i][2] = pal->entries[i].b;
+        if (pal->entries[i].a < 128 && *tr < 0)
+            *tr = i;
+    }
+    if (*tr < 0) {
+        *tr = n++;
+        out->palette[*tr][0] = out->palette[*tr][1] = out->palette[*tr][2] = 0;
+    }
+    return n;
+}
+
+/* Dithered: the frames as shown (bz) remapped by libimagequant; then every
+ * clear pixel on the one transparent entry tr and no visible pixel on it. */
+static poyo_status remap_dithered(const anim *a, const binarize *bz, liq_attr *attr, liq_result *res, double dither,
+                                  const sorted_palette *spal, int tr, indexed *out, poyo_error *err)
+{
+    size_t npx = (size_t)a->width * a->height, fb = anim_frame_bytes(a);
+    uint8_t *bin = malloc(fb * (size_t)a->count);
+    if (!bin)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *sp = anim_frame(a, f);
+        uint8_t *d = bin + fb * (size_t)f;
+        for (size_t i = 0; i < npx; i++) {
+            uint32_t k = pixel_key(bz, sp + 4 * i);
+            d[4 * i] = (uint8_t)(k >> 16);
+            d[4 * i + 1] = (uint8_t)(k >> 8);
+            d[4 * i + 2] = (uint8_t)k;
+            d[4 * i + 3] = k ? 255 : 0;
+        }
+    }
+    liq_set_dithering_level(res, (float)dither);
+    for (int f = 0; f < a->count; f++) {
+        liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
+        if (!img || liq_write_remapped_image(res, img, out->index + npx * (size_t)f, npx) != LIQ_OK) {
+            liq_image_destroy(img);
+            free(bin);
+            return poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame to the palette");
+        }
+        liq_image_destroy(img);
+    }
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *sp = bin + fb * (size_t)f;
+        uint8_t *ix = out->index + npx * (size_t)f;
+        for (size_t i = 0; i < npx; i++) {
+            if (sp[4 * i + 3] == 0)
+                ix[i] = (uint8_t)tr;
+            else if (ix[i] == tr)
+                ix[i] = (uint8_t)nearest_sorted(spal, sp[4 * i], sp[4 * i + 1], sp[4 * i + 2]);
+        }
+    }
+    free(bin);
+    return POYO_OK;
+}
+
+/* Undithered: each pixel on its nearest entry (never the transparent one tr),
+ * remembered per colour, as flat stamps repeat their colours. */
+static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorted_palette *spal, int tr, indexed *out,
+                                 poyo_error *err)
+{
+    const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
+    struct cache_entry { uint32_t rgb; uint8_t index; } *cache = malloc(sizeof *cache * CACHE_SIZE);
+    if (!cache)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+    memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+    unsigned cache_used = 0;
+    size_t npx = (size_t)a->width * a->height;
+    for (int f = 0; f < a->count; f++) {
+        const uint8_t *sp = anim_frame(a, f);
+        uint8_t *ip = out->index + npx * (size_t)f;
+        uint32_t raw = ~load_px(sp);
+        uint8_t idx = 0;
+        for (size_t i = 0; i < npx; i++) {
+            uint32_t v = load_px(sp + 4 * i);
+            if (v != raw) { /* a run of one raw value keeps its index */
+                raw = v;
+                uint32_t k = pixel_key(bz, sp + 4 * i);
+                if (!k) {
+                    idx = (uint8_t)tr;
+                } else {
+                    uint32_t rgb = k & 0xffffffu;
+                    uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                    while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
+                        h = (h + 1) & (CACHE_SIZE - 1);
+                    if (cache[h].rgb == 0xffffffffu) {
+                        if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
+                            memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
+                            cache_used = 0;
+                            h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
+                        }
+                        cache[h].rgb = rgb;
+                        cache[h].index = (uint8_t)nearest_sorted(spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255),
+                                                                 (int)(rgb & 255));
+                        cache_used++;
+                    }
+                    idx = cache[h].index;
+                }
+            }
+            ip[i] = idx;
+        }
+    }
+    free(cache);
+    return POYO_OK;
+}
+
+poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    colour_count cc = { NULL, NULL, 0, 0 };
+    omp_set_num_threads(1);
+    poyo_status st = quantize_check_def(def, err);
+    if (st != POYO_OK)
+        return st;
+    size_t npx = (size_t)a->width * a->height;
+    out->index = malloc(npx * (size_t)a->count);
+    liq_attr *attr = liq_attr_create();
+    liq_histogram *hist = NULL;
+    liq_result *res = NULL;
+    if (!out->index || !attr || cc_init(&cc, 1u << 14) != 0) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    binarize bz = { def->alpha_threshold, def->matte, (def->matte >> 16) & 255, (def->matte >> 8) & 255,
+                    def->matte & 255 };
+    int bad = count_colours(a, &bz, &cc);
     int any_clear = 0;
     for (size_t i = 0; i < cc.cap && !bad; i++)
         if (cc.key[i] == 0)
@@ -286,28 +424,9 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
         goto done;
     }
-    {
-        liq_histogram_entry *e = bad ? NULL : malloc(cc.used * sizeof *e);
-        size_t ne = 0;
-        if (e) {
-            for (size_t i = 0; i < cc.cap; i++) {
-                if (cc.key[i] == EMPTY)
-                    continue;
-                uint32_t k = cc.key[i];
-                liq_color col = { (unsigned char)(k >> 16), (unsigned char)(k >> 8), (unsigned char)k,
-                                  (unsigned char)(k >> 24 ? 255 : 0) };
-                e[ne].color = col;
-                e[ne].count = cc.count[i];
-                ne++;
-            }
-        }
-        liq_error he = e ? liq_histogram_add_colors(hist, attr, e, (int)ne, 0.0) : LIQ_OUT_OF_MEMORY;
-        free(e);
-        if (he != LIQ_OK) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram");
-            goto done;
-        }
-    }
+    st = bad ? poyo_fail(err, POYO_ERR_NOMEM, "cannot build the colour histogram") : add_histogram(hist, attr, &cc, err);
+    if (st != POYO_OK)
+        goto done;
     liq_error qe = liq_histogram_quantize(hist, attr, &res);
     if (qe == LIQ_QUALITY_TOO_LOW) {
         st = poyo_fail(err, POYO_ERR_INPUT, "quality floor %d cannot be met with %d colours", def->quality_min, maxc);
@@ -317,117 +436,25 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
         st = poyo_fail(err, POYO_ERR_NOMEM, "cannot quantise the frames");
         goto done;
     }
-    const liq_palette *pal = liq_get_palette(res);
-    int n = (int)pal->count, tr = -1;
-    for (int i = 0; i < n; i++) {
-        out->palette[i][0] = pal->entries[i].r;
-        out->palette[i][1] = pal->entries[i].g;
-        out->palette[i][2] = pal->entries[i].b;
-        if (pal->entries[i].a < 128 && tr < 0)
-            tr = i;
-    }
-    if (tr < 0) {
-        tr = n++;
-        out->palette[tr][0] = out->palette[tr][1] = out->palette[tr][2] = 0;
-    }
+    int tr, n = take_palette(res, out, &tr);
     sorted_palette spal;
     sort_palette(&spal, &out->palette[0][0], n, tr);
-    if (def->dither > 0.0) {
-        bin = malloc(fb * (size_t)a->count);
-        if (!bin) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
-            goto done;
-        }
-        for (int f = 0; f < a->count; f++) {
-            const uint8_t *sp = anim_frame(a, f);
-            uint8_t *d = bin + fb * (size_t)f;
-            for (size_t i = 0; i < npx; i++) {
-                uint32_t k = pixel_key(&bz, sp + 4 * i);
-                d[4 * i] = (uint8_t)(k >> 16);
-                d[4 * i + 1] = (uint8_t)(k >> 8);
-                d[4 * i + 2] = (uint8_t)k;
-                d[4 * i + 3] = k ? 255 : 0;
-            }
-        }
-        liq_set_dithering_level(res, (float)def->dither);
-        for (int f = 0; f < a->count; f++) {
-            liq_image *img = liq_image_create_rgba(attr, bin + fb * (size_t)f, a->width, a->height, 0);
-            if (!img || liq_write_remapped_image(res, img, out->index + npx * (size_t)f, npx) != LIQ_OK) {
-                liq_image_destroy(img);
-                st = poyo_fail(err, POYO_ERR_NOMEM, "cannot remap a frame to the palette");
-                goto done;
-            }
-            liq_image_destroy(img);
-        }
-        /* every clear pixel on the one transparent entry, no visible pixel on it */
-        for (int f = 0; f < a->count; f++) {
-            const uint8_t *sp = bin + fb * (size_t)f;
-            uint8_t *ix = out->index + npx * (size_t)f;
-            for (size_t i = 0; i < npx; i++) {
-                if (sp[4 * i + 3] == 0)
-                    ix[i] = (uint8_t)tr;
-                else if (ix[i] == tr)
-                    ix[i] = (uint8_t)nearest_sorted(&spal, sp[4 * i], sp[4 * i + 1], sp[4 * i + 2]);
-            }
-        }
-    } else {
-        /* nearest entry (never the transparent one), remembered per colour: flat stamps repeat their colours */
-        cache = malloc(sizeof *cache * CACHE_SIZE);
-        if (!cache) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
-            goto done;
-        }
-        memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
-        for (int f = 0; f < a->count; f++) {
-            const uint8_t *sp = anim_frame(a, f);
-            uint8_t *ip = out->index + npx * (size_t)f;
-            uint32_t raw = ~load_px(sp);
-            uint8_t idx = 0;
-            for (size_t i = 0; i < npx; i++) {
-                uint32_t v = load_px(sp + 4 * i);
-                if (v != raw) { /* a run of one raw value keeps its index */
-                    raw = v;
-                    uint32_t k = pixel_key(&bz, sp + 4 * i);
-                    if (!k) {
-                        idx = (uint8_t)tr;
-                    } else {
-                        uint32_t rgb = k & 0xffffffu;
-                        uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
-                        while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
-                            h = (h + 1) & (CACHE_SIZE - 1);
-                        if (cache[h].rgb == 0xffffffffu) {
-                            if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
-                                memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
-                                cache_used = 0;
-                                h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
-                            }
-                            cache[h].rgb = rgb;
-                            cache[h].index = (uint8_t)nearest_sorted(&spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255),
-                                                                     (int)(rgb & 255));
-                            cache_used++;
-                        }
-                        idx = cache[h].index;
-                    }
-                }
-                ip[i] = idx;
-            }
-        }
-    }
+    st = def->dither > 0.0 ? remap_dithered(a, &bz, attr, res, def->dither, &spal, tr, out, err)
+                           : index_nearest(a, &bz, &spal, tr, out, err);
+    if (st != POYO_OK)
+        goto done;
     out->ncolors = n < 2 ? 2 : n;
     out->transparent = tr;
     out->width = a->width;
     out->height = a->height;
     out->count = a->count;
-    st = POYO_OK;
 done:
-    free(cache);
     cc_free(&cc);
     if (st != POYO_OK)
         indexed_free(out);
     liq_result_destroy(res);
     liq_histogram_destroy(hist);
     liq_attr_destroy(attr);
-    free(bin);
     return st;
 }
 
