@@ -705,72 +705,38 @@ static void press_start(impulse_run *run, softbody *sb)
         softbody_set_collide(sb, body_collide, run);
 }
 
-poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
-                          int iw, int ih, poyo_error *err)
+/* The kick point in image pixels and the kick's direction: --at in image
+ * fractions (a default point outside the visible box is taken in fractions of
+ * the box instead, so a stamp with wide margins, a bar lying across the square,
+ * is poked on its own top, not in the air); --angle, or towards the centre. */
+static v2 kick_point(impulse_run *run, const impulse_def *def, const lattice *lat, int iw, int ih, v2 *dir)
 {
-    memset(run, 0, sizeof *run);
-    run->def = *def;
-    poyo_status st = impulse_resolve(&run->def, err);
-    if (st != POYO_OK)
-        return st;
-    run->info = impulse_get_info(run->def.kind);
-    if (softbody_get_def(sb)->anchor == ANCHOR_TOP) {
-        /* a hanging body is poked and patted at its free end, from below, by
-         * default: at the top, next to the pinned edge, a poke sprang back
-         * within a frame and squeezed the body against its pins */
-        if (run->info->uses_at && isnan(def->at.x))
-            run->def.at.y = 1.0 - run->def.at.y;
-        if (run->info->uses_at && isnan(def->angle) && !isnan(run->def.angle))
-            run->def.angle = -run->def.angle;
-    }
-    softbody_nodes nd = softbody_view(sb);
-    int n = nd.n;
-    run->n = n;
-    run->px = calloc((size_t)n, sizeof(double));
-    run->py = calloc((size_t)n, sizeof(double));
-    run->drive_x = calloc((size_t)n, sizeof(double));
-    run->drive_y = calloc((size_t)n, sizeof(double));
-    run->hk = malloc(((size_t)n + 2 * (size_t)lat->nx) * sizeof(int));
-    run->hdx = calloc((size_t)n, sizeof(double));
-    run->hdy = calloc((size_t)n, sizeof(double));
-    run->sb = sb;
-    run->lat = lat;
-    if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy) {
-        impulse_end(run);
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
-    }
-    double top = nd.qy[0], bottom = nd.qy[0], left = nd.qx[0], right = nd.qx[0];
-    for (int k = 1; k < n; k++) {
-        if (nd.qy[k] < top) top = nd.qy[k];
-        if (nd.qy[k] > bottom) bottom = nd.qy[k];
-        if (nd.qx[k] < left) left = nd.qx[k];
-        if (nd.qx[k] > right) right = nd.qx[k];
-    }
-    /* strengths are fractions of the visible height (the nodes reach a little past it) */
-    double size = lat->by1 - lat->by0;
-    if (size < lat->h)
-        size = fmax(bottom - top, lat->h);
-    run->size = size;
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
-    anchor_kind anchor = softbody_get_def(sb)->anchor;
-    /* --at is in image fractions; a default point outside the visible box is
-     * taken in fractions of the box instead, so a stamp with wide margins (a
-     * bar lying across the square) is poked on its own top, not in the air */
     v2 at = v2_make(run->def.at.x * iw, run->def.at.y * ih);
     if (isnan(def->at.x) && (at.x < lat->bx0 || at.x > lat->bx1 || at.y < lat->by0 || at.y > lat->by1))
         at = v2_make(lat->bx0 + run->def.at.x * (lat->bx1 - lat->bx0), lat->by0 + run->def.at.y * (lat->by1 - lat->by0));
-    run->at_px = at;
-    v2 dir;
     if (isnan(run->def.angle)) {
-        dir = v2_normalize(v2_sub(v2_make(cx, cy), at));
-        if (v2_len2(dir) == 0.0)
-            dir = v2_make(0.0, 1.0);
+        *dir = v2_normalize(v2_sub(v2_make(cx, cy), at));
+        if (v2_len2(*dir) == 0.0)
+            *dir = v2_make(0.0, 1.0);
     } else {
-        dir = v2_from_angle(run->def.angle * PI / 180.0);
+        *dir = v2_from_angle(run->def.angle * PI / 180.0);
     }
-    double sigma = 0.25 * (right - left > size ? right - left : size);
+    return at;
+}
+
+/* The shape of the kick per node (run->px, run->py), whose main wobble the
+ * calibration tunes: a squash, a stretch, a dent at the kick point, a sway or
+ * a turn, growing away from the anchor. */
+static void kick_shape(impulse_run *run, const softbody_nodes *nd, const lattice *lat, v2 at, v2 dir, double top,
+                       double bottom, double width, double size)
+{
+    double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
+    anchor_kind anchor = softbody_get_def(run->sb)->anchor;
+    int n = nd->n;
+    double sigma = 0.25 * (width > size ? width : size);
     for (int k = 0; k < n; k++) {
-        double qx = nd.qx[k], qy = nd.qy[k];
+        double qx = nd->qx[k], qy = nd->qy[k];
         /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when free */
         double u = 1.0;
         if (anchor == ANCHOR_BOTTOM)
@@ -823,15 +789,71 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         run->px[k] = gx;
         run->py[k] = gy;
     }
-    if (run->info->has_floor) {
-        run->floor = 1;
-        run->floor_y = bottom;
-        run->restitution = 0.15;
-        run->friction = 1.0;
-        run->gravity = 12.0 * size;
-        softbody_set_gravity(sb, 0.0, run->gravity);
-        softbody_set_collide(sb, body_collide, run);
+}
+
+/* A floor under the body at its rest bottom, and gravity. */
+static void set_floor(impulse_run *run, softbody *sb, double bottom, double size)
+{
+    run->floor = 1;
+    run->floor_y = bottom;
+    run->restitution = 0.15;
+    run->friction = 1.0;
+    run->gravity = 12.0 * size;
+    softbody_set_gravity(sb, 0.0, run->gravity);
+    softbody_set_collide(sb, body_collide, run);
+}
+
+poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
+                          int iw, int ih, poyo_error *err)
+{
+    memset(run, 0, sizeof *run);
+    run->def = *def;
+    poyo_status st = impulse_resolve(&run->def, err);
+    if (st != POYO_OK)
+        return st;
+    run->info = impulse_get_info(run->def.kind);
+    if (softbody_get_def(sb)->anchor == ANCHOR_TOP) {
+        /* a hanging body is poked and patted at its free end, from below, by
+         * default: at the top, next to the pinned edge, a poke sprang back
+         * within a frame and squeezed the body against its pins */
+        if (run->info->uses_at && isnan(def->at.x))
+            run->def.at.y = 1.0 - run->def.at.y;
+        if (run->info->uses_at && isnan(def->angle) && !isnan(run->def.angle))
+            run->def.angle = -run->def.angle;
     }
+    softbody_nodes nd = softbody_view(sb);
+    int n = nd.n;
+    run->n = n;
+    run->px = calloc((size_t)n, sizeof(double));
+    run->py = calloc((size_t)n, sizeof(double));
+    run->drive_x = calloc((size_t)n, sizeof(double));
+    run->drive_y = calloc((size_t)n, sizeof(double));
+    run->hk = malloc(((size_t)n + 2 * (size_t)lat->nx) * sizeof(int));
+    run->hdx = calloc((size_t)n, sizeof(double));
+    run->hdy = calloc((size_t)n, sizeof(double));
+    run->sb = sb;
+    run->lat = lat;
+    if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy) {
+        impulse_end(run);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
+    }
+    double top = nd.qy[0], bottom = nd.qy[0], left = nd.qx[0], right = nd.qx[0];
+    for (int k = 1; k < n; k++) {
+        if (nd.qy[k] < top) top = nd.qy[k];
+        if (nd.qy[k] > bottom) bottom = nd.qy[k];
+        if (nd.qx[k] < left) left = nd.qx[k];
+        if (nd.qx[k] > right) right = nd.qx[k];
+    }
+    /* strengths are fractions of the visible height (the nodes reach a little past it) */
+    double size = lat->by1 - lat->by0;
+    if (size < lat->h)
+        size = fmax(bottom - top, lat->h);
+    run->size = size;
+    v2 dir, at = kick_point(run, def, lat, iw, ih, &dir);
+    run->at_px = at;
+    kick_shape(run, &nd, lat, at, dir, top, bottom, right - left, size);
+    if (run->info->has_floor)
+        set_floor(run, sb, bottom, size);
     /* a body with no floor and no anchor: held by the hand alone */
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     if (run->info->periodic) {
