@@ -8,6 +8,79 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Marks the cells of out (cx x cy, laid over the visible box x0..x1, y0..y1)
+ * that a visible pixel's bilinear footprint reaches; 0 when out of memory. */
+static int mark_cells(const image *im, lattice *out, int x0, int y0, int x1, int y1)
+{
+    int cx = out->nx - 1, cy = out->ny - 1;
+    double h = out->h;
+    /* the cells a visible pixel's footprint reaches: a range of columns that
+     * depends on x alone and a range of rows that depends on y alone, so each
+     * row of pixels marks the union of its columns' ranges in its rows' cells */
+    int *col = malloc(2 * (size_t)(x1 - x0) * sizeof *col);
+    unsigned char *mark = malloc((size_t)cx);
+    if (!col || !mark) {
+        free(col);
+        free(mark);
+        return 0;
+    }
+    for (int x = x0; x < x1; x++) {
+        /* the pixel [x, x+1] sampled bilinearly reaches [x - 0.5, x + 1.5] */
+        int i0 = (int)floor((x - 0.5 - out->ox) / h), i1 = (int)floor((x + 1.5 - out->ox) / h);
+        col[2 * (x - x0)] = i0 < 0 ? 0 : i0;
+        col[2 * (x - x0) + 1] = i1 > cx - 1 ? cx - 1 : i1;
+    }
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *row = im->rgba + (size_t)y * (size_t)im->w * 4u;
+        int any = 0;
+        memset(mark, 0, (size_t)cx);
+        for (int x = x0; x < x1; x++) {
+            if (row[4 * x + 3] == 0)
+                continue;
+            any = 1;
+            for (int i = col[2 * (x - x0)]; i <= col[2 * (x - x0) + 1]; i++)
+                mark[i] = 1;
+        }
+        if (!any)
+            continue;
+        int j0 = (int)floor((y - 0.5 - out->oy) / h), j1 = (int)floor((y + 1.5 - out->oy) / h);
+        if (j0 < 0) j0 = 0;
+        if (j1 > cy - 1) j1 = cy - 1;
+        for (int j = j0; j <= j1; j++)
+            for (int i = 0; i < cx; i++)
+                out->cell[(size_t)j * cx + i] |= mark[i];
+    }
+    free(col);
+    free(mark);
+    return 1;
+}
+
+/* Numbers the nodes that are a corner of a drawn cell, row by row; returns
+ * how many. */
+static int number_nodes(lattice *out)
+{
+    int cx = out->nx - 1, cy = out->ny - 1;
+    int count = 0;
+    for (int j = 0; j < out->ny; j++) {
+        for (int i = 0; i < out->nx; i++) {
+            int active = 0;
+            for (int dj = -1; dj <= 0 && !active; dj++)
+                for (int di = -1; di <= 0 && !active; di++) {
+                    int ci = i + di, cj = j + dj;
+                    if (ci >= 0 && cj >= 0 && ci < cx && cj < cy && out->cell[(size_t)cj * cx + ci])
+                        active = 1;
+                }
+            out->index[(size_t)j * out->nx + i] = active ? count : -1;
+            if (active) {
+                out->ni[count] = i;
+                out->nj[count] = j;
+                count++;
+            }
+        }
+    }
+    return count;
+}
+
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -41,64 +114,11 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
-    /* the cells a visible pixel's footprint reaches: a range of columns that
-     * depends on x alone and a range of rows that depends on y alone, so each
-     * row of pixels marks the union of its columns' ranges in its rows' cells */
-    int *col = malloc(2 * (size_t)(x1 - x0) * sizeof *col);
-    unsigned char *mark = malloc((size_t)cx);
-    if (!col || !mark) {
-        free(col);
-        free(mark);
+    if (!mark_cells(im, out, x0, y0, x1, y1)) {
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
-    for (int x = x0; x < x1; x++) {
-        /* the pixel [x, x+1] sampled bilinearly reaches [x - 0.5, x + 1.5] */
-        int i0 = (int)floor((x - 0.5 - out->ox) / h), i1 = (int)floor((x + 1.5 - out->ox) / h);
-        col[2 * (x - x0)] = i0 < 0 ? 0 : i0;
-        col[2 * (x - x0) + 1] = i1 > cx - 1 ? cx - 1 : i1;
-    }
-    for (int y = y0; y < y1; y++) {
-        const uint8_t *row = im->rgba + (size_t)y * (size_t)im->w * 4u;
-        int any = 0;
-        memset(mark, 0, (size_t)cx);
-        for (int x = x0; x < x1; x++) {
-            if (row[4 * x + 3] == 0)
-                continue;
-            any = 1;
-            for (int i = col[2 * (x - x0)]; i <= col[2 * (x - x0) + 1]; i++)
-                mark[i] = 1;
-        }
-        if (!any)
-            continue;
-        int j0 = (int)floor((y - 0.5 - out->oy) / h), j1 = (int)floor((y + 1.5 - out->oy) / h);
-        if (j0 < 0) j0 = 0;
-        if (j1 > cy - 1) j1 = cy - 1;
-        for (int j = j0; j <= j1; j++)
-            for (int i = 0; i < cx; i++)
-                out->cell[(size_t)j * cx + i] |= mark[i];
-    }
-    free(col);
-    free(mark);
-    int count = 0;
-    for (int j = 0; j < out->ny; j++) {
-        for (int i = 0; i < out->nx; i++) {
-            int active = 0;
-            for (int dj = -1; dj <= 0 && !active; dj++)
-                for (int di = -1; di <= 0 && !active; di++) {
-                    int ci = i + di, cj = j + dj;
-                    if (ci >= 0 && cj >= 0 && ci < cx && cj < cy && out->cell[(size_t)cj * cx + ci])
-                        active = 1;
-                }
-            out->index[(size_t)j * out->nx + i] = active ? count : -1;
-            if (active) {
-                out->ni[count] = i;
-                out->nj[count] = j;
-                count++;
-            }
-        }
-    }
-    out->count = count;
+    out->count = number_nodes(out);
     return POYO_OK;
 }
 
