@@ -1002,23 +1002,15 @@ static void apply_k(softbody *sb, const double *d, double *out, double *xs, doub
     }
 }
 
-double softbody_main_lambda(softbody *sb, const double *px, const double *py)
+/* Lanczos on K from the kick's shape (px, py), in the D inner product
+ * (weights wt) with full re-orthogonalisation: at most mmax steps, the
+ * tridiagonal's diagonal in alpha and off-diagonal in beta; returns the steps
+ * taken, 0 when the kick moves no free node. V holds (mmax + 1) vectors of
+ * 2n, wv one, xs and ys n each. */
+static int lanczos(softbody *sb, const double *px, const double *py, int mmax, double *V, double *wv, const double *wt,
+                   double *xs, double *ys, double *alpha, double *beta)
 {
     int n = sb->n, dof = 2 * n;
-    int mmax = 24 < dof ? 24 : dof;
-    double *V = malloc((size_t)(mmax + 1) * dof * sizeof *V);
-    double *wv = malloc((size_t)dof * sizeof *wv);
-    double *wt = malloc((size_t)dof * sizeof *wt);
-    double *xs = malloc((size_t)n * sizeof *xs), *ys = malloc((size_t)n * sizeof *ys);
-    double *T = calloc((size_t)mmax * mmax, sizeof *T), *E = malloc((size_t)mmax * mmax * sizeof *E);
-    double *ev = malloc((size_t)mmax * sizeof *ev);
-    double alpha_j[64], beta_j[64];
-    double result = 0.0;
-    if (!V || !wv || !wt || !xs || !ys || !T || !E || !ev)
-        goto done;
-    /* D inner product: weight of a node = the number of clusters holding it */
-    for (int k = 0; k < n; k++)
-        wt[k] = wt[n + k] = (sb->inv_count[k] > 0 && !sb->pinned[k]) ? 1.0 / sb->inv_count[k] : 0.0;
     double nrm = 0;
     for (int k = 0; k < n; k++) {
         V[k] = sb->pinned[k] ? 0.0 : px[k];
@@ -1027,7 +1019,7 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py)
     for (int i = 0; i < dof; i++)
         nrm += wt[i] * V[i] * V[i];
     if (!(nrm > 0))
-        goto done;
+        return 0;
     nrm = sqrt(nrm);
     for (int i = 0; i < dof; i++)
         V[i] /= nrm;
@@ -1038,7 +1030,7 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py)
         double a = 0;
         for (int i = 0; i < dof; i++)
             a += wt[i] * wv[i] * vj[i];
-        alpha_j[j] = a;
+        alpha[j] = a;
         m = j + 1;
         /* full re-orthogonalisation against every earlier vector */
         for (int r = 0; r <= j; r++) {
@@ -1055,22 +1047,30 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py)
         b = sqrt(b);
         if (j + 1 == mmax || b < 1e-10)
             break;
-        beta_j[j] = b;
+        beta[j] = b;
         double *vn = V + (size_t)(j + 1) * dof;
         for (int i = 0; i < dof; i++)
             vn[i] = wv[i] / b;
     }
+    return m;
+}
+
+/* Of the Ritz values of the m x m tridiagonal (alpha, beta), the one whose
+ * vector the kick excites most per unit of frequency, rigid motions left out.
+ * T (zeroed), E: m x m scratch; ev: m. */
+static double main_ritz(int m, const double *alpha, const double *beta, double *T, double *E, double *ev)
+{
     for (int i = 0; i < m; i++) {
-        T[i * m + i] = alpha_j[i];
+        T[i * m + i] = alpha[i];
         if (i + 1 < m)
-            T[i * m + i + 1] = T[(i + 1) * m + i] = beta_j[i];
+            T[i * m + i + 1] = T[(i + 1) * m + i] = beta[i];
     }
     jacobi_eigen(T, m, ev, E);
     double top = 0;
     for (int i = 0; i < m; i++)
         if (ev[i] > top)
             top = ev[i];
-    double best = -1;
+    double best = -1, result = 0.0;
     for (int i = 0; i < m; i++) {
         if (!(ev[i] > 1e-6 * top))
             continue; /* rigid motion of a free body: no wobble */
@@ -1081,7 +1081,29 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py)
             result = ev[i];
         }
     }
-done:
+    return result;
+}
+
+double softbody_main_lambda(softbody *sb, const double *px, const double *py)
+{
+    int n = sb->n, dof = 2 * n;
+    int mmax = 24 < dof ? 24 : dof;
+    double *V = malloc((size_t)(mmax + 1) * dof * sizeof *V);
+    double *wv = malloc((size_t)dof * sizeof *wv);
+    double *wt = malloc((size_t)dof * sizeof *wt);
+    double *xs = malloc((size_t)n * sizeof *xs), *ys = malloc((size_t)n * sizeof *ys);
+    double *T = calloc((size_t)mmax * mmax, sizeof *T), *E = malloc((size_t)mmax * mmax * sizeof *E);
+    double *ev = malloc((size_t)mmax * sizeof *ev);
+    double alpha_j[64], beta_j[64];
+    double result = 0.0;
+    if (V && wv && wt && xs && ys && T && E && ev) {
+        /* D inner product: weight of a node = the number of clusters holding it */
+        for (int k = 0; k < n; k++)
+            wt[k] = wt[n + k] = (sb->inv_count[k] > 0 && !sb->pinned[k]) ? 1.0 / sb->inv_count[k] : 0.0;
+        int m = lanczos(sb, px, py, mmax, V, wv, wt, xs, ys, alpha_j, beta_j);
+        if (m > 0)
+            result = main_ritz(m, alpha_j, beta_j, T, E, ev);
+    }
     free(V);
     free(wv);
     free(wt);
