@@ -38,6 +38,7 @@ struct softbody {
     double *gx, *gy, *ax, *ay;   /* scratch: goals, external accelerations */
     int *out_a, *out_b, nout;    /* outline springs: node pairs */
     int ncell;                   /* drawn lattice cells */
+    int *edge, nedge;            /* their outline: the sides no other drawn cell shares, as node pairs in the cells' turn */
     double turn_min;             /* the least turn a cell's corner may keep (a tenth of its rest turn) */
     int *cell;                   /* 4 corner nodes of each, in the order that makes its area positive */
     double area0;                /* their total area at rest */
@@ -103,6 +104,7 @@ void softbody_destroy(softbody *sb)
     if (!sb)
         return;
     free(sb->cell);
+    free(sb->edge);
     free(sb->agx);
     free(sb->agy);
     free(sb->x);
@@ -176,6 +178,7 @@ static int alloc_arrays(softbody *sb, const lattice *lat, int n)
     sb->out_b = malloc((size_t)n * 2 * sizeof(int));
     sb->out_len = malloc((size_t)n * 2 * sizeof(double));
     sb->cell = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * 4 + 1) * sizeof(int));
+    sb->edge = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * 8 + 2) * sizeof(int));
     sb->agx = malloc(nd);
     sb->agy = malloc(nd);
     sb->gw = lat->nx + 2;
@@ -188,13 +191,45 @@ static int alloc_arrays(softbody *sb, const lattice *lat, int n)
     sb->cl_inv = malloc(nd);
     sb->grid = calloc(cells * 3 * 6, sizeof(double));
     if (!sb->node_cell || !sb->cl_cell || !sb->cl_cx || !sb->cl_cy || !sb->cl_inv || !sb->grid || !sb->cell ||
-        !sb->agx || !sb->agy)
+        !sb->edge || !sb->agx || !sb->agy)
         return 0;
     for (int k = 0; k < n; k++)
         sb->node_cell[k] = (lat->nj[k] + 1) * sb->gw + lat->ni[k] + 1;
     return sb->x && sb->y && sb->vx && sb->vy && sb->qx && sb->qy && sb->pinx && sb->piny && sb->pinned &&
            sb->start && sb->member && sb->rbx && sb->rby && sb->aqq && sb->inv_count && sb->gx && sb->gy &&
            sb->ax && sb->ay && sb->out_a && sb->out_b && sb->out_len;
+}
+
+/* Whether lattice cell (ci, cj) is drawn with all four of its nodes. */
+static int whole_cell(const lattice *lat, int ci, int cj)
+{
+    if (ci < 0 || cj < 0 || ci + 1 >= lat->nx || cj + 1 >= lat->ny || !lat->cell[(size_t)cj * (lat->nx - 1) + ci])
+        return 0;
+    return lat->index[(size_t)cj * lat->nx + ci] >= 0 && lat->index[(size_t)cj * lat->nx + ci + 1] >= 0 &&
+           lat->index[(size_t)(cj + 1) * lat->nx + ci + 1] >= 0 && lat->index[(size_t)(cj + 1) * lat->nx + ci] >= 0;
+}
+
+/* The sides of whole cells that no other whole cell shares, each as the pair
+ * of nodes in the order its cell turns: the area of the cells is the area
+ * inside these alone (the shared sides cancel). */
+static void list_outline_edges(softbody *sb, const lattice *lat)
+{
+    static const int side[4][2] = { { 0, -1 }, { 1, 0 }, { 0, 1 }, { -1, 0 } }; /* across q0q1, q1q2, q2q3, q3q0 */
+    sb->nedge = 0;
+    for (int cj = 0; cj + 1 < lat->ny; cj++)
+        for (int ci = 0; ci + 1 < lat->nx; ci++) {
+            if (!whole_cell(lat, ci, cj))
+                continue;
+            int q[4] = { lat->index[(size_t)cj * lat->nx + ci], lat->index[(size_t)cj * lat->nx + ci + 1],
+                         lat->index[(size_t)(cj + 1) * lat->nx + ci + 1], lat->index[(size_t)(cj + 1) * lat->nx + ci] };
+            for (int i = 0; i < 4; i++) {
+                if (whole_cell(lat, ci + side[i][0], cj + side[i][1]))
+                    continue;
+                sb->edge[2 * sb->nedge] = q[i];
+                sb->edge[2 * sb->nedge + 1] = q[(i + 1) & 3];
+                sb->nedge++;
+            }
+        }
 }
 
 /* Places the nodes at rest and lists the lattice's whole cells. */
@@ -214,6 +249,7 @@ static void place_nodes(softbody *sb, const lattice *lat, int n)
                 continue;
             memcpy(sb->cell + 4 * (size_t)sb->ncell++, q, sizeof q);
         }
+    list_outline_edges(sb, lat);
     sb->area0 = body_area(sb, sb->qx, sb->qy, NULL, NULL);
     sb->turn_min = 0.1 * lat->h * lat->h;
 }
@@ -769,8 +805,9 @@ static void keep_cells_turning(softbody *sb)
     }
 }
 
-/* Total area of the drawn cells for positions (x, y); with gx, gy not NULL also
- * its gradient with respect to every node. */
+/* Total area of the drawn cells for positions (x, y), summed over their
+ * outline (the sides they share cancel); with gx, gy not NULL also its
+ * gradient with respect to every node (nonzero on the outline only). */
 static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
 {
     double area = 0.0;
@@ -778,15 +815,14 @@ static double body_area(const softbody *sb, const double *x, const double *y, do
         memset(gx, 0, (size_t)sb->n * sizeof *gx);
         memset(gy, 0, (size_t)sb->n * sizeof *gy);
     }
-    for (int c = 0; c < sb->ncell; c++) {
-        const int *q = sb->cell + 4 * c;
-        for (int i = 0; i < 4; i++) {
-            int a = q[i], b = q[(i + 1) & 3], p = q[(i + 3) & 3];
-            area += 0.5 * (x[a] * y[b] - x[b] * y[a]);
-            if (gx) {
-                gx[a] += 0.5 * (y[b] - y[p]);
-                gy[a] += 0.5 * (x[p] - x[b]);
-            }
+    for (int e = 0; e < sb->nedge; e++) {
+        int a = sb->edge[2 * e], b = sb->edge[2 * e + 1];
+        area += 0.5 * (x[a] * y[b] - x[b] * y[a]);
+        if (gx) {
+            gx[a] += 0.5 * y[b];
+            gy[a] -= 0.5 * x[b];
+            gx[b] -= 0.5 * y[a];
+            gy[b] += 0.5 * x[a];
         }
     }
     return area;
