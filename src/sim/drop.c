@@ -434,6 +434,66 @@ static int dropped_gone(void *user)
            (bx1 < 0 && mvx <= 0);
 }
 
+/* The squash of a body standing on its bottom edge, which a landing excites
+ * (px, py, for the calibration), and each node's offset from the centre of
+ * its nodes (gx, gy) in canvas pixels (rx, ry, for the collisions). */
+static void landing_shape(const softbody_nodes *nd, const lattice *lat, const placement *pl, double gx, double gy,
+                          double *px, double *py, double *rx, double *ry)
+{
+    int n = nd->n;
+    double top = nd->qy[0], bottom = nd->qy[0];
+    for (int k = 1; k < n; k++) {
+        top = fmin(top, nd->qy[k]);
+        bottom = fmax(bottom, nd->qy[k]);
+    }
+    double size = fmax(bottom - top, lat->h);
+    for (int k = 0; k < n; k++) {
+        px[k] = (nd->qx[k] - gx) * (bottom - nd->qy[k]) / size;
+        py[k] = bottom - nd->qy[k];
+        rx[k] = pl->sx * (nd->qx[k] - gx);
+        ry[k] = pl->sy * (nd->qy[k] - gy);
+    }
+}
+
+/* The start: the body tilted about its visible centre, which goes to def->at,
+ * moving at def->velocity and spinning at def->spin. */
+static void start_pose(const softbody_nodes *nd, const lattice *lat, const placement *pl, const drop_def *def)
+{
+    int W = def->width, H = def->height;
+    double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
+    double tx = (def->at.x * W - pl->ox) / pl->sx, ty = (def->at.y * H - pl->oy) / pl->sy;
+    double a = def->tilt * PI / 180.0, ca = cos(a), sa = sin(a);
+    double om = def->spin * PI / 180.0;
+    double v0x = def->velocity.x * W / pl->sx, v0y = def->velocity.y * H / pl->sy;
+    for (int k = 0; k < nd->n; k++) {
+        double dx = nd->qx[k] - cx, dy = nd->qy[k] - cy;
+        double ux = ca * dx - sa * dy, uy = sa * dx + ca * dy;
+        nd->x[k] = tx + ux;
+        nd->y[k] = ty + uy;
+        nd->vx[k] = v0x - om * uy;
+        nd->vy[k] = v0y + om * ux;
+    }
+}
+
+/* A one-shot clip until the body rests, leaves or the clip is long enough. */
+static clip_def drop_clip(const drop_def *def, const placement *pl)
+{
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.kind = CLIP_ONESHOT;
+    cd.width = def->width;
+    cd.height = def->height;
+    cd.sx = pl->sx;
+    cd.sy = pl->sy;
+    cd.fps = def->fps;
+    clip_set_length(&cd, def->duration, def->max_duration);
+    cd.min_frames = (int)ceil(0.5 * def->fps);
+    /* at rest: nothing moves a twentieth of a canvas pixel a frame for 0.2 s */
+    cd.still = 0.05;
+    cd.quiet = (int)ceil(0.2 * def->fps);
+    return cd;
+}
+
 poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_def *def, drop_motion *m,
                           poyo_error *err)
 {
@@ -478,19 +538,7 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     }
     gx /= n;
     gy /= n;
-    double top = nd.qy[0], bottom = nd.qy[0];
-    for (int k = 1; k < n; k++) {
-        top = fmin(top, nd.qy[k]);
-        bottom = fmax(bottom, nd.qy[k]);
-    }
-    double size = fmax(bottom - top, m->lat.h);
-    for (int k = 0; k < n; k++) {
-        /* the squash of a body standing on its bottom edge, which a landing excites */
-        px[k] = (nd.qx[k] - gx) * (bottom - nd.qy[k]) / size;
-        py[k] = bottom - nd.qy[k];
-        rx[k] = pl->sx * (nd.qx[k] - gx);
-        ry[k] = pl->sy * (nd.qy[k] - gy);
-    }
+    landing_shape(&nd, &m->lat, pl, gx, gy, px, py, rx, ry);
     if (!opaque_support(src, pl->sx, pl->sy, gx, gy, support)) {
         st = poyo_fail(err, POYO_ERR_INPUT, "no pixel is opaque enough to collide (alpha 128 or more)");
         goto fail;
@@ -502,35 +550,10 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     /* half a pixel of margin covers the resampling of the drawn edge */
     world w = { scene, *pl, rx, ry, support, 0.5, def->restitution, def->friction, softbody_dt(sb), { 0.0, 0.0 } };
     softbody_set_gravity(sb, 0.0, def->gravity * H / pl->sy);
-    /* start: tilted about the visible centre, which goes to def->at */
-    double cx = 0.5 * (m->lat.bx0 + m->lat.bx1), cy = 0.5 * (m->lat.by0 + m->lat.by1);
-    double tx = (def->at.x * W - pl->ox) / pl->sx, ty = (def->at.y * H - pl->oy) / pl->sy;
-    double a = def->tilt * PI / 180.0, ca = cos(a), sa = sin(a);
-    double om = def->spin * PI / 180.0;
-    double v0x = def->velocity.x * W / pl->sx, v0y = def->velocity.y * H / pl->sy;
-    for (int k = 0; k < n; k++) {
-        double dx = nd.qx[k] - cx, dy = nd.qy[k] - cy;
-        double ux = ca * dx - sa * dy, uy = sa * dx + ca * dy;
-        nd.x[k] = tx + ux;
-        nd.y[k] = ty + uy;
-        nd.vx[k] = v0x - om * uy;
-        nd.vy[k] = v0y + om * ux;
-    }
+    start_pose(&nd, &m->lat, pl, def);
     dropped dr = { sb, &w, def };
     clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone, NULL };
-    clip_def cd;
-    memset(&cd, 0, sizeof cd);
-    cd.kind = CLIP_ONESHOT;
-    cd.width = W;
-    cd.height = H;
-    cd.sx = pl->sx;
-    cd.sy = pl->sy;
-    cd.fps = def->fps;
-    clip_set_length(&cd, def->duration, def->max_duration);
-    cd.min_frames = (int)ceil(0.5 * def->fps);
-    /* at rest: nothing moves a twentieth of a canvas pixel a frame for 0.2 s */
-    cd.still = 0.05;
-    cd.quiet = (int)ceil(0.2 * def->fps);
+    clip_def cd = drop_clip(def, pl);
     clip_frames c;
     if ((st = clip_film(&cd, &drv, &c, err)) != POYO_OK)
         goto fail;
