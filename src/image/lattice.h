@@ -8,6 +8,10 @@
 #include "image.h"
 #include "util/error.h"
 
+/* Nodes along the longer side of the visible pixels. */
+#define LATTICE_GRID_MIN 3
+#define LATTICE_GRID_MAX 64
+
 /* Lattice geometry. Node (i, j) rests at (ox + i h, oy + j h) in image pixels. */
 typedef struct lattice {
     int nx, ny;            /* nodes per row and per column, both >= 2 */

@@ -8,6 +8,15 @@
 #include "anim.h"
 #include "util/error.h"
 
+/* The ranges of quantize_def's options (each from 0 unless a _MIN says otherwise). */
+#define QUANTIZE_COLORS_MIN 2
+#define QUANTIZE_COLORS_MAX 256
+#define QUANTIZE_DITHER_MAX 1.0
+#define QUANTIZE_ALPHA_MIN 1
+#define QUANTIZE_ALPHA_MAX 255
+#define QUANTIZE_QUALITY_MAX 100
+#define QUANTIZE_LOSSY_MAX 255
+
 typedef struct quantize_def {
     int colors;           /* palette entries at most, transparent one included (2 to 256) */
     double dither;        /* Floyd-Steinberg dithering level (0 to 1) */

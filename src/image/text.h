@@ -17,6 +17,9 @@ typedef enum text_fit { TEXT_FIT_FILL, TEXT_FIT_KEEP } text_fit;
 #define TEXT_MAX_CHARS 256
 #define TEXT_MAX_LINES 16
 
+/* The widest --outline, pixels at the canvas size. */
+#define TEXT_OUTLINE_MAX 64
+
 typedef struct text_def {
     const char *font;       /* a fontconfig pattern ("IPAexGothic", "serif:bold") or a font file
                                (a name with a / or ending in .ttf, .otf, .ttc or .otc) */

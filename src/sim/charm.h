@@ -16,6 +16,26 @@
 #include "image/render.h"
 #include "util/error.h"
 
+/* The ranges of charm_def's options (each from 0 unless a _MIN says otherwise). */
+#define CHARM_ANCHOR_MIN -1.0        /* canvas fractions, both coordinates */
+#define CHARM_ANCHOR_MAX 2.0
+#define CHARM_LENGTH_MIN 0.01        /* canvas heights */
+#define CHARM_LENGTH_MAX 4.0
+#define CHARM_SEGMENTS_MAX 200       /* from 1 */
+#define CHARM_STIFFNESS_MIN 0.01     /* to 1 */
+#define CHARM_ITERATIONS_MAX 200     /* from 1 */
+#define CHARM_DRAG_MAX 100.0
+#define CHARM_GRAVITY_MIN 0.1        /* canvas heights per s^2 */
+#define CHARM_GRAVITY_MAX 100.0
+#define CHARM_ROPE_MASS_MIN 0.01
+#define CHARM_ROPE_MASS_MAX 10.0
+#define CHARM_STAMP_SIZE_MIN 0.05    /* to 1 */
+#define CHARM_WOBBLE_MAX 20.0
+#define CHARM_KICK_MAX 5.0           /* canvas heights per second */
+#define CHARM_ANGLE_MAX 1e6          /* degrees either way */
+#define CHARM_ROPE_WIDTH_MIN 0.5     /* pixels */
+#define CHARM_ROPE_WIDTH_MAX 64.0
+
 /* How to build and film a charm. Ranges are checked by charm_check_def(). */
 typedef struct charm_def {
     int width, height;     /* canvas, pixels (1 to 4096) */

@@ -13,6 +13,16 @@
 #include "image/render.h"
 #include "util/error.h"
 
+/* The ranges of drop_def's own options (from 0, or from minus the _MAX). */
+#define DROP_STAMP_SIZE_MIN 0.02    /* to 1 */
+#define DROP_AT_MAX 10.0            /* canvas fractions, either way */
+#define DROP_VELOCITY_MAX 100.0     /* canvas sizes per second, either way */
+#define DROP_SPIN_MAX 7200.0        /* degrees per second, either way */
+#define DROP_TILT_MAX 360.0         /* degrees, either way */
+#define DROP_GRAVITY_MAX 100.0      /* canvas heights per s^2, either way */
+#define DROP_FRICTION_MAX 2.0
+#define DROP_HOLD_MAX 10.0          /* seconds */
+
 /* How the stamp is dropped and drawn. Ranges are checked by drop_check_def(). */
 typedef struct drop_def {
     int width, height;     /* canvas, pixels (1 to 4096) */

@@ -20,6 +20,11 @@ typedef enum follow_mode {
     FOLLOW_BOUNCE    /* there and back; one round trip loops seamlessly */
 } follow_mode;
 
+/* The ranges of follow_def's own options. */
+#define FOLLOW_STAMP_SIZE_MIN 0.05  /* to 1 */
+#define FOLLOW_CORE_MIN 0.05
+#define FOLLOW_CORE_MAX 0.9
+
 /* What the clip looks like. Ranges are checked by follow_check_def(). */
 typedef struct follow_def {
     int width, height;  /* canvas, pixels (1 to 4096) */

@@ -18,6 +18,13 @@ typedef enum anchor_kind { ANCHOR_NONE = 0, ANCHOR_BOTTOM, ANCHOR_TOP } anchor_k
 /* The largest --volume: above it the body forgets its shape (area-preserving
  * shears meet no resistance). */
 #define SOFTBODY_VOLUME_MAX 0.8
+/* The other ranges of softbody_def (each from 0 unless a _MIN says otherwise). */
+#define SOFTBODY_HZ_MIN 0.1
+#define SOFTBODY_HZ_MAX 20.0
+#define SOFTBODY_DAMPING_MAX 1.0
+#define SOFTBODY_DRAG_MAX 100.0
+#define SOFTBODY_OUTLINE_MAX 1.0
+#define SOFTBODY_SUBSTEPS_MAX 64    /* from 1 */
 
 typedef struct softbody_def {
     double hz;        /* frequency of the main wobble, Hz (0.1 to 20) */

@@ -50,7 +50,7 @@ test_expect_success 'every range in the man page: its ends accepted, past them r
         expect_exit 2 $POYO $opt $above missing.png -o x.gif 2>err &&
         expect_line err "poyo: $opt: $(printf "$msg" "$above")" || { echo "($opt)"; return 1; }
     done <<-EOF &&
-	--at:-10,-10:10,10:-10.01,0:0,10.01:must be within -10 to 10 (image fractions), not %s
+	--at:-10,-10:10,10:-10.01,0:0,10.01:must be -10 to 10 image fractions in both coordinates, not %s
 	--angle:-3600:3600:-3600.5:3601:must be -3600 to 3600 degrees, not %s
 	--rate:0.1:20:0.09:20.5:must be 0.1 to 20 Hz, not %s
 	--hz:0.1:20:0.05:20.01:must be 0.1 to 20, not %s
