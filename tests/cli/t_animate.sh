@@ -71,7 +71,7 @@ test_expect_success 'every range in the man page: its ends accepted, past them r
 	--quality:0:100:-1:101:must be 0 to 100, not %s
 	--lossy-gif:0:255:-1:256:must be 0 to 255, not %s
 	--max-pixels:1:1000000000:0:1000000001:must be 1 to 1000000000, not %s
-	--max-memory:16MiB:1024GiB:16777215:1100GiB:'"'"'%s'"'"' is out of range (16MiB to 1024GiB)
+	--max-memory:16MiB:1024GiB:16777215:1100GiB:must be 16MiB to 1024GiB, not %s
 	--jobs:1:256:0:257:must be 1 to 256, not %s
 	EOF
     for name in bottom top none auto; do
