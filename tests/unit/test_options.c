@@ -1,12 +1,16 @@
 /* test_options.c - the option tables against the man page and themselves:
  * every declared option of every subcommand is an item of that subcommand's
  * part of man/poyo.1 stating the same range and default, every option the man
- * page lists there is declared, and no table holds a name or letter twice. */
+ * page lists there is declared, no table holds a name or letter twice, and a
+ * value past either end of any range, or not a number, is refused in the one
+ * shape "poyo: --OPTION: must be LO to HI UNIT, not VALUE". */
 #include "test.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -215,9 +219,82 @@ static void test_tables_name_each_option_once(void)
     }
 }
 
+/* What cli_next printed on stderr for "poyo OPT VALUE" with cmd's table, and
+ * its result in *r. */
+static const char *scan(const cli_command *cmd, const char *opt, const char *value, int *r)
+{
+    static char said[1024];
+    char *argv[] = { "poyo", (char *)opt, (char *)value, NULL };
+    char path[] = "/tmp/poyo-opt.XXXXXX";
+    int fd = mkstemp(path);
+    said[0] = '\0';
+    if (fd < 0)
+        return "capture failed";
+    unlink(path);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    dup2(fd, STDERR_FILENO);
+    cli_parser p;
+    const char *operand;
+    cli_init(&p, 3, argv, cmd);
+    *r = cli_next(&p, &operand);
+    fflush(stderr);
+    off_t n = lseek(STDERR_FILENO, 0, SEEK_CUR);
+    if (n > 0 && lseek(STDERR_FILENO, 0, SEEK_SET) == 0) {
+        ssize_t k = read(STDERR_FILENO, said, sizeof said - 1);
+        said[k > 0 ? k : 0] = '\0';
+    }
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    close(fd);
+    return said;
+}
+
+static void test_every_range_is_refused_in_one_shape(void)
+{
+    int checked = 0;
+    for (int k = 0; k < cli_command_count; k++) {
+        const cli_command *cmd = &cli_commands[k];
+        for (const cli_opt *o = cmd->opts; o->name; o++) {
+            if (o->kind == CLI_HEADING || !o->ranged || o->kind == CLI_SIZE || o->kind == CLI_BYTES)
+                continue;
+            char opt[64], range[128], v[2][64], want[320];
+            snprintf(opt, sizeof opt, "--%s", o->name);
+            cli_opt_range_text(o, range, sizeof range);
+            double step = o->kind == CLI_INT ? 1.0 : (o->max - o->min) / 1000.0;
+            snprintf(v[0], sizeof v[0], "%.10g", o->min - step);
+            snprintf(v[1], sizeof v[1], "%.10g", o->max + step);
+            for (int i = 0; i < 2; i++) {
+                char value[80];
+                snprintf(value, sizeof value, o->kind == CLI_PAIR ? "%s,0" : "%s", v[i]);
+                if (o->or_zero && strtod(value, NULL) == 0.0)
+                    continue;
+                snprintf(want, sizeof want, "poyo: %s: must be %s%s, not %s\n", opt, range,
+                         o->kind == CLI_PAIR ? " in both coordinates" : "", value);
+                int r;
+                const char *said = scan(cmd, opt, value, &r);
+                ENSURE_MSG(r == -2 && strcmp(said, want) == 0, "poyo %s %s %s: said '%s', not '%s'", cmd->name, opt,
+                           value, said, want);
+                checked++;
+            }
+            /* both ends are taken */
+            int r;
+            snprintf(v[0], sizeof v[0], o->kind == CLI_PAIR ? "%.10g,%.10g" : "%.10g", o->min, o->max);
+            const char *said = scan(cmd, opt, v[0], &r);
+            ENSURE_MSG(r == o->id && said[0] == '\0', "poyo %s %s %s: said '%s'", cmd->name, opt, v[0], said);
+            said = scan(cmd, opt, "abc", &r);
+            snprintf(want, sizeof want, "poyo: %s: 'abc' is not a %s\n", opt,
+                     o->kind == CLI_INT ? "whole number" : o->kind == CLI_PAIR ? "pair X,Y" : "number");
+            ENSURE_MSG(r == -2 && strcmp(said, want) == 0, "poyo %s %s abc: said '%s'", cmd->name, opt, said);
+        }
+    }
+    ENSURE_MSG(checked > 150, "only %d values checked", checked);
+}
+
 const struct test_case test_cases[] = {
     { "every_option_is_in_the_man_page_with_its_range_and_default",
       test_every_option_is_in_the_man_page_with_its_range_and_default },
     { "tables_name_each_option_once", test_tables_name_each_option_once },
+    { "every_range_is_refused_in_one_shape", test_every_range_is_refused_in_one_shape },
     { NULL, NULL },
 };
