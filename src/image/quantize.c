@@ -635,8 +635,9 @@ static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *er
 poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
 {
     omp_set_num_threads(1);
-    if (colors < 2 || colors > 256)
-        return poyo_fail(err, POYO_ERR_USAGE, "colours must be 2 to 256, not %d", colors);
+    if (colors < QUANTIZE_COLORS_MIN || colors > QUANTIZE_COLORS_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "colours must be %d to %d, not %d", QUANTIZE_COLORS_MIN,
+                         QUANTIZE_COLORS_MAX, colors);
     size_t npx = (size_t)a->width * a->height;
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = attr ? liq_histogram_create(attr) : NULL;

@@ -29,11 +29,11 @@ typedef struct text_def {
     double angle;           /* gradient direction, degrees clockwise from right (90: top to bottom) */
     int outline;            /* 1: the letters are outlined */
     unsigned outline_color; /* 0xRRGGBB */
-    double outline_width;   /* pixels at the canvas size (0 to 64); 0 with outline = 1/40 of the shorter side */
+    double outline_width;   /* pixels at the canvas size (0 to TEXT_OUTLINE_MAX); 0 with outline = 1/40 of the shorter side */
     text_align align;       /* lines against each other (columns, when vertical: left = top) */
     int vertical;           /* 1: top to bottom in columns right to left, with the font's vertical forms */
     text_fit fit;           /* fill: each line stretched over its share of the canvas; keep: proportions kept */
-    int width, height;      /* the canvas the text is laid out for (1 to 4096) */
+    int width, height;      /* the canvas the text is laid out for (1 to ANIM_SIDE_MAX) */
 } text_def;
 
 /* The defaults, the only place they live. */
