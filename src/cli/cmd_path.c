@@ -41,7 +41,14 @@ static void usage(FILE *out)
             "The path is closed when its last waypoint equals its first, point and angle.\n"
             "\n",
             COORD_MAX);
-    cli_print_options(out, cli_command_find("path"), NULL, NULL);
+    /* the options, the loops, then -h after the last (empty) heading */
+    cli_print_options(out, cli_command_find("path"), NULL, "");
+    fprintf(out,
+            "\nLoops: a closed path plays one lap, and --bounce one round trip, and both loop seamlessly.\n"
+            "Otherwise the stamp starts at rest at the first waypoint, travels to the last, settles\n"
+            "there (at most %g s) and the clip starts over at the first waypoint.\n",
+            follow_default_def().max_hold);
+    cli_print_options(out, cli_command_find("path"), "", NULL);
     fputs("Exit status: 0 success, 1 the stamp or an output failed, 2 usage error (a malformed or\n"
           "impossible --through included).\n",
           out);

@@ -66,14 +66,26 @@ static int typed_value(const cli_opt *o)
     return o->kind != CLI_FLAG && o->kind != CLI_ENUM && o->kind != CLI_DIR && o->kind != CLI_FILE;
 }
 
-/* "|cmd:--name|cmd:-x" for an option whose value is typed. */
+/* 1 until the first alternative of a case pattern is written. */
+static int pattern_first;
+
+/* "cmd:--name|cmd:-x" for an option whose value is typed, after a "|" but for the first. */
 static void typed_pattern(FILE *out, const cli_command *cmd, const cli_opt *o)
 {
     if (!typed_value(o))
         return;
-    fprintf(out, "|%s:--%s", cmd->name, o->name);
+    fprintf(out, "%s%s:--%s", pattern_first ? "" : "|", cmd->name, o->name);
     if (o->short_name)
         fprintf(out, "|%s:-%c", cmd->name, o->short_name);
+    pattern_first = 0;
+}
+
+/* Every option whose value is typed, of every subcommand, as one case pattern. */
+static void typed_patterns(FILE *out)
+{
+    pattern_first = 1;
+    for (int i = 0; i < cli_command_count; i++)
+        each_option(&cli_commands[i], typed_pattern, out);
 }
 
 static void bash_value_case(FILE *out, const cli_command *cmd, const cli_opt *o)
@@ -134,9 +146,8 @@ static void print_bash(FILE *out)
           out);
     for (int i = 0; i < cli_command_count; i++)
         each_option(&cli_commands[i], bash_value_case, out);
-    fputs("    # a number, a colour or text: nothing to offer\n    -", out);
-    for (int i = 0; i < cli_command_count; i++)
-        each_option(&cli_commands[i], typed_pattern, out);
+    fputs("    # a number, a colour or text: nothing to offer\n    ", out);
+    typed_patterns(out);
     fputs(")\n        COMPREPLY=() ;;\n", out);
     fputs("    *)\n        if [[ $cur == -* ]]; then\n            case $cmd in\n", out);
     for (int i = 0; i < cli_command_count; i++) {
@@ -203,9 +214,8 @@ static void print_zsh(FILE *out)
     fputs(") ]]; then\n        cmd=${words[2]}\n    fi\n    case $cmd:$prev in\n", out);
     for (int i = 0; i < cli_command_count; i++)
         each_option(&cli_commands[i], zsh_value_case, out);
-    fputs("    -", out);
-    for (int i = 0; i < cli_command_count; i++)
-        each_option(&cli_commands[i], typed_pattern, out);
+    fputs("    ", out);
+    typed_patterns(out);
     fputs(")\n        _message 'a value' ;;\n", out);
     fputs("    *)\n        if [[ $cur == -* ]]; then\n            case $cmd in\n", out);
     for (int i = 0; i < cli_command_count; i++) {

@@ -438,9 +438,7 @@ static const cli_opt path_opts[] = {
     ROW_FORMAT("gif, apng, webp or webm, instead of the output's extension"),
     ROW_MAXPX("refuse larger stamps before decoding"),
     ROW_MAXMEM("refuse, before the work, a clip estimated to need more memory"),
-    HEADING("\nLoops: a closed path plays one lap, and --bounce one round trip, and both loop seamlessly.\n"
-            "Otherwise the stamp starts at rest at the first waypoint, travels to the last, settles\n"
-            "there and the clip starts over at the first waypoint.\n"),
+    HEADING(""),
     ROW_HELP,
     END,
 };
