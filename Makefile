@@ -5,6 +5,10 @@
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man/man1
+# shell completions, where bash-completion, zsh and fish look for them
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD   ?= build
 
 CC      ?= cc
@@ -41,7 +45,7 @@ TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san coverage test-bins golden bench fuzz install uninstall clean
+.PHONY: all completions deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san coverage test-bins golden bench fuzz install uninstall clean
 
 all: $(BUILD)/poyo
 
@@ -114,6 +118,16 @@ $(BUILD)/tests $(BUILD)/tools $(BUILD)/fuzz:
 	mkdir -p $@
 
 test-bins: $(BUILD)/poyo $(TEST_BINS) $(TOOL_BINS)
+
+# the completion scripts, written by poyo itself from its option tables (src/cli/options.c)
+COMPLETIONS := $(BUILD)/completion/poyo.bash $(BUILD)/completion/_poyo $(BUILD)/completion/poyo.fish
+completions: $(COMPLETIONS)
+$(BUILD)/completion/poyo.bash: $(BUILD)/poyo
+	@mkdir -p $(@D) && $(BUILD)/poyo --completion bash >$@
+$(BUILD)/completion/_poyo: $(BUILD)/poyo
+	@mkdir -p $(@D) && $(BUILD)/poyo --completion zsh >$@
+$(BUILD)/completion/poyo.fish: $(BUILD)/poyo
+	@mkdir -p $(@D) && $(BUILD)/poyo --completion fish >$@
 
 # ---- tests -----------------------------------------------------------------
 # check: the whole suite with warnings as errors, the unit tests again built by clang, then
@@ -195,13 +209,18 @@ fuzz: deps
 	    build-fuzz/corpus/$$t build-fuzz/seeds/$$t 2>&1 | tail -n 12 || exit 1; \
 	done
 
-install: $(BUILD)/poyo
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+install: $(BUILD)/poyo $(COMPLETIONS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	  $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BUILD)/poyo $(DESTDIR)$(BINDIR)/poyo
 	install -m 644 man/poyo.1 $(DESTDIR)$(MANDIR)/poyo.1
+	install -m 644 $(BUILD)/completion/poyo.bash $(DESTDIR)$(BASHCOMPDIR)/poyo
+	install -m 644 $(BUILD)/completion/_poyo $(DESTDIR)$(ZSHCOMPDIR)/_poyo
+	install -m 644 $(BUILD)/completion/poyo.fish $(DESTDIR)$(FISHCOMPDIR)/poyo.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/poyo $(DESTDIR)$(MANDIR)/poyo.1
+	rm -f $(DESTDIR)$(BINDIR)/poyo $(DESTDIR)$(MANDIR)/poyo.1 $(DESTDIR)$(BASHCOMPDIR)/poyo \
+	  $(DESTDIR)$(ZSHCOMPDIR)/_poyo $(DESTDIR)$(FISHCOMPDIR)/poyo.fish
 
 clean:
 	rm -rf build build-clang build-san build-fuzz build-cov

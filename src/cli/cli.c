@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
 #include <sys/stat.h>
 
-#include "util/memlimit.h"
+#include "image/anim.h"
 
 /* Appends s to line (of cap bytes, holding *k) with control characters written
  * as \ooo, so that a file name cannot move the cursor or rewrite the terminal. */
@@ -25,9 +26,14 @@ static void put_safe(char *line, size_t cap, size_t *k, const char *s)
     line[*k] = '\0';
 }
 
+/* 1 while a silent parser checks a value: nothing is said. */
+static int muted;
+
 /* Prints "poyo: what: message" as one write, every part made safe for a terminal. */
 static void say(const char *what, const char *fmt, va_list ap)
 {
+    if (muted)
+        return;
     char msg[1024], line[4 * (4096 + sizeof msg) + 16];
     vsnprintf(msg, sizeof msg, fmt, ap);
     size_t k = 0;
@@ -57,18 +63,128 @@ void cli_note(const char *what, const char *fmt, ...)
     va_end(ap);
 }
 
-void cli_init(cli_parser *p, int argc, char **argv, const cli_option *opts)
+void cli_init(cli_parser *p, int argc, char **argv, const cli_command *cmd)
 {
     memset(p, 0, sizeof *p);
     p->argc = argc;
     p->argv = argv;
     p->i = 1;
-    p->opts = opts;
+    p->cmd = cmd;
+}
+
+/* The row of cmd (or of the command it inherits from) called by the long name
+ * (len bytes) or, when len is 0, by the short letter c. */
+static const cli_opt *find_option(const cli_command *cmd, const char *name, size_t len, char c)
+{
+    for (; cmd; cmd = cmd->inherits)
+        for (const cli_opt *o = cmd->opts; o->name; o++) {
+            if (o->kind == CLI_HEADING)
+                continue;
+            if (len ? strlen(o->name) == len && strncmp(o->name, name, len) == 0 : o->short_name == c)
+                return o;
+        }
+    return NULL;
+}
+
+/* Prints the one message of a value out of range: "poyo: OPT: must be RANGE, not VALUE". */
+static void say_range(const char *opt, const char *range, const char *value)
+{
+    cli_error(opt, "must be %s, not %s", range, value);
+}
+
+void cli_range_error(const char *opt, const cli_opt *o, const char *value)
+{
+    char range[160];
+    cli_opt_range_text(o, range, sizeof range - 24);
+    if (o->kind == CLI_PAIR)
+        strcat(range, " in both coordinates");
+    say_range(opt, range, value);
+}
+
+/* 1 when v lies within o's range (or o has none). */
+static int within(const cli_opt *o, double v)
+{
+    return !o->ranged || (v >= o->min && v <= o->max);
+}
+
+/* The i of the word v among an enum row's words (those after "|" in its
+ * choices are other spellings, counted on), or -1 (said unless silent). */
+static int enum_word(const cli_parser *p, const char *v)
+{
+    char buf[64], list[512] = "";
+    const char *w;
+    int n = 0;
+    for (int i = 0; (w = cli_opt_word(p->opt, i, buf, sizeof buf)) != NULL; i++, n++)
+        if (strcmp(w, v) == 0)
+            return i;
+    const char *alias = p->opt->choices ? strchr(p->opt->choices, '|') : NULL;
+    for (int i = n; alias && *alias;) {
+        alias += strspn(alias, "| ");
+        size_t len = strcspn(alias, " ");
+        if (len && strlen(v) == len && strncmp(alias, v, len) == 0)
+            return i;
+        i += len > 0;
+        alias += len;
+    }
+    if (p->opt->words || p->silent)
+        return -1; /* impulses and presets: the command says it, naming where to look */
+    size_t k = 0;
+    for (int i = 0; i < n && k < sizeof list; i++) {
+        w = cli_opt_word(p->opt, i, buf, sizeof buf);
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", w);
+    }
+    cli_error(p->name, "must be %s, not '%s'", list, v);
+    return -1;
+}
+
+/* Parses p->value by the kind of p->opt and checks its range: 1, or 0 after
+ * saying why (unless silent). */
+static int parse_value(cli_parser *p)
+{
+    const cli_opt *o = p->opt;
+    const char *v = p->value;
+    int ok = 1;
+    muted = p->silent; /* the helpers below say what is wrong; a silent parser only fails */
+    switch (o->kind) {
+    case CLI_DOUBLE:
+        ok = cli_double(p->name, v, &p->num);
+        if (ok && !within(o, p->num) && !(o->or_zero && p->num == 0.0)) {
+            cli_range_error(p->name, o, v);
+            ok = 0;
+        }
+        break;
+    case CLI_INT:
+        ok = cli_int(p->name, v, o->ranged ? (long)o->min : INT_MIN, o->ranged ? (long)o->max : INT_MAX, &p->inum);
+        p->num = p->inum;
+        break;
+    case CLI_PAIR:
+        ok = cli_pair(p->name, v, &p->x, &p->y);
+        if (ok && !(within(o, p->x) && within(o, p->y))) {
+            cli_range_error(p->name, o, v);
+            ok = 0;
+        }
+        break;
+    case CLI_SIZE: ok = cli_size(p->name, v, &p->w, &p->h); break;
+    case CLI_BYTES: ok = cli_bytes(p->name, v, o->min, o->max, &p->bytes); break;
+    case CLI_ENUM: ok = (p->word = enum_word(p, v)) >= 0 || o->words; break;
+    default: break;
+    }
+    muted = 0;
+    return ok;
+}
+
+/* Reports a scanning error unless silent; -2. */
+static int scan_error(const cli_parser *p, const char *what, const char *msg)
+{
+    if (!p->silent)
+        cli_error(what, "%s", msg);
+    return -2;
 }
 
 int cli_next(cli_parser *p, const char **operand)
 {
     p->value = NULL;
+    p->opt = NULL;
     if (p->i >= p->argc)
         return -1;
     char *arg = p->argv[p->i++];
@@ -80,59 +196,37 @@ int cli_next(cli_parser *p, const char **operand)
         p->no_more_options = 1;
         return cli_next(p, operand);
     }
-    const cli_option *o = NULL;
+    const cli_opt *o;
     const char *inline_value = NULL;
     if (arg[1] == '-') {
-        const char *name = arg + 2;
-        const char *eq = strchr(name, '=');
+        const char *name = arg + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         snprintf(p->name, sizeof p->name, "--%.*s", (int)(len < 60 ? len : 60), name);
-        for (const cli_option *t = p->opts; t->name; t++)
-            if (strlen(t->name) == len && strncmp(t->name, name, len) == 0) {
-                o = t;
-                break;
-            }
-        if (!o) {
-            if (!p->silent)
-                cli_error(p->name, "unknown option (see poyo --help)");
-            return -2;
-        }
+        if (!len || !(o = find_option(p->cmd, name, len, 0)))
+            return scan_error(p, p->name, "unknown option (see poyo --help)");
         if (eq)
             inline_value = eq + 1;
     } else {
         snprintf(p->name, sizeof p->name, "-%c", arg[1]);
-        for (const cli_option *t = p->opts; t->name; t++)
-            if (t->short_name && t->short_name == arg[1]) {
-                o = t;
-                break;
-            }
-        if (!o) {
-            if (!p->silent)
-                cli_error(p->name, "unknown option (see poyo --help)");
-            return -2;
-        }
+        if (!(o = find_option(p->cmd, NULL, 0, arg[1])))
+            return scan_error(p, p->name, "unknown option (see poyo --help)");
         if (arg[2] != '\0') {
-            if (!o->has_arg) {
-                if (!p->silent)
-                    cli_error(arg, "unknown option (short options cannot be combined)");
-                return -2;
-            }
+            if (o->kind == CLI_FLAG)
+                return scan_error(p, arg, "unknown option (short options cannot be combined)");
             inline_value = arg + 2;
         }
     }
-    if (o->has_arg) {
-        if (inline_value) {
-            p->value = inline_value;
-        } else if (p->i < p->argc) {
-            p->value = p->argv[p->i++];
-        } else {
-            if (!p->silent)
-                cli_error(p->name, "needs a value");
-            return -2;
-        }
-    } else if (inline_value) {
-        if (!p->silent)
-            cli_error(p->name, "takes no value");
+    p->opt = o;
+    if (o->kind == CLI_FLAG)
+        return inline_value ? scan_error(p, p->name, "takes no value") : o->id;
+    if (inline_value)
+        p->value = inline_value;
+    else if (p->i < p->argc)
+        p->value = p->argv[p->i++];
+    else
+        return scan_error(p, p->name, "needs a value");
+    if (!parse_value(p)) {
+        p->opt = NULL;
         return -2;
     }
     return o->id;
@@ -186,7 +280,9 @@ int cli_int(const char *opt, const char *s, long lo, long hi, int *out)
         return 0;
     }
     if (v < lo || v > hi) {
-        cli_error(opt, "must be %ld to %ld, not %s", lo, hi, s);
+        char range[64];
+        snprintf(range, sizeof range, "%ld to %ld", lo, hi);
+        say_range(opt, range, s);
         return 0;
     }
     *out = (int)v;
@@ -230,8 +326,10 @@ int cli_size(const char *opt, const char *s, int *w, int *h)
     } else {
         goto bad;
     }
-    if (a < 1 || a > 4096 || b < 1 || b > 4096 || errno) {
-        cli_error(opt, "must be 1 to 4096 pixels per side, not %s", s);
+    if (a < 1 || a > ANIM_SIDE_MAX || b < 1 || b > ANIM_SIDE_MAX || errno) {
+        char range[64];
+        snprintf(range, sizeof range, "1 to %d pixels per side", ANIM_SIDE_MAX);
+        say_range(opt, range, s);
         return 0;
     }
     *w = (int)a;
@@ -278,70 +376,53 @@ static int parse_bytes(const char *opt, const char *s, double *out)
     return 1;
 }
 
-int cli_bytes(const char *opt, const char *s, long long *out)
+int cli_bytes(const char *opt, const char *s, double lo, double hi, long long *out)
 {
     double b;
     if (!parse_bytes(opt, s, &b))
         return 0;
-    if (b < 1 || b > 1e12) {
-        cli_error(opt, "'%s' is out of range (1 byte to 1 TB)", s);
+    if (!(b >= lo && b <= hi)) {
+        char l[32], h[32], range[80];
+        cli_bytes_text(lo, l, sizeof l);
+        cli_bytes_text(hi, h, sizeof h);
+        snprintf(range, sizeof range, "%s to %s", l, h);
+        say_range(opt, range, s);
         return 0;
     }
     *out = (long long)llround(b);
     return 1;
 }
 
-int cli_max_memory(const char *opt, const char *v, long long *out)
+void cli_bytes_text(double b, char *buf, size_t cap)
 {
-    double b;
-    if (!parse_bytes(opt, v, &b))
-        return 0;
-    /* its own range, not --max-bytes's: 1024 GiB is more than 1 TB */
-    if (!(b >= (double)MEMLIMIT_MIN_MEMORY && b <= (double)MEMLIMIT_MAX_MEMORY)) {
-        cli_error(opt, "'%s' is out of range (16MiB to 1024GiB)", v);
-        return 0;
-    }
-    *out = (long long)llround(b);
-    return 1;
+    const double gib = 1073741824.0, mib = 1048576.0;
+    if (b == 1.0)
+        snprintf(buf, cap, "1 byte");
+    else if (b >= gib && fmod(b, gib) == 0.0)
+        snprintf(buf, cap, "%.0fGiB", b / gib);
+    else if (b >= mib && fmod(b, mib) == 0.0)
+        snprintf(buf, cap, "%.0fMiB", b / mib);
+    else if (b >= 1e12 && fmod(b, 1e12) == 0.0)
+        snprintf(buf, cap, "%.0f TB", b / 1e12);
+    else
+        snprintf(buf, cap, "%.0f bytes", b);
 }
 
-int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out)
+int cli_output_option(const cli_parser *p, output_def *out)
 {
-    switch (which) {
-    case CLI_OUT_COLORS:
-        return cli_int(opt, v, 2, 256, &out->quant.colors);
-    case CLI_OUT_DITHER: {
-        double d;
-        if (!cli_double(opt, v, &d))
-            return 0;
-        if (!(d >= 0.0 && d <= 1.0)) {
-            cli_error(opt, "must be 0 to 1, not %s", v);
-            return 0;
-        }
-        out->quant.dither = d;
-        return 1;
-    }
-    case CLI_OUT_ALPHA:
-        return cli_int(opt, v, 1, 255, &out->quant.alpha_threshold);
-    case CLI_OUT_LOSSY_GIF:
-        return cli_int(opt, v, 0, 255, &out->quant.lossy);
-    case CLI_OUT_FORMAT: {
-        int f = output_format_lookup(v);
-        if (f < 0) {
-            cli_error(opt, "must be gif, apng, webp or webm, not '%s'", v);
-            return 0;
-        }
-        out->format = (out_format)f;
-        return 1;
-    }
-    case CLI_OUT_QUALITY:
-        if (!cli_int(opt, v, 0, 100, &out->webp.quality))
-            return 0;
-        out->quant.quality_max = out->webp.quality;
+    switch (p->opt ? p->opt->id : 0) {
+    case OPT_COLORS: out->quant.colors = p->inum; return 1;
+    case OPT_DITHER: out->quant.dither = p->num; return 1;
+    case OPT_ALPHA: out->quant.alpha_threshold = p->inum; return 1;
+    case OPT_LOSSY_GIF: out->quant.lossy = p->inum; return 1;
+    case OPT_FORMAT: out->format = (out_format)output_format_lookup(p->value); return 1;
+    case OPT_QUALITY:
+        out->webp.quality = p->inum;
+        out->quant.quality_max = p->inum;
         out->webp.lossy = 1;
         return 1;
+    default: return 0;
     }
-    return 0;
 }
 
 int cli_write_stills(const anim *a, const char *frames_dir, const char *sheet, const output_def *out)
@@ -355,15 +436,6 @@ int cli_write_stills(const anim *a, const char *frames_dir, const char *sheet, c
         cli_error(sheet, "%s", err.msg);
         return 0;
     }
-    return 1;
-}
-
-int cli_max_pixels(const char *opt, const char *v, long long *out)
-{
-    int mp;
-    if (!cli_int(opt, v, 1, 1000000000, &mp))
-        return 0;
-    *out = mp;
     return 1;
 }
 

@@ -7,34 +7,36 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "options.h"
 #include "image/output.h"
 
 #define POYO_VERSION "0.1.0"
 
-/* One option a command accepts. */
-typedef struct cli_option {
-    const char *name;   /* long name without the dashes */
-    char short_name;    /* or 0 */
-    int has_arg;        /* 1 when it takes a value */
-    int id;             /* returned by cli_next, > 0 */
-} cli_option;
-
-/* Scanner state over argv. */
+/* Scanner state over argv, reading a command's option table (options.h). */
 typedef struct cli_parser {
     int argc;
     char **argv;
     int i;                    /* next argv index */
     int no_more_options;      /* after "--" */
     int silent;               /* 1: report errors only by the return value */
-    const cli_option *opts;   /* terminated by { NULL, 0, 0, 0 } */
-    const char *value;        /* the value of the option just returned */
+    const cli_command *cmd;
+    const cli_opt *opt;       /* the row of the option just returned */
+    const char *value;        /* its value as given */
     char name[80];            /* how the user spelled it, for messages */
+    /* its value parsed by the row's kind and checked against its range: */
+    double num;               /* CLI_DOUBLE and CLI_INT */
+    int inum;                 /* CLI_INT */
+    double x, y;              /* CLI_PAIR */
+    int w, h;                 /* CLI_SIZE */
+    long long bytes;          /* CLI_BYTES */
+    int word;                 /* CLI_ENUM: which word (the table's order) */
 } cli_parser;
 
-/* Starts scanning argv[1..]. */
-void cli_init(cli_parser *p, int argc, char **argv, const cli_option *opts);
-/* Next item: an option id (> 0, value in p->value), 0 for an operand (in *operand),
- * -1 at the end, -2 after printing a usage error. */
+/* Starts scanning argv[1..] for cmd's options. */
+void cli_init(cli_parser *p, int argc, char **argv, const cli_command *cmd);
+/* Next item: an option id (> 0; its row in p->opt, its value in p->value and,
+ * parsed and within its range, in the field its kind names), 0 for an operand
+ * (in *operand), -1 at the end, -2 after printing a usage error. */
 int cli_next(cli_parser *p, const char **operand);
 
 /* Prints "poyo: what: message" on stderr as one line; control characters
@@ -62,14 +64,16 @@ int cli_int(const char *opt, const char *s, long lo, long hi, int *out);
 int cli_color(const char *opt, const char *s, unsigned *out);
 /* Parses "X,Y" as two finite numbers. */
 int cli_pair(const char *opt, const char *s, double *x, double *y);
-/* Parses a canvas size "WxH" or "N" (N x N), each side 1 to 4096 pixels. */
+/* Parses a canvas size "WxH" or "N" (N x N), each side 1 to ANIM_SIDE_MAX pixels. */
 int cli_size(const char *opt, const char *s, int *w, int *h);
-/* The encoder options every subcommand shares. */
-typedef enum cli_outopt { CLI_OUT_COLORS, CLI_OUT_DITHER, CLI_OUT_ALPHA, CLI_OUT_FORMAT, CLI_OUT_QUALITY,
-                        CLI_OUT_LOSSY_GIF } cli_outopt;
-/* Parses one of them (spelled opt, value v) into *out; prints a message and returns 0 on failure.
- * --quality sets the GIF quantiser's target and lossy WebP at that quality. */
-int cli_output_option(cli_outopt which, const char *opt, const char *v, output_def *out);
+/* The one message for a value out of its option's range: "poyo: OPT: must be
+ * LO to HI UNIT[ in both coordinates], not VALUE" (opt as the user spelled it). */
+void cli_range_error(const char *opt, const cli_opt *o, const char *value);
+/* Applies an encoder option every subcommand shares (OPT_COLORS, OPT_DITHER,
+ * OPT_ALPHA, OPT_FORMAT, OPT_QUALITY or OPT_LOSSY_GIF, just parsed by p) to out:
+ * 1, or 0 when p's option is not one of them. --quality sets the GIF
+ * quantiser's target and lossy WebP at that quality. */
+int cli_output_option(const cli_parser *p, output_def *out);
 /* The file name poyo gives the output of input (without its directory): STEM.EXT,
  * where ext is the format's extension with its dot. An APNG (".png", the
  * extension most inputs have), and any output whose input already has its
@@ -84,11 +88,10 @@ mode_t cli_file_mode(void);
 /* Writes the frames into frames_dir and the sprite sheet into sheet, those of the
  * two that are not NULL: 1, or 0 after saying which could not be written. */
 int cli_write_stills(const anim *a, const char *frames_dir, const char *sheet, const output_def *out);
-/* Parses --max-pixels (1 to 10^9). */
-int cli_max_pixels(const char *opt, const char *v, long long *out);
-/* Parses a size like 128K, 256KiB, 300KB, 1M, 2G, 1GiB or 5000 into bytes. */
-int cli_bytes(const char *opt, const char *s, long long *out);
-/* Parses --max-memory (a size, 16 MiB to 1 TiB); the command hands it to memlimit_set. */
-int cli_max_memory(const char *opt, const char *v, long long *out);
+/* Parses a size like 128K, 256KiB, 300KB, 1M, 2G, 1GiB or 5000 into bytes within
+ * [lo, hi] (the message states them as cli_bytes_text does). */
+int cli_bytes(const char *opt, const char *s, double lo, double hi, long long *out);
+/* A byte count as the messages and --help state it: 1GiB, 16MiB, 1 TB, 1 byte. */
+void cli_bytes_text(double bytes, char *buf, size_t cap);
 
 #endif

@@ -26,51 +26,6 @@
 #include "util/fileio.h"
 #include "util/memlimit.h"
 
-enum {
-    O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_LIST, O_IMPULSE, O_STRENGTH, O_AT, O_ANGLE, O_RATE,
-    O_HZ, O_DAMPING, O_VOLUME, O_DRAG, O_OUTLINE, O_SUBSTEPS, O_GRID, O_ANCHOR, O_FPS, O_DURATION, O_SIZE,
-    O_FIT, O_LOOP, O_COLORS, O_DITHER, O_ALPHA, O_MAXPX, O_FORMAT, O_FRAMES, O_SHEET, O_QUALITY, O_PRESET,
-    O_MAXBYTES, O_MATTE, O_LOSSY, O_LOSSY_GIF, O_JOBS, O_RECURSIVE, O_JSON, O_SKIP, O_MAXMEM,
-    O_FONT, O_COLOR, O_GRADIENT, O_TEXT_OUTLINE, O_ALIGN, O_VERTICAL, O_PER_GLYPH /* poyo text's own */
-};
-
-static const cli_option options[] = {
-    { "output", 'o', 1, O_OUTPUT }, { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET },
-    { "verbose", 'v', 0, O_VERBOSE }, { "help", 'h', 0, O_HELP }, { "list-impulses", 0, 0, O_LIST },
-    { "impulse", 'i', 1, O_IMPULSE }, { "strength", 0, 1, O_STRENGTH }, { "at", 0, 1, O_AT },
-    { "angle", 0, 1, O_ANGLE }, { "rate", 0, 1, O_RATE }, { "hz", 0, 1, O_HZ }, { "damping", 0, 1, O_DAMPING },
-    { "volume", 0, 1, O_VOLUME }, { "drag", 0, 1, O_DRAG }, { "outline-stiffness", 0, 1, O_OUTLINE },
-    { "outline", 0, 1, O_OUTLINE }, /* the older name of --outline-stiffness; in poyo text, the letters' outline */
-    { "substeps", 0, 1, O_SUBSTEPS }, { "grid", 0, 1, O_GRID }, { "anchor", 0, 1, O_ANCHOR },
-    { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION }, { "size", 's', 1, O_SIZE }, { "fit", 0, 1, O_FIT },
-    { "loop", 0, 1, O_LOOP }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
-    { "alpha-threshold", 0, 1, O_ALPHA }, { "max-pixels", 0, 1, O_MAXPX }, { "format", 0, 1, O_FORMAT },
-    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "quality", 0, 1, O_QUALITY },
-    { "preset", 'p', 1, O_PRESET }, { "max-bytes", 0, 1, O_MAXBYTES }, { "matte", 0, 1, O_MATTE },
-    { "lossy", 0, 0, O_LOSSY }, { "lossy-gif", 0, 1, O_LOSSY_GIF }, { "jobs", 'j', 1, O_JOBS }, { "recursive", 'r', 0, O_RECURSIVE },
-    { "json", 0, 0, O_JSON }, { "skip-existing", 0, 0, O_SKIP }, { "max-memory", 0, 1, O_MAXMEM },
-    { NULL, 0, 0, 0 },
-};
-
-/* poyo text's options after those of poyo animate (but --outline) */
-static const cli_option text_only[] = {
-    { "font", 0, 1, O_FONT }, { "color", 0, 1, O_COLOR }, { "gradient", 0, 1, O_GRADIENT },
-    { "outline", 0, 1, O_TEXT_OUTLINE }, { "align", 0, 1, O_ALIGN }, { "vertical", 0, 0, O_VERTICAL },
-    { "per-glyph", 0, 0, O_PER_GLYPH }, { NULL, 0, 0, 0 },
-};
-#define N_OPTIONS (sizeof options / sizeof options[0])
-#define N_TEXT_ONLY (sizeof text_only / sizeof text_only[0])
-
-/* The table of poyo text: animate's, where --outline is the letters' outline. */
-static void text_options(cli_option *out)
-{
-    size_t n = 0;
-    for (size_t i = 0; options[i].name; i++)
-        if (strcmp(options[i].name, "outline") != 0)
-            out[n++] = options[i];
-    memcpy(out + n, text_only, sizeof text_only);
-}
-
 static const char *anchor_name(anchor_kind a)
 {
     return a == ANCHOR_BOTTOM ? "bottom" : a == ANCHOR_TOP ? "top" : "none";
@@ -97,127 +52,31 @@ void cmd_list_impulses(FILE *out)
 
 static void usage(FILE *out)
 {
-    animate_def a = animate_default_def();
-    quantize_def q = quantize_default_def();
     fputs("Usage: poyo [animate] [OPTIONS] INPUT...\n"
-            "Make a stamp jiggle as a soft body and write a looping animated GIF.\n"
-            "INPUT is a PNG, JPEG, WebP, GIF (an animation's first frame) or SVG file (drawn at the\n"
-            "size it is shown), - for standard input, or a directory (its *.png, *.jpg, *.jpeg,\n"
-            "*.webp, *.gif and *.svg). Without -o, STEM.gif is written beside each input\n"
-            "(standard output for standard input); an APNG, or an output with its input's\n"
-            "extension, is STEM.PRESET.EXT or STEM.poyo.EXT (stamp.line.png), never the input.\n"
-            "\n"
-            "Output:\n"
-            "  -o, --output FILE        output file (- = standard output); DIR/ for many inputs\n"
-            "      --format FMT         gif, apng, webp or webm (default: the extension of -o, else the\n"
-            "                           preset's, else gif); -o x.jpg, x.mp4 or a clash is a usage error\n"
-            "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
-            "      --sheet FILE.png     also write a sprite sheet and FILE.json (rectangles, durations)\n"
-            "  -f, --force              overwrite existing output files\n"
-            "  -p, --preset NAME        slack, discord, discord-sticker, line, line-emoji, telegram,\n"
-            "                           telegram-emoji, teams, mastodon, signal or whatsapp (size,\n"
-            "                           format, fps, budget); an option that breaks its rules is refused\n"
-            "      --max-bytes SIZE     fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M): the file\n"
-            "                           as made when it fits, else the fitting candidate (colours,\n"
-            "                           lossy GIF, quality, crf, frame rate, canvas) with the least\n"
-            "                           PSNR lost, said in -v and --json (psnr_lost, search)\n"
-            "\n",
+          "Make a stamp jiggle as a soft body and write a looping animated GIF.\n"
+          "INPUT is a PNG, JPEG, WebP, GIF (an animation's first frame) or SVG file (drawn at the\n"
+          "size it is shown), - for standard input, or a directory (its *.png, *.jpg, *.jpeg,\n"
+          "*.webp, *.gif and *.svg). Without -o, STEM.gif is written beside each input\n"
+          "(standard output for standard input); an APNG, or an output with its input's\n"
+          "extension, is STEM.PRESET.EXT or STEM.poyo.EXT (stamp.line.png), never the input.\n"
+          "\n",
           out);
-    fprintf(out,
-            "Many files:\n"
-            "  -r, --recursive          take images in subdirectories too; -o DIR/ mirrors them\n"
-            "  -j, --jobs N             files processed at once (1 to 256, default: the cores)\n"
-            "      --skip-existing      leave inputs whose output exists, without reading them\n"
-            "      --json               one JSON object per file on standard output\n"
-            "  -q, --quiet              print nothing but errors\n"
-            "  -v, --verbose            print one line per file written\n"
-            "\n"
-            "Impulse:\n"
-            "  -i, --impulse NAME       squash, stretch, poke, shake, twist, jump, drop, wave, pat\n"
-            "                           (default squash; see --list-impulses)\n"
-            "      --strength S         size of the kick (default and range per impulse, see\n"
-            "                           --list-impulses; beyond the range the body folds over itself)\n"
-            "      --at X,Y             point of the kick, image fractions (0,0 top-left)\n"
-            "      --angle DEG          direction, degrees clockwise from right\n"
-            "      --rate HZ            repeats per second of wave and pat (0.1 to 20)\n"
-            "      --list-impulses      list the impulses with their parameters and defaults\n"
-            "\n"
-            "Body:\n"
-            "      --hz F               wobbles per second of the main wobble (0.1 to 20, default %g)\n"
-            "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
-            "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
-            "      --outline-stiffness K  stiffness of springs along the outline (0 to 1, default %g = off);\n"
-            "                           --outline K is another name for it\n"
-            "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
-            "      --substeps N         solver steps per frame at least (1 to 64, default %d)\n"
-            "      --anchor WHERE       bottom, top, none or auto (default auto: the impulse's own)\n"
-            "\n",
-            a.body.hz, a.body.damping, SOFTBODY_VOLUME_MAX, a.body.volume, a.body.drag, a.body.outline, a.grid, a.body.substeps);
-    fprintf(out,
-            "Clip and canvas:\n"
-            "      --fps F              frames per second (1 to 100, default %g)\n"
-            "      --duration S         seconds of a one-shot clip (0.1 to 60; default: while the wobble\n"
-            "                           shows, 0.8 to %g s)\n"
-            "  -s, --size WxH|N         canvas size (1 to 4096; default the input's size)\n"
-            "      --fit auto|none      auto: full size, shrunk only as far as the motion needs (default)\n"
-            "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
-            "\n"
-            "GIF, APNG, WebP:\n"
-            "      --colors N           palette size at most (2 to 256, default %d)\n"
-            "      --dither LEVEL       dithering (0 to 1, default %g)\n"
-            "      --alpha-threshold N  alpha at or above N is opaque in a GIF (1 to 255, default %d)\n"
-            "      --matte COLOR        blend soft edges onto #rrggbb, white, black, light or dark\n"
-            "      --quality Q          lossy quality: the GIF quantiser's target (default %d) and\n"
-            "                           lossy WebP (default %d) (0 to 100)\n"
-            "      --lossy              lossy WebP (default lossless)\n"
-            "      --lossy-gif N        lossy GIF: LZW may write a pixel as a colour up to N away (RGB\n"
-            "                           distance, 0 to 255; default %d, exact; 20 to 60 is subtle)\n"
-            "\n"
-            "Input and limits:\n"
-            "      --max-pixels N       refuse larger images before decoding (default 16777216)\n"
-            "      --max-memory SIZE    refuse, before the work, a stamp estimated to need more memory\n"
-            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
-            "\n"
-            "  -h, --help               this help;  poyo --version prints the version\n"
-            "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
-            a.fps, a.max_duration, a.loop, q.colors, q.dither, q.alpha_threshold, q.quality_max, webp_default_def().quality,
-            q.lossy);
+    cli_print_options(out, cli_command_find("animate"), NULL, NULL);
+    fputs("poyo --version prints the version; poyo --completion bash|zsh|fish a completion script.\n"
+          "Exit status: 0 success, 1 some input failed, 2 usage error.\n",
+          out);
 }
 
 static void text_usage(FILE *out)
 {
-    text_def t = text_default_def();
-    fprintf(out,
-            "Usage: poyo text [OPTIONS] TEXT...\n"
-            "Draw TEXT (the words joined by spaces) as a stamp and make it jiggle like poyo animate does.\n"
-            "Lines break at newlines and at the two characters \\n. Without -o, the output is named\n"
-            "after the text (TEXT.gif, its letters and digits kept, the rest as _).\n"
-            "\n"
-            "Text:\n"
-            "      --font NAME|FILE     a fontconfig pattern (IPAexGothic, serif:bold) or a font file\n"
-            "                           (default %s); emoji come from a colour emoji font\n"
-            "      --color C            fill colour: #rrggbb, #rgb or a name (default #%06x)\n"
-            "      --gradient C1,C2[,ANGLE]  fill from C1 to C2, ANGLE degrees clockwise from right\n"
-            "                           (default %g: top to bottom)\n"
-            "      --outline C[,WIDTH]  outline the letters in C, WIDTH pixels at the canvas size\n"
-            "                           (0 to 64; default 1/40 of the shorter side)\n"
-            "      --align WHERE        left, center or right (default center); top, middle, bottom\n"
-            "                           when vertical\n"
-            "      --vertical           top to bottom, columns right to left, vertical glyph forms\n"
-            "      --fit fill|keep      fill: each line stretched over its share of the canvas (default);\n"
-            "                           keep: proportions kept. --fit auto|none is the canvas fit below\n"
-            "      --per-glyph          each glyph a body of its own, kicked one after another (at most %d)\n"
-            "  -s, --size WxH|N         canvas size (1 to 4096; default %dx%d)\n"
-            "\n"
-            "Every option of poyo animate applies (see poyo animate --help): -o, --format, -p,\n"
-            "--max-bytes, --max-memory SIZE, --frames, --sheet, -i, --strength, --hz,\n"
-            "--outline-stiffness K (the body's outline springs; --outline is the letters' outline\n"
-            "here) and the rest.\n"
-            "\n"
-            "  -h, --help               this help\n"
-            "Exit status: 0 success, 1 failure, 2 usage error (bad text, no such font).\n",
-            t.font, t.color, t.angle, STAGGER_MAX_PARTS, t.width, t.height);
+    fputs("Usage: poyo text [OPTIONS] TEXT...\n"
+          "Draw TEXT (the words joined by spaces) as a stamp and make it jiggle like poyo animate does.\n"
+          "Lines break at newlines and at the two characters \\n. Without -o, the output is named\n"
+          "after the text (TEXT.gif, its letters and digits kept, the rest as _).\n"
+          "\n",
+          out);
+    cli_print_options(out, cli_command_find("text"), NULL, NULL);
+    fputs("Exit status: 0 success, 1 failure, 2 usage error (bad text, no such font).\n", out);
 }
 
 typedef struct run_opts {
@@ -975,7 +834,7 @@ static int parse_text_colours(int id, const char *opt, const char *v, text_def *
     char *second = strchr(buf, ','), *third = NULL;
     if (second)
         *second++ = '\0';
-    if (id == O_GRADIENT) {
+    if (id == OPT_GRADIENT) {
         if (!second) {
             cli_error(opt, "needs two colours, C1,C2[,ANGLE], not '%s'", v);
             return 0;
@@ -989,8 +848,8 @@ static int parse_text_colours(int id, const char *opt, const char *v, text_def *
     t->outline = 1;
     if (!cli_color(opt, buf, &t->outline_color) || (second && !cli_double(opt, second, &t->outline_width)))
         return 0;
-    if (second && !(t->outline_width > 0 && t->outline_width <= 64)) {
-        cli_error(opt, "width must be more than 0 and at most 64 pixels, not %s", second);
+    if (second && !(t->outline_width > 0 && t->outline_width <= TEXT_OUTLINE_MAX)) {
+        cli_error(opt, "width must be more than 0 and at most %d pixels, not %s", TEXT_OUTLINE_MAX, second);
         return 0;
     }
     return 1;
@@ -1052,159 +911,119 @@ typedef struct parse_seen {
     int format_set, duration_set, bytes_set;
 } parse_seen;
 
-/* An option of the body, the impulse or the clip into o: 1, 0 (an error, reported), or -1 when
- * id is not one of them. */
-static int parse_body_option(run_opts *o, parse_seen *seen, int id, const char *on, const char *v, int text_mode)
+/* An option of the body, the impulse or the clip (parsed by p) into o: 1, 0
+ * (an error, reported), or -1 when it is not one of them. */
+static int parse_body_option(run_opts *o, parse_seen *seen, const cli_parser *p)
 {
-    int ok = 1;
-    double d;
-    switch (id) {
-    case O_IMPULSE: {
-        int k = impulse_lookup(v);
-        if (k < 0) {
-            cli_error(on, "unknown impulse '%s' (see poyo --list-impulses)", v);
-            ok = 0;
-        } else {
-            o->anim.impulse.kind = (impulse_kind)k;
+    double n = p->num;
+    animate_def *a = &o->anim;
+    static const anchor_kind anchors[] = { ANCHOR_BOTTOM, ANCHOR_TOP, ANCHOR_NONE };
+    switch (p->opt->id) {
+    case OPT_IMPULSE:
+        if (p->word < 0) {
+            cli_error(p->name, "unknown impulse '%s' (see poyo --list-impulses)", p->value);
+            return 0;
         }
+        a->impulse.kind = (impulse_kind)p->word;
         break;
-    }
-    case O_STRENGTH: ok = cli_double(on, v, &o->anim.impulse.strength); break;
-    case O_AT: ok = cli_pair(on, v, &o->anim.impulse.at.x, &o->anim.impulse.at.y); break;
-    case O_ANGLE: ok = cli_double(on, v, &o->anim.impulse.angle); break;
-    case O_RATE: ok = cli_double(on, v, &o->anim.impulse.rate); break;
-    case O_HZ: ok = cli_double(on, v, &o->anim.body.hz); break;
-    case O_DAMPING: ok = cli_double(on, v, &o->anim.body.damping); break;
-    case O_VOLUME: ok = cli_double(on, v, &o->anim.body.volume); break;
-    case O_DRAG: ok = cli_double(on, v, &o->anim.body.drag); break;
-    case O_OUTLINE: /* checked here too: a message names the option as it was typed */
-        ok = cli_double(on, v, &o->anim.body.outline);
-        if (ok && !(o->anim.body.outline >= 0.0 && o->anim.body.outline <= 1.0)) {
-            cli_error(on, "must be 0 to 1, not %s", v);
-            ok = 0;
-        }
+    case OPT_STRENGTH: a->impulse.strength = n; break;
+    case OPT_AT: a->impulse.at = v2_make(p->x, p->y); break;
+    case OPT_ANGLE: a->impulse.angle = n; break;
+    case OPT_RATE: a->impulse.rate = n; break;
+    case OPT_HZ: a->body.hz = n; break;
+    case OPT_DAMPING: a->body.damping = n; break;
+    case OPT_VOLUME: a->body.volume = n; break;
+    case OPT_DRAG: a->body.drag = n; break;
+    case OPT_OUTLINE_STIFFNESS:
+    case OPT_OUTLINE_OLD: a->body.outline = n; break;
+    case OPT_SUBSTEPS: a->body.substeps = p->inum; break;
+    case OPT_GRID: a->grid = p->inum; break;
+    case OPT_ANCHOR: /* bottom top none auto */
+        a->anchor_auto = p->word == 3;
+        if (p->word < 3)
+            a->body.anchor = anchors[p->word];
         break;
-    case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &o->anim.body.substeps); break;
-    case O_GRID: ok = cli_int(on, v, 3, 64, &o->anim.grid); break;
-    case O_ANCHOR:
-        o->anim.anchor_auto = 0;
-        if (strcmp(v, "bottom") == 0) o->anim.body.anchor = ANCHOR_BOTTOM;
-        else if (strcmp(v, "top") == 0) o->anim.body.anchor = ANCHOR_TOP;
-        else if (strcmp(v, "none") == 0) o->anim.body.anchor = ANCHOR_NONE;
-        else if (strcmp(v, "auto") == 0) o->anim.anchor_auto = 1;
-        else {
-            cli_error(on, "must be bottom, top, none or auto, not '%s'", v);
-            ok = 0;
-        }
-        break;
-    case O_FPS: ok = cli_double(on, v, &o->anim.fps); break;
-    case O_DURATION:
-        ok = cli_double(on, v, &d);
-        if (ok && !(d >= 0.1 && d <= 60.0)) {
-            cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
-            ok = 0;
-        }
-        o->anim.duration = d;
-        seen->duration_set = 1;
-        break;
-    case O_SIZE: ok = cli_size(on, v, &o->anim.width, &o->anim.height); break;
-    case O_FIT:
-        if (strcmp(v, "auto") == 0) o->anim.fit = FIT_AUTO;
-        else if (strcmp(v, "none") == 0) o->anim.fit = FIT_NONE;
-        else if (text_mode && strcmp(v, "fill") == 0) o->text.fit = TEXT_FIT_FILL;
-        else if (text_mode && strcmp(v, "keep") == 0) o->text.fit = TEXT_FIT_KEEP;
-        else {
-            cli_error(on, text_mode ? "must be fill, keep, auto or none, not '%s'" : "must be auto or none, not '%s'", v);
-            ok = 0;
-        }
-        break;
-    case O_LOOP:
-        ok = cli_int(on, v, 0, 65535, &o->anim.loop);
-        o->loop_set = 1;
-        break;
-    default: ok = -1; break;
-    }
-    return ok;
-}
-
-/* An option of the output or the run into o: 1, 0 (an error, reported), or -1 when
- * id is not one of them. */
-static int parse_output_option(run_opts *o, parse_seen *seen, int id, const char *on, const char *v)
-{
-    int ok = 1;
-    switch (id) {
-    case O_PRESET: break; /* applied before the other options */
-    case O_MAXBYTES:
-        ok = cli_bytes(on, v, &o->max_bytes);
-        seen->bytes_set = 1;
-        break;
-    case O_MATTE: ok = parse_matte(on, v, &o->out.quant.matte); break;
-    case O_LOSSY: o->out.webp.lossy = 1; break;
-    case O_LOSSY_GIF: ok = cli_output_option(CLI_OUT_LOSSY_GIF, on, v, &o->out); break;
-    case O_JOBS: ok = cli_int(on, v, 1, 256, &o->workers); break;
-    case O_RECURSIVE: o->recursive = 1; break;
-    case O_JSON: o->json = 1; break;
-    case O_SKIP: o->skip_existing = 1; break;
-    case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &o->out); break;
-    case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &o->out); break;
-    case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &o->out); break;
-    case O_FORMAT:
-        ok = cli_output_option(CLI_OUT_FORMAT, on, v, &o->out);
-        seen->format_set = 1;
-        break;
-    case O_FRAMES:
-    case O_SHEET:
-        if (!*v) {
-            cli_error(on, "needs a file name");
-            ok = 0;
-        }
-        if (id == O_FRAMES)
-            o->frames_dir = v;
+    case OPT_FPS: a->fps = n; break;
+    case OPT_DURATION: a->duration = n; seen->duration_set = 1; break;
+    case OPT_SIZE: a->width = p->w; a->height = p->h; break;
+    case OPT_FIT: a->fit = p->word == 0 ? FIT_AUTO : FIT_NONE; break;
+    case OPT_TEXT_FIT: /* fill keep auto none */
+        if (p->word < 2)
+            o->text.fit = p->word == 0 ? TEXT_FIT_FILL : TEXT_FIT_KEEP;
         else
-            o->sheet = v;
+            a->fit = p->word == 2 ? FIT_AUTO : FIT_NONE;
         break;
-    case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &o->out); break;
-    case O_MAXPX: ok = cli_max_pixels(on, v, &o->max_pixels); break;
-    case O_MAXMEM: ok = cli_max_memory(on, v, &o->max_memory); break;
-    default: ok = -1; break;
+    case OPT_LOOP: a->loop = p->inum; o->loop_set = 1; break;
+    default: return -1;
     }
-    return ok;
+    return 1;
 }
 
-/* An option of poyo text into o: 1, 0 (an error, reported), or -1 when
- * id is not one of them. */
-static int parse_text_option(run_opts *o, int id, const char *on, const char *v)
+/* An option of the output or the run (parsed by p) into o: 1, 0 (an error,
+ * reported), or -1 when it is not one of them. */
+static int parse_output_option(run_opts *o, parse_seen *seen, const cli_parser *p)
 {
-    int ok = 1;
+    int id = p->opt->id;
+    if (cli_output_option(p, &o->out)) {
+        seen->format_set |= id == OPT_FORMAT;
+        return 1;
+    }
     switch (id) {
-    case O_FONT:
+    case OPT_PRESET: break; /* applied before the other options */
+    case OPT_MAXBYTES: o->max_bytes = p->bytes; seen->bytes_set = 1; break;
+    case OPT_MATTE: return parse_matte(p->name, p->value, &o->out.quant.matte);
+    case OPT_LOSSY: o->out.webp.lossy = 1; break;
+    case OPT_JOBS: o->workers = p->inum; break;
+    case OPT_RECURSIVE: o->recursive = 1; break;
+    case OPT_JSON: o->json = 1; break;
+    case OPT_SKIP: o->skip_existing = 1; break;
+    case OPT_FRAMES:
+    case OPT_SHEET:
+        if (id == OPT_FRAMES)
+            o->frames_dir = p->value;
+        else
+            o->sheet = p->value;
+        if (!*p->value) {
+            cli_error(p->name, "needs a file name");
+            return 0;
+        }
+        break;
+    case OPT_MAXPX: o->max_pixels = p->inum; break;
+    case OPT_MAXMEM: o->max_memory = p->bytes; break;
+    default: return -1;
+    }
+    return 1;
+}
+
+/* An option of poyo text (parsed by p) into o: 1, 0 (an error, reported), or
+ * -1 when it is not one of them. */
+static int parse_text_option(run_opts *o, const cli_parser *p)
+{
+    const char *v = p->value;
+    switch (p->opt->id) {
+    case OPT_FONT:
         o->text.font = v;
         if (!*v) {
-            cli_error(on, "needs a font name or file");
-            ok = 0;
+            cli_error(p->name, "needs a font name or file");
+            return 0;
         }
         break;
-    case O_COLOR:
+    case OPT_COLOR:
         o->text.gradient = 0;
-        ok = cli_color(on, v, &o->text.color);
+        return cli_color(p->name, v, &o->text.color);
+    case OPT_GRADIENT:
+    case OPT_TEXT_OUTLINE: return parse_text_colours(p->opt->id, p->name, v, &o->text);
+    case OPT_ALIGN: { /* left center right top middle bottom | centre */
+        static const text_align aligns[] = { TEXT_ALIGN_LEFT,  TEXT_ALIGN_CENTER, TEXT_ALIGN_RIGHT, TEXT_ALIGN_LEFT,
+                                             TEXT_ALIGN_CENTER, TEXT_ALIGN_RIGHT, TEXT_ALIGN_CENTER };
+        o->text.align = aligns[p->word];
         break;
-    case O_GRADIENT:
-    case O_TEXT_OUTLINE: ok = parse_text_colours(id, on, v, &o->text); break;
-    case O_ALIGN:
-        if (strcmp(v, "left") == 0 || strcmp(v, "top") == 0) o->text.align = TEXT_ALIGN_LEFT;
-        else if (strcmp(v, "center") == 0 || strcmp(v, "centre") == 0 || strcmp(v, "middle") == 0)
-            o->text.align = TEXT_ALIGN_CENTER;
-        else if (strcmp(v, "right") == 0 || strcmp(v, "bottom") == 0) o->text.align = TEXT_ALIGN_RIGHT;
-        else {
-            cli_error(on, "must be left, center or right (top, middle or bottom), not '%s'", v);
-            ok = 0;
-        }
-        break;
-    case O_VERTICAL: o->text.vertical = 1; break;
-    case O_PER_GLYPH: o->per_glyph = 1; break;
-    default: ok = -1; break;
     }
-    return ok;
+    case OPT_VERTICAL: o->text.vertical = 1; break;
+    case OPT_PER_GLYPH: o->per_glyph = 1; break;
+    default: return -1;
+    }
+    return 1;
 }
 
 /* The whole command, poyo animate or (text_mode) poyo text; with parse_only it
@@ -1227,12 +1046,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         return 1;
     }
     int ninputs = 0;
-    cli_option text_table[N_OPTIONS + N_TEXT_ONLY];
-    const cli_option *table = options;
-    if (text_mode) {
-        text_options(text_table);
-        table = text_table;
-    }
+    const cli_command *table = cli_command_find(text_mode ? "text" : "animate");
     cli_parser p;
     const char *operand;
     int id, ok = 1;
@@ -1241,7 +1055,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     cli_init(&p, argc, argv, table);
     p.silent = 1; /* the full pass below reports the errors */
     while ((id = cli_next(&p, &operand)) != -1 && id != -2) {
-        if (id != O_PRESET)
+        if (id != OPT_PRESET)
             continue;
         o.preset = preset_lookup(p.value);
         if (!o.preset) {
@@ -1269,32 +1083,32 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
             }
             inputs[ninputs++] = operand;
             break;
-        case O_OUTPUT:
+        case OPT_OUTPUT:
             o.output = v;
             if (!*v) {
                 cli_error(on, "needs a file name");
                 ok = 0;
             }
             break;
-        case O_FORCE: o.out.force = 1; break;
-        case O_QUIET: o.quiet = 1; o.verbose = 0; break;
-        case O_VERBOSE: o.verbose = 1; o.quiet = 0; break;
-        case O_HELP:
+        case OPT_FORCE: o.out.force = 1; break;
+        case OPT_QUIET: o.quiet = 1; o.verbose = 0; break;
+        case OPT_VERBOSE: o.verbose = 1; o.quiet = 0; break;
+        case OPT_HELP:
             if (!parse_only)
                 (text_mode ? text_usage : usage)(stdout);
             free(inputs);
             return 0;
-        case O_LIST:
+        case OPT_LIST_IMPULSES:
             if (!parse_only)
                 cmd_list_impulses(stdout);
             free(inputs);
             return 0;
         default:
-            ok = parse_body_option(&o, &seen, id, on, v, text_mode);
+            ok = parse_body_option(&o, &seen, &p);
             if (ok < 0)
-                ok = parse_output_option(&o, &seen, id, on, v);
+                ok = parse_output_option(&o, &seen, &p);
             if (ok < 0)
-                ok = parse_text_option(&o, id, on, v);
+                ok = parse_text_option(&o, &p);
             ok = ok > 0;
             break;
         }

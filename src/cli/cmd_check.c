@@ -13,14 +13,6 @@
 #include "util/fileio.h"
 #include "util/memlimit.h"
 
-enum { O_PRESET = 1, O_LIST, O_QUIET, O_JSON, O_HELP, O_MAXMEM };
-
-static const cli_option options[] = {
-    { "preset", 'p', 1, O_PRESET }, { "list-presets", 0, 0, O_LIST }, { "quiet", 'q', 0, O_QUIET },
-    { "json", 0, 0, O_JSON },       { "help", 'h', 0, O_HELP },        { "max-memory", 0, 1, O_MAXMEM },
-    { NULL, 0, 0, 0 },
-};
-
 /* "slack, discord, ..." into buf. */
 static void preset_names(char *buf, size_t cap)
 {
@@ -75,17 +67,9 @@ static void usage(FILE *out)
             "upload rules. Prints \"FILE: ok (...)\" for a file that passes, else one \"FILE: fail:\n"
             "RULE ...\" line per broken rule (rules: format, codec, audio, size, animated, frames,\n"
             "duration, plays, total, fps, delay, first-frame, bytes). FILE - reads standard input.\n"
-            "\n"
-            "  -p, --preset NAME        slack, discord, discord-sticker, line, line-emoji, telegram,\n"
-            "                           telegram-emoji, teams, mastodon, signal or whatsapp (see\n"
-            "                           --list-presets)\n"
-            "      --list-presets       print every preset's limits and what poyo makes for it\n"
-            "  -q, --quiet              print only the broken rules and errors\n"
-            "      --json               one JSON object per file on standard output: the file's\n"
-            "                           facts and each rule's verdict (pass, fail or none)\n"
-            "      --max-memory SIZE    refuse a file whose decoded frames would need more memory\n"
-            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
-            "  -h, --help               this help\n"
+            "\n");
+    cli_print_options(out, cli_command_find("check"), NULL, NULL);
+    fprintf(out,
             "\n"
             "Frame counts and durations are those stored in the file. GIF frames held under\n"
             "20 ms break the delay rule: players show them for 100 ms.\n"
@@ -196,7 +180,7 @@ int cmd_check(int argc, char **argv)
     char names[256];
     preset_names(names, sizeof names);
     cli_parser cp;
-    cli_init(&cp, argc, argv, options);
+    cli_init(&cp, argc, argv, cli_command_find("check"));
     const char *operand;
     while (ok && (id = cli_next(&cp, &operand)) != -1) {
         switch (id) {
@@ -208,18 +192,18 @@ int cmd_check(int argc, char **argv)
             }
             files[nfiles++] = operand;
             break;
-        case O_PRESET:
+        case OPT_PRESET:
             p = preset_lookup(cp.value);
             if (!p) {
                 cli_error(cp.name, "unknown preset '%s' (one of %s)", cp.value, names);
                 ok = 0;
             }
             break;
-        case O_LIST: list_presets(stdout); free(files); return 0;
-        case O_QUIET: quiet = 1; break;
-        case O_JSON: json = 1; break;
-        case O_HELP: usage(stdout); free(files); return 0;
-        case O_MAXMEM: ok = cli_max_memory(cp.name, cp.value, &max_memory); break;
+        case OPT_LIST_PRESETS: list_presets(stdout); free(files); return 0;
+        case OPT_QUIET: quiet = 1; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_HELP: usage(stdout); free(files); return 0;
+        case OPT_MAXMEM: max_memory = cp.bytes; break;
         default: ok = 0; break;
         }
     }

@@ -23,103 +23,35 @@
 #include "util/fileio.h"
 #include "util/memlimit.h"
 
-#define COORD_MAX 1000.0   /* |X|, |Y| of a waypoint or query, canvas fractions */
-#define MAX_SAMPLES 1000000
-#define MAX_WAYPOINTS 1000   /* the SVG's joints and the fit grow with their number */
-
-enum {
-    O_THROUGH = 1, O_SVG, O_SAMPLE, O_NEAREST, O_SIZE, O_OUTPUT, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_STAMP_SIZE,
-    O_DURATION, O_SPEED, O_BOUNCE, O_NO_TURN, O_FACING, O_CORE, O_HZ, O_DAMPING, O_VOLUME, O_GRID, O_FPS, O_LOOP,
-    O_FRAMES, O_SHEET, O_COLORS, O_DITHER, O_ALPHA, O_QUALITY, O_FORMAT, O_MAXPX, O_MAXMEM
-};
-
-static const cli_option options[] = {
-    { "through", 't', 1, O_THROUGH }, { "svg", 0, 1, O_SVG }, { "sample", 0, 1, O_SAMPLE },
-    { "nearest", 0, 1, O_NEAREST }, { "size", 's', 1, O_SIZE }, { "output", 'o', 1, O_OUTPUT },
-    { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET }, { "verbose", 'v', 0, O_VERBOSE },
-    { "help", 'h', 0, O_HELP }, { "stamp-size", 0, 1, O_STAMP_SIZE }, { "duration", 0, 1, O_DURATION },
-    { "speed", 0, 1, O_SPEED }, { "bounce", 0, 0, O_BOUNCE }, { "no-turn", 0, 0, O_NO_TURN },
-    { "facing", 0, 1, O_FACING }, { "core", 0, 1, O_CORE }, { "hz", 0, 1, O_HZ }, { "damping", 0, 1, O_DAMPING },
-    { "volume", 0, 1, O_VOLUME }, { "grid", 0, 1, O_GRID }, { "fps", 0, 1, O_FPS }, { "loop", 0, 1, O_LOOP },
-    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "colors", 0, 1, O_COLORS },
-    { "dither", 0, 1, O_DITHER }, { "alpha-threshold", 0, 1, O_ALPHA }, { "quality", 0, 1, O_QUALITY },
-    { "format", 0, 1, O_FORMAT }, { "max-pixels", 0, 1, O_MAXPX }, { "max-memory", 0, 1, O_MAXMEM },
-    { NULL, 0, 0, 0 },
-};
+#define COORD_MAX CLI_PATH_COORD_MAX
+#define MAX_WAYPOINTS CLI_PATH_WAYPOINTS_MAX
 
 static void usage(FILE *out)
 {
-    follow_def f = follow_default_def();
-    quantize_def q = quantize_default_def();
     fprintf(out,
             "Usage: poyo path --through \"X,Y,DEG X,Y,DEG ...\" [OPTIONS] [STAMP]\n"
             "Fit a path of involute-curve arcs through waypoints, then draw it (--svg), sample it\n"
             "(--sample), query it (--nearest), or carry a soft STAMP (a PNG) along it at constant speed.\n"
             "\n"
             "Waypoints: X,Y is a point in canvas fractions (0,0 top-left, 1,1 bottom-right, y down;\n"
-            "values outside 0..1 are allowed up to %g); DEG is the direction of travel there in\n"
+            "values outside 0..1 are allowed up to %d); DEG is the direction of travel there in\n"
             "degrees on screen, positive turning CLOCKWISE from right: 0 right, 90 down, 180 left,\n"
             "-90 (or 270) up. Separate waypoints by spaces; --through may be repeated to add more.\n"
             "A pair that would need to bend both ways (an S) is split into two arcs automatically.\n"
             "The path is closed when its last waypoint equals its first, point and angle.\n"
-            "\n"
-            "Path:\n"
-            "  -t, --through POINTS     the waypoints, 2 to %d (required)\n"
-            "      --svg FILE           write the path, its waypoints (numbered) and their tangents as SVG\n"
-            "      --sample N           print N points equally spaced in arc length (1 to %d)\n"
-            "      --nearest X,Y        print the point of the path nearest to X,Y (repeatable)\n"
-            "  -s, --size WxH|N         canvas in pixels (1 to 4096, default %dx%d): the aspect the path\n"
-            "                           is fitted in, the SVG's size and the clip's size\n"
-            "Printed lines, one per point, columns separated by spaces:\n"
-            "  --sample:   x y angle s\n"
-            "  --nearest:  x y angle s distance   (one line per --nearest, in order)\n"
-            "x and y are canvas fractions, angle the tangent in degrees as above (-180 to 180], s the\n"
-            "arc length from the start and distance the distance to X,Y, both in canvas widths.\n"
             "\n",
-            COORD_MAX, MAX_WAYPOINTS, MAX_SAMPLES, f.width, f.height);
+            COORD_MAX);
+    /* the options, the loops, then -h after the last (empty) heading */
+    cli_print_options(out, cli_command_find("path"), NULL, "");
     fprintf(out,
-            "Stamp (when STAMP is given):\n"
-            "  -o, --output FILE        .gif, .png (APNG) or .webp; - = standard output\n"
-            "                           (default STEM.gif beside STAMP)\n"
-            "  -f, --force              overwrite existing output files (also --svg)\n"
-            "  -q, --quiet              print nothing but errors\n"
-            "  -v, --verbose            say what was written\n"
-            "      --stamp-size F       the stamp's visible part, longer side over the canvas's shorter\n"
-            "                           side (0.05 to 1, default %g)\n"
-            "      --duration S         seconds for one trip from the first waypoint to the last\n"
-            "                           (0.1 to 60, default %g)\n"
-            "      --speed V            canvas widths per second, instead of --duration\n"
-            "      --bounce             go there and back instead\n"
-            "      --no-turn            keep the stamp as drawn instead of turning it with the tangent\n"
-            "      --facing DEG|start   direction of travel in which the stamp looks as drawn\n"
-            "                           (default start: the first waypoint's DEG)\n"
-            "      --core F             part of the body carried rigidly, as a fraction of its size;\n"
-            "                           smaller sways more (0.05 to 0.9, default %g)\n"
-            "      --hz F               wobbles per second of the sway (0.1 to 20, default %g)\n"
-            "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
-            "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
-            "      --fps F              frames per second (1 to 100, default %g)\n"
-            "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
-            "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
-            "      --sheet FILE.png     also write a sprite sheet and FILE.json\n"
-            "      --colors N           GIF palette size at most (2 to 256, default %d)\n"
-            "      --dither LEVEL       GIF dithering (0 to 1, default %g)\n"
-            "      --alpha-threshold N  GIF: alpha at or above N is opaque (1 to 255, default %d)\n"
-            "      --quality Q          lossy WebP at quality 0 to 100 (default lossless)\n"
-            "      --format gif|apng|webp  instead of the output's extension\n"
-            "      --max-pixels N       refuse larger stamps before decoding (default 16777216)\n"
-            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
-            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
-            "Loops: a closed path plays one lap, and --bounce one round trip, and both loop seamlessly.\n"
+            "\nLoops: a closed path plays one lap, and --bounce one round trip, and both loop seamlessly.\n"
             "Otherwise the stamp starts at rest at the first waypoint, travels to the last, settles\n"
-            "there (at most %g s) and the clip starts over at the first waypoint.\n"
-            "\n"
-            "  -h, --help               this help\n"
-            "Exit status: 0 success, 1 the stamp or an output failed, 2 usage error (a malformed or\n"
-            "impossible --through included).\n",
-            f.stamp_size, f.duration, f.core, f.body.hz, f.body.damping,
-            SOFTBODY_VOLUME_MAX, f.body.volume, f.grid, f.fps, f.loop, q.colors, q.dither, q.alpha_threshold, f.max_hold);
+            "there (at most %g s) and the clip starts over at the first waypoint.\n",
+            follow_default_def().max_hold);
+    cli_print_options(out, cli_command_find("path"), "", NULL);
+    fputs("Exit status: 0 success, 1 the stamp or an output failed, 2 usage error (a malformed or\n"
+          "impossible --through included).\n",
+          out);
 }
 
 /* A waypoint as the user gave it: canvas fractions and screen degrees. */
@@ -177,7 +109,7 @@ static int add_waypoints(waylist *l, const char *opt, const char *s)
             return 0;
         }
         if (fabs(w.x) > COORD_MAX || fabs(w.y) > COORD_MAX) {
-            cli_error(opt, "waypoint %d '%.*s' lies beyond %g canvas fractions", num, (int)(len < 60 ? len : 60), p,
+            cli_error(opt, "waypoint %d '%.*s' lies beyond %d canvas fractions", num, (int)(len < 60 ? len : 60), p,
                       COORD_MAX);
             return 0;
         }
@@ -417,73 +349,56 @@ static int path_parse(path_args *a, int argc, char **argv)
 {
     int ok = 1;
     cli_parser p;
-    cli_init(&p, argc, argv, options);
+    cli_init(&p, argc, argv, cli_command_find("path"));
     const char *operand;
     int id;
-    double d;
+    follow_def *f = &a->o.follow;
     while (ok && (id = cli_next(&p, &operand)) != -1) {
         const char *v = p.value, *on = p.name;
+        double n = p.num;
+        if (cli_output_option(&p, &a->o.out))
+            continue;
         switch (id) {
         case -2: ok = 0; break;
         case 0: ok = path_operand(a, operand); break;
-        case O_THROUGH: ok = add_waypoints(&a->wl, on, v); break;
-        case O_SVG: a->svg = v; break;
-        case O_SAMPLE: ok = cli_int(on, v, 1, MAX_SAMPLES, &a->nsample); break;
-        case O_NEAREST:
-            ok = cli_pair(on, v, &a->near[a->nnear].x, &a->near[a->nnear].y);
-            if (ok && (fabs(a->near[a->nnear].x) > COORD_MAX || fabs(a->near[a->nnear].y) > COORD_MAX)) {
-                cli_error(on, "'%s' lies beyond %g canvas fractions", v, COORD_MAX);
-                ok = 0;
-            }
-            a->nnear++;
-            break;
-        case O_SIZE: ok = cli_size(on, v, &a->o.follow.width, &a->o.follow.height); break;
-        case O_OUTPUT: a->o.output = v; break;
-        case O_FORCE: a->o.out.force = 1; break;
-        case O_QUIET: a->o.verbose = 0; break;
-        case O_VERBOSE: a->o.verbose = 1; break;
-        case O_HELP: usage(stdout); return -1;
-        case O_STAMP_SIZE: ok = cli_double(on, v, &a->o.follow.stamp_size); break;
-        case O_DURATION:
-            ok = cli_double(on, v, &d);
-            if (ok && !(d >= 0.1 && d <= 60.0)) {
-                cli_error(on, "must be 0.1 to 60 seconds, not %s", v);
-                ok = 0;
-            }
-            a->o.follow.duration = d;
-            a->speed = 0.0;
-            break;
-        case O_SPEED:
-            ok = cli_double(on, v, &a->speed);
-            if (ok && !(a->speed > 0.0)) {
+        case OPT_THROUGH: ok = add_waypoints(&a->wl, on, v); break;
+        case OPT_SVG: a->svg = v; break;
+        case OPT_SAMPLE: a->nsample = p.inum; break;
+        case OPT_NEAREST: a->near[a->nnear++] = v2_make(p.x, p.y); break;
+        case OPT_SIZE: f->width = p.w; f->height = p.h; break;
+        case OPT_OUTPUT: a->o.output = v; break;
+        case OPT_FORCE: a->o.out.force = 1; break;
+        case OPT_QUIET: a->o.verbose = 0; break;
+        case OPT_VERBOSE: a->o.verbose = 1; break;
+        case OPT_HELP: usage(stdout); return -1;
+        case OPT_STAMP_SIZE: f->stamp_size = n; break;
+        case OPT_DURATION: f->duration = n; a->speed = 0.0; break;
+        case OPT_SPEED:
+            a->speed = n;
+            if (!(a->speed > 0.0)) {
                 cli_error(on, "must be a positive number of canvas widths per second, not %s", v);
                 ok = 0;
             }
             break;
-        case O_BOUNCE: a->bounce = 1; break;
-        case O_NO_TURN: a->o.follow.turn = 0; break;
-        case O_FACING:
+        case OPT_BOUNCE: a->bounce = 1; break;
+        case OPT_NO_TURN: f->turn = 0; break;
+        case OPT_FACING:
             if (strcmp(v, "start") == 0)
-                a->o.follow.facing = NAN;
-            else if ((ok = cli_double(on, v, &d)) != 0)
-                a->o.follow.facing = to_radians(d);
+                f->facing = NAN;
+            else if ((ok = cli_double(on, v, &n)) != 0)
+                f->facing = to_radians(n);
             break;
-        case O_CORE: ok = cli_double(on, v, &a->o.follow.core); break;
-        case O_HZ: ok = cli_double(on, v, &a->o.follow.body.hz); break;
-        case O_DAMPING: ok = cli_double(on, v, &a->o.follow.body.damping); break;
-        case O_VOLUME: ok = cli_double(on, v, &a->o.follow.body.volume); break;
-        case O_GRID: ok = cli_int(on, v, 3, 64, &a->o.follow.grid); break;
-        case O_FPS: ok = cli_double(on, v, &a->o.follow.fps); break;
-        case O_LOOP: ok = cli_int(on, v, 0, 65535, &a->o.follow.loop); break;
-        case O_FRAMES: a->o.frames_dir = v; break;
-        case O_SHEET: a->o.sheet = v; break;
-        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &a->o.out); break;
-        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &a->o.out); break;
-        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &a->o.out); break;
-        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &a->o.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &a->o.out); break;
-        case O_MAXPX: ok = cli_max_pixels(on, v, &a->o.max_pixels); break;
-        case O_MAXMEM: ok = cli_max_memory(on, v, &a->o.max_memory); break;
+        case OPT_CORE: f->core = n; break;
+        case OPT_HZ: f->body.hz = n; break;
+        case OPT_DAMPING: f->body.damping = n; break;
+        case OPT_VOLUME: f->body.volume = n; break;
+        case OPT_GRID: f->grid = p.inum; break;
+        case OPT_FPS: f->fps = n; break;
+        case OPT_LOOP: f->loop = p.inum; break;
+        case OPT_FRAMES: a->o.frames_dir = v; break;
+        case OPT_SHEET: a->o.sheet = v; break;
+        case OPT_MAXPX: a->o.max_pixels = p.inum; break;
+        case OPT_MAXMEM: a->o.max_memory = p.bytes; break;
         default: ok = 0; break;
         }
     }
@@ -557,9 +472,10 @@ static int path_prepare_stamp(path_args *a, const path *pth, int closed, char **
     if (a->speed > 0.0) {
         double widths = path_length(pth) / a->o.follow.width;
         a->o.follow.duration = widths / a->speed;
-        if (!(a->o.follow.duration >= 0.1 && a->o.follow.duration <= 60.0)) {
+        if (!(a->o.follow.duration >= ANIM_DURATION_MIN && a->o.follow.duration <= ANIM_DURATION_MAX)) {
             cli_error("--speed", "the path is %.4g canvas widths long, so %g per second makes a trip of %.4g s; "
-                      "a trip must take 0.1 to 60 seconds", widths, a->speed, a->o.follow.duration);
+                      "a trip must take %g to %g seconds", widths, a->speed, a->o.follow.duration, ANIM_DURATION_MIN,
+                      ANIM_DURATION_MAX);
             return 2;
         }
     }

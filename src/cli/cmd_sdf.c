@@ -21,109 +21,19 @@
 #include "util/fileio.h"
 #include "util/memlimit.h"
 
-enum {
-    O_OUTPUT = 1, O_FORCE, O_QUIET, O_VERBOSE, O_HELP, O_SCENE, O_SCENE_FILE, O_SIZE, O_QUERY, O_RAY, O_RENDER,
-    O_ISO, O_STAMP_SIZE, O_AT, O_VELOCITY, O_SPIN, O_TILT, O_GRAVITY, O_RESTITUTION, O_FRICTION, O_HZ, O_DAMPING,
-    O_VOLUME, O_DRAG, O_GRID, O_SUBSTEPS, O_FPS, O_DURATION, O_HOLD, O_LOOP, O_NO_SCENE, O_SCENE_COLOR, O_COLORS,
-    O_DITHER, O_ALPHA, O_FORMAT, O_QUALITY, O_FRAMES, O_SHEET, O_MAXPX, O_MAXMEM
-};
-
-static const cli_option options[] = {
-    { "output", 'o', 1, O_OUTPUT }, { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET },
-    { "verbose", 'v', 0, O_VERBOSE }, { "help", 'h', 0, O_HELP }, { "scene", 0, 1, O_SCENE },
-    { "scene-file", 0, 1, O_SCENE_FILE }, { "size", 's', 1, O_SIZE }, { "query", 0, 1, O_QUERY },
-    { "ray", 0, 1, O_RAY }, { "render", 0, 1, O_RENDER }, { "iso", 0, 1, O_ISO },
-    { "stamp-size", 0, 1, O_STAMP_SIZE }, { "at", 0, 1, O_AT }, { "velocity", 0, 1, O_VELOCITY },
-    { "spin", 0, 1, O_SPIN }, { "tilt", 0, 1, O_TILT }, { "gravity", 0, 1, O_GRAVITY },
-    { "restitution", 0, 1, O_RESTITUTION }, { "friction", 0, 1, O_FRICTION }, { "hz", 0, 1, O_HZ },
-    { "damping", 0, 1, O_DAMPING }, { "volume", 0, 1, O_VOLUME }, { "drag", 0, 1, O_DRAG }, { "grid", 0, 1, O_GRID },
-    { "substeps", 0, 1, O_SUBSTEPS }, { "fps", 0, 1, O_FPS }, { "duration", 0, 1, O_DURATION },
-    { "hold", 0, 1, O_HOLD }, { "loop", 0, 1, O_LOOP }, { "no-scene", 0, 0, O_NO_SCENE },
-    { "scene-color", 0, 1, O_SCENE_COLOR }, { "colors", 0, 1, O_COLORS }, { "dither", 0, 1, O_DITHER },
-    { "alpha-threshold", 0, 1, O_ALPHA }, { "format", 0, 1, O_FORMAT }, { "quality", 0, 1, O_QUALITY },
-    { "frames", 0, 1, O_FRAMES }, { "sheet", 0, 1, O_SHEET }, { "max-pixels", 0, 1, O_MAXPX },
-    { "max-memory", 0, 1, O_MAXMEM }, { NULL, 0, 0, 0 },
-};
-
 static void usage(FILE *out)
 {
-    drop_def d = drop_default_def();
-    sdf_def s = sdf_default_def();
-    quantize_def q = quantize_default_def();
-    fprintf(out,
-            "Usage: poyo sdf [OPTIONS] [STAMP]\n"
-            "Signed distance scenes. With STAMP (a PNG, - = standard input), drop it into the scene as a\n"
-            "soft body and write the clip (STEM.gif beside it without -o). It falls, bounces, slides and\n"
-            "comes to rest; the clip then shows the resting frame for --hold seconds and restarts from\n"
-            "the drop (a fall cannot loop seamlessly). It ends early when the body leaves the canvas.\n"
-            "Without STAMP, answer --query / --ray and draw --render. Coordinates are canvas fractions:\n"
-            "0,0 top-left, 1,1 bottom-right, y down. Distances print in fractions of min(W,H).\n"
-            "\n"
-            "Scene:\n"
-            "      --scene TEXT         shapes and operators (default \"%s\"), e.g.\n"
-            "                           \"floor(0.9); circle(0.5,0.3,0.1) smin(0.05) box(0.2,0.6,0.1,0.05)\"\n"
-            "                           shapes: circle box rbox segment floor ceiling left right wall plane;\n"
-            "                           ops: union sub smin(w) smine(w) repeat(px,py[,nx[,ny]]); see man poyo;\n"
-            "                           at most %d shapes (a repeated one counts 3, or 9 if on both axes)\n"
-            "      --scene-file FILE    read the scene text from FILE (- = standard input; # comments)\n"
-            "  -s, --size WxH|N         canvas, pixels (1 to 4096, default %dx%d)\n"
-            "\n"
-            "Queries (printed in the order given; may repeat):\n"
-            "      --query X,Y          prints \"distance D normal NX NY\" (D < 0 inside; unit normal, y down)\n"
-            "      --ray X,Y,DX,DY      prints \"hit X Y distance T\" or \"miss\": the ray from X,Y through\n"
-            "                           X+DX,Y+DY, traced up to 4 canvas sides\n"
-            "      --render FILE.png    draws the field: warm inside, cool outside, iso-lines, dark contour\n"
-            "      --iso PIXELS         spacing of the iso-lines (0 = none, 2 to 4096, default %g)\n"
-            "\n",
-            scene_default_text(), SCENE_MAX_SHAPES, d.width, d.height, s.iso_spacing_px);
-    fprintf(out,
-            "Drop:\n"
-            "      --stamp-size F       longer side of the stamp, fraction of min(W,H) (0.02 to 1, default %g)\n"
-            "      --at X,Y             start centre of the stamp (-10 to 10, default %g,%g)\n"
-            "      --velocity VX,VY     start velocity, canvas widths/heights per second (-100 to 100, default 0,0)\n"
-            "      --spin DEG           start spin, degrees per second clockwise (-7200 to 7200, default %g)\n"
-            "      --tilt DEG           start rotation, degrees clockwise (-360 to 360, default %g)\n"
-            "      --gravity G          canvas heights per second squared, down (-100 to 100, default %g)\n"
-            "      --restitution E      share of the normal speed kept in a bounce (0 to 1, default %g)\n"
-            "      --friction MU        Coulomb friction: 0 ice, 1 grips 45-degree slopes (0 to 2, default %g)\n"
-            "      --hz F               wobbles per second of the body (0.1 to 20, default %g)\n"
-            "      --damping RATIO      0 rings forever, 1 no overshoot (0 to 1, default %g)\n"
-            "      --volume B           area-preserving squash vs. rigid return (0 to %g, default %g)\n"
-            "      --drag D             plain velocity drag per second (0 to 100, default %g)\n"
-            "      --grid N             lattice nodes along the longer side (3 to 64, default %d)\n"
-            "      --substeps N         solver steps per frame at least (1 to 64, default %d; raised for speed)\n"
-            "\n"
-            "Clip:\n"
-            "      --fps F              frames per second (1 to 100, default %g)\n"
-            "      --duration S         seconds (0.1 to 60; default: until it rests or leaves, at most %g)\n"
-            "      --hold S             seconds the resting frame is shown (0 to 10, default %g)\n"
-            "      --loop N             times the clip plays, 0 = forever (0 to 65535, default %d)\n"
-            "      --no-scene           draw only the stamp on a transparent background\n"
-            "      --scene-color RRGGBB colour of the solid regions (default %02X%02X%02X)\n"
-            "\n",
-            d.stamp_size, d.at.x, d.at.y, d.spin, d.tilt, d.gravity, d.restitution, d.friction, d.body.hz,
-            d.body.damping, SOFTBODY_VOLUME_MAX, d.body.volume, d.body.drag, d.grid, d.body.substeps, d.fps, d.max_duration, d.hold, d.loop,
-            d.scene_rgb[0], d.scene_rgb[1], d.scene_rgb[2]);
-    fprintf(out,
-            "Output:\n"
-            "  -o, --output FILE        .gif, .png (APNG) or .webp; - = standard output\n"
-            "      --format F           gif, apng, webp or webm, whatever the name says\n"
-            "      --frames DIR         also write every frame as DIR/frame_NNNN.png\n"
-            "      --sheet FILE.png     also write a sprite sheet and FILE.json\n"
-            "  -f, --force              overwrite existing files\n"
-            "  -q, --quiet              print nothing but errors\n"
-            "  -v, --verbose            say what was written\n"
-            "      --colors N           GIF palette size at most (2 to 256, default %d)\n"
-            "      --dither LEVEL       GIF dithering (0 to 1, default %g)\n"
-            "      --alpha-threshold N  GIF: alpha at or above N is opaque (1 to 255, default %d)\n"
-            "      --quality Q          lossy WebP at quality Q (0 to 100)\n"
-            "      --max-pixels N       refuse larger stamps before decoding (default 16777216)\n"
-            "      --max-memory SIZE    refuse, before the work, a clip estimated to need more memory\n"
-            "                           (like 512M, 2G or 4GiB; default 1GiB)\n"
-            "\n"
-            "  -h, --help               this help\n"
-            "Exit status: 0 success, 1 some input failed, 2 usage error (a scene error names its column).\n",
-            q.colors, q.dither, q.alpha_threshold);
+    fputs("Usage: poyo sdf [OPTIONS] [STAMP]\n"
+          "Signed distance scenes. With STAMP (a PNG, - = standard input), drop it into the scene as a\n"
+          "soft body and write the clip (STEM.gif beside it without -o). It falls, bounces, slides and\n"
+          "comes to rest; the clip then shows the resting frame for --hold seconds and restarts from\n"
+          "the drop (a fall cannot loop seamlessly). It ends early when the body leaves the canvas.\n"
+          "Without STAMP, answer --query / --ray and draw --render. Coordinates are canvas fractions:\n"
+          "0,0 top-left, 1,1 bottom-right, y down. Distances print in fractions of min(W,H).\n"
+          "\n",
+          out);
+    cli_print_options(out, cli_command_find("sdf"), NULL, NULL);
+    fputs("Exit status: 0 success, 1 some input failed, 2 usage error (a scene error names its column).\n", out);
 }
 
 typedef enum ask_kind { ASK_QUERY, ASK_RAY } ask_kind;
@@ -166,12 +76,22 @@ static int parse_color(const char *opt, const char *s, unsigned char rgb[3])
     return 1;
 }
 
-static int check_range(const char *opt, double v, double lo, double hi, const char *text)
+/* --ray X,Y,DX,DY: four numbers, the start within 10^6 canvas fractions and a
+ * direction that is not 0,0. */
+static int parse_ray(const char *opt, const char *s, ask *out)
 {
-    if (v >= lo && v <= hi)
-        return 1;
-    cli_error(opt, "must be %g to %g, not %s", lo, hi, text);
-    return 0;
+    out->kind = ASK_RAY;
+    if (!parse_numbers(opt, s, 4, out->v, "a ray X,Y,DX,DY"))
+        return 0;
+    if (!(fabs(out->v[0]) <= 1e6 && fabs(out->v[1]) <= 1e6)) {
+        cli_error(opt, "must be -1000000 to 1000000 in X and Y, not %s", s);
+        return 0;
+    }
+    if (out->v[2] == 0.0 && out->v[3] == 0.0) {
+        cli_error(opt, "the direction DX,DY must not be 0,0");
+        return 0;
+    }
+    return 1;
 }
 
 /* Prints the answers to the queries, one line each. */
@@ -335,11 +255,15 @@ typedef struct sdf_args {
 static int sdf_parse(sdf_args *a, int argc, char **argv)
 {
     cli_parser p;
-    cli_init(&p, argc, argv, options);
+    cli_init(&p, argc, argv, cli_command_find("sdf"));
     const char *operand;
     int id, ok = 1;
+    drop_def *d = &a->j.def;
     while (ok && (id = cli_next(&p, &operand)) != -1) {
         const char *v = p.value, *on = p.name;
+        double n = p.num;
+        if (cli_output_option(&p, &a->j.out))
+            continue;
         switch (id) {
         case -2: ok = 0; break;
         case 0:
@@ -349,66 +273,46 @@ static int sdf_parse(sdf_args *a, int argc, char **argv)
             }
             a->j.stamp = operand;
             break;
-        case O_OUTPUT: a->j.output = v; break;
-        case O_FORCE: a->j.out.force = 1; break;
-        case O_QUIET: a->j.verbose = 0; break;
-        case O_VERBOSE: a->j.verbose = 1; break;
-        case O_HELP: usage(stdout); return -1;
-        case O_SCENE: a->scene_text = v; break;
-        case O_SCENE_FILE: a->scene_file = v; break;
-        case O_SIZE: ok = cli_size(on, v, &a->j.def.width, &a->j.def.height); break;
-        case O_QUERY:
+        case OPT_OUTPUT: a->j.output = v; break;
+        case OPT_FORCE: a->j.out.force = 1; break;
+        case OPT_QUIET: a->j.verbose = 0; break;
+        case OPT_VERBOSE: a->j.verbose = 1; break;
+        case OPT_HELP: usage(stdout); return -1;
+        case OPT_SCENE: a->scene_text = v; break;
+        case OPT_SCENE_FILE: a->scene_file = v; break;
+        case OPT_SIZE: d->width = p.w; d->height = p.h; break;
+        case OPT_QUERY:
             a->asks[a->nasks].kind = ASK_QUERY;
             ok = parse_numbers(on, v, 2, a->asks[a->nasks].v, "a point X,Y");
             a->nasks += ok;
             break;
-        case O_RAY:
-            a->asks[a->nasks].kind = ASK_RAY;
-            ok = parse_numbers(on, v, 4, a->asks[a->nasks].v, "a ray X,Y,DX,DY");
-            if (ok && ((a->asks[a->nasks].v[2] == 0.0 && a->asks[a->nasks].v[3] == 0.0) ||
-                       !check_range(on, fabs(a->asks[a->nasks].v[0]), 0, 1e6, v) ||
-                       !check_range(on, fabs(a->asks[a->nasks].v[1]), 0, 1e6, v))) {
-                if (ok)
-                    cli_error(on, "the direction DX,DY must not be 0,0");
-                ok = 0;
-            }
-            a->nasks += ok;
-            break;
-        case O_RENDER: a->render = v; break;
-        case O_ISO:
-            ok = cli_double(on, v, &a->iso) && (a->iso == 0.0 || check_range(on, a->iso, 2.0, 4096.0, v));
-            break;
-        case O_STAMP_SIZE: ok = cli_double(on, v, &a->j.def.stamp_size); break;
-        case O_AT: ok = cli_pair(on, v, &a->j.def.at.x, &a->j.def.at.y); break;
-        case O_VELOCITY: ok = cli_pair(on, v, &a->j.def.velocity.x, &a->j.def.velocity.y); break;
-        case O_SPIN: ok = cli_double(on, v, &a->j.def.spin); break;
-        case O_TILT: ok = cli_double(on, v, &a->j.def.tilt); break;
-        case O_GRAVITY: ok = cli_double(on, v, &a->j.def.gravity); break;
-        case O_RESTITUTION: ok = cli_double(on, v, &a->j.def.restitution); break;
-        case O_FRICTION: ok = cli_double(on, v, &a->j.def.friction); break;
-        case O_HZ: ok = cli_double(on, v, &a->j.def.body.hz); break;
-        case O_DAMPING: ok = cli_double(on, v, &a->j.def.body.damping); break;
-        case O_VOLUME: ok = cli_double(on, v, &a->j.def.body.volume); break;
-        case O_DRAG: ok = cli_double(on, v, &a->j.def.body.drag); break;
-        case O_GRID: ok = cli_int(on, v, 3, 64, &a->j.def.grid); break;
-        case O_SUBSTEPS: ok = cli_int(on, v, 1, 64, &a->j.def.body.substeps); break;
-        case O_FPS: ok = cli_double(on, v, &a->j.def.fps); break;
-        case O_DURATION:
-            ok = cli_double(on, v, &a->j.def.duration) && check_range(on, a->j.def.duration, 0.1, 60.0, v);
-            break;
-        case O_HOLD: ok = cli_double(on, v, &a->j.def.hold); break;
-        case O_LOOP: ok = cli_int(on, v, 0, 65535, &a->j.def.loop); break;
-        case O_NO_SCENE: a->j.def.draw_scene = 0; break;
-        case O_SCENE_COLOR: ok = parse_color(on, v, a->j.def.scene_rgb); break;
-        case O_COLORS: ok = cli_output_option(CLI_OUT_COLORS, on, v, &a->j.out); break;
-        case O_DITHER: ok = cli_output_option(CLI_OUT_DITHER, on, v, &a->j.out); break;
-        case O_ALPHA: ok = cli_output_option(CLI_OUT_ALPHA, on, v, &a->j.out); break;
-        case O_FORMAT: ok = cli_output_option(CLI_OUT_FORMAT, on, v, &a->j.out); break;
-        case O_QUALITY: ok = cli_output_option(CLI_OUT_QUALITY, on, v, &a->j.out); break;
-        case O_FRAMES: a->j.frames_dir = v; break;
-        case O_SHEET: a->j.sheet = v; break;
-        case O_MAXPX: ok = cli_max_pixels(on, v, &a->j.max_pixels); break;
-        case O_MAXMEM: ok = cli_max_memory(on, v, &a->j.max_memory); break;
+        case OPT_RAY: ok = parse_ray(on, v, &a->asks[a->nasks]); a->nasks += ok; break;
+        case OPT_RENDER: a->render = v; break;
+        case OPT_ISO: a->iso = n; break;
+        case OPT_STAMP_SIZE: d->stamp_size = n; break;
+        case OPT_AT: d->at = v2_make(p.x, p.y); break;
+        case OPT_VELOCITY: d->velocity = v2_make(p.x, p.y); break;
+        case OPT_SPIN: d->spin = n; break;
+        case OPT_TILT: d->tilt = n; break;
+        case OPT_GRAVITY: d->gravity = n; break;
+        case OPT_RESTITUTION: d->restitution = n; break;
+        case OPT_FRICTION: d->friction = n; break;
+        case OPT_HZ: d->body.hz = n; break;
+        case OPT_DAMPING: d->body.damping = n; break;
+        case OPT_VOLUME: d->body.volume = n; break;
+        case OPT_DRAG: d->body.drag = n; break;
+        case OPT_GRID: d->grid = p.inum; break;
+        case OPT_SUBSTEPS: d->body.substeps = p.inum; break;
+        case OPT_FPS: d->fps = n; break;
+        case OPT_DURATION: d->duration = n; break;
+        case OPT_HOLD: d->hold = n; break;
+        case OPT_LOOP: d->loop = p.inum; break;
+        case OPT_NO_SCENE: d->draw_scene = 0; break;
+        case OPT_SCENE_COLOR: ok = parse_color(on, v, d->scene_rgb); break;
+        case OPT_FRAMES: a->j.frames_dir = v; break;
+        case OPT_SHEET: a->j.sheet = v; break;
+        case OPT_MAXPX: a->j.max_pixels = p.inum; break;
+        case OPT_MAXMEM: a->j.max_memory = p.bytes; break;
         default: ok = 0; break;
         }
     }

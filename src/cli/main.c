@@ -16,6 +16,7 @@ static void usage(FILE *out)
             "       poyo sdf [OPTIONS] [STAMP]           distance-field scenes; a stamp falling in\n"
             "       poyo check --preset NAME FILE...     does a file meet a platform's rules?\n"
             "       poyo --list-impulses                 the impulses and their parameters\n"
+            "       poyo --completion bash|zsh|fish      a shell completion script\n"
             "       poyo --help | --version\n"
             "poyo reads an image, treats it as a soft elastic body, presses it and writes a looping GIF.\n"
             "Exit status: 0 success, 1 some input failed, 2 usage error. See man poyo.\n");
@@ -34,6 +35,13 @@ int main(int argc, char **argv)
         if (strcmp(c, "--version") == 0) {
             printf("poyo %s\n", POYO_VERSION);
             return 0;
+        }
+        if (strcmp(c, "--completion") == 0) {
+            if (argc != 3 || !cli_print_completion(stdout, argv[2])) {
+                cli_error(c, "must be bash, zsh or fish, not '%s'", argc > 2 ? argv[2] : "");
+                return 2;
+            }
+            return fflush(stdout) == 0 ? 0 : 1;
         }
         if (strcmp(c, "animate") == 0)
             return cmd_animate(argc - 1, argv + 1);

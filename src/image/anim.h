@@ -8,6 +8,14 @@
 
 #include "util/error.h"
 
+/* The ranges every clip shares, as its options state them. */
+#define ANIM_SIDE_MAX 4096      /* canvas pixels per side (from 1) */
+#define ANIM_FPS_MIN 1.0        /* frames per second */
+#define ANIM_FPS_MAX 100.0
+#define ANIM_DURATION_MIN 0.1   /* seconds of a clip asked for */
+#define ANIM_DURATION_MAX 60.0
+#define ANIM_LOOP_MAX 65535     /* plays (0 = forever) */
+
 typedef struct anim {
     int width, height;   /* pixels, both >= 1 */
     int count;           /* number of frames */

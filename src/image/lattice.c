@@ -84,8 +84,8 @@ static int number_nodes(lattice *out)
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (grid < 3 || grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "grid must be 3 to 64 nodes, not %d", grid);
+    if (grid < LATTICE_GRID_MIN || grid > LATTICE_GRID_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "grid must be %d to %d nodes, not %d", LATTICE_GRID_MIN, LATTICE_GRID_MAX, grid);
     int x0, y0, x1, y1;
     if (!image_visible_bbox(im, &x0, &y0, &x1, &y1))
         return poyo_fail(err, POYO_ERR_INPUT, "image is fully transparent: nothing to animate");

@@ -8,6 +8,10 @@
 #include "image.h"
 #include "util/error.h"
 
+/* Nodes along the longer side of the visible pixels. */
+#define LATTICE_GRID_MIN 3
+#define LATTICE_GRID_MAX 64
+
 /* Lattice geometry. Node (i, j) rests at (ox + i h, oy + j h) in image pixels. */
 typedef struct lattice {
     int nx, ny;            /* nodes per row and per column, both >= 2 */
@@ -19,7 +23,7 @@ typedef struct lattice {
     double bx0, by0, bx1, by1; /* bounding box of the visible pixels, image pixels */
 } lattice;
 
-/* Lays a lattice with `grid` nodes (3..64) along the longer side of the visible
+/* Lays a lattice with `grid` nodes (LATTICE_GRID_MIN to _MAX) along the longer side of the visible
  * bounding box. Fails with POYO_ERR_INPUT when no pixel is visible. */
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err);
 /* Frees the arrays; safe on a zeroed lattice. */

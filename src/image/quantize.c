@@ -157,19 +157,21 @@ quantize_def quantize_default_def(void)
 
 poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
 {
-    if (d->colors < 2 || d->colors > 256)
-        return poyo_fail(err, POYO_ERR_USAGE, "--colors: must be 2 to 256, not %d", d->colors);
-    if (!(d->dither >= 0.0 && d->dither <= 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--dither: must be 0 to 1, not %g", d->dither);
-    if (d->alpha_threshold < 1 || d->alpha_threshold > 255)
-        return poyo_fail(err, POYO_ERR_USAGE, "--alpha-threshold: must be 1 to 255, not %d", d->alpha_threshold);
-    if (d->quality_min < 0 || d->quality_max > 100 || d->quality_min > d->quality_max)
-        return poyo_fail(err, POYO_ERR_USAGE, "quality range must be within 0 to 100, not %d-%d", d->quality_min,
-                         d->quality_max);
+    if (d->colors < QUANTIZE_COLORS_MIN || d->colors > QUANTIZE_COLORS_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--colors: must be %d to %d, not %d", QUANTIZE_COLORS_MIN,
+                         QUANTIZE_COLORS_MAX, d->colors);
+    if (!(d->dither >= 0.0 && d->dither <= QUANTIZE_DITHER_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--dither: must be 0 to %g, not %g", QUANTIZE_DITHER_MAX, d->dither);
+    if (d->alpha_threshold < QUANTIZE_ALPHA_MIN || d->alpha_threshold > QUANTIZE_ALPHA_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--alpha-threshold: must be %d to %d, not %d", QUANTIZE_ALPHA_MIN,
+                         QUANTIZE_ALPHA_MAX, d->alpha_threshold);
+    if (d->quality_min < 0 || d->quality_max > QUANTIZE_QUALITY_MAX || d->quality_min > d->quality_max)
+        return poyo_fail(err, POYO_ERR_USAGE, "quality range must be within 0 to %d, not %d-%d",
+                         QUANTIZE_QUALITY_MAX, d->quality_min, d->quality_max);
     if (d->speed < 1 || d->speed > 10)
         return poyo_fail(err, POYO_ERR_USAGE, "speed must be 1 to 10, not %d", d->speed);
-    if (d->lossy < 0 || d->lossy > 255)
-        return poyo_fail(err, POYO_ERR_USAGE, "--lossy-gif must be 0 to 255, not %d", d->lossy);
+    if (d->lossy < 0 || d->lossy > QUANTIZE_LOSSY_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--lossy-gif: must be 0 to %d, not %d", QUANTIZE_LOSSY_MAX, d->lossy);
     if (d->matte < -1 || d->matte > 0xffffff)
         return poyo_fail(err, POYO_ERR_USAGE, "invalid --matte colour");
     return POYO_OK;
@@ -633,8 +635,9 @@ static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *er
 poyo_status quantize_reduce(anim *a, int colors, double dither, poyo_error *err)
 {
     omp_set_num_threads(1);
-    if (colors < 2 || colors > 256)
-        return poyo_fail(err, POYO_ERR_USAGE, "colours must be 2 to 256, not %d", colors);
+    if (colors < QUANTIZE_COLORS_MIN || colors > QUANTIZE_COLORS_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "colours must be %d to %d, not %d", QUANTIZE_COLORS_MIN,
+                         QUANTIZE_COLORS_MAX, colors);
     size_t npx = (size_t)a->width * a->height;
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = attr ? liq_histogram_create(attr) : NULL;

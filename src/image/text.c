@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "anim.h"
 #include "textlib.h"
 #include "geom/vec2.h"
 
@@ -32,12 +33,14 @@ poyo_status text_check_def(const text_def *def, poyo_error *err)
 {
     if (!def->font || !*def->font)
         return poyo_fail(err, POYO_ERR_USAGE, "--font: needs a font name or file");
-    if (!(def->outline_width >= 0.0 && def->outline_width <= 64.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--outline: width must be 0 to 64 pixels, not %g", def->outline_width);
+    if (!(def->outline_width >= 0.0 && def->outline_width <= TEXT_OUTLINE_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--outline: width must be 0 to %d pixels, not %g", TEXT_OUTLINE_MAX,
+                         def->outline_width);
     if (!isfinite(def->angle))
         return poyo_fail(err, POYO_ERR_USAGE, "--gradient: the angle must be a number");
-    if (def->width < 1 || def->width > 4096 || def->height < 1 || def->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "canvas %dx%d is not 1 to 4096 pixels a side", def->width, def->height);
+    if (def->width < 1 || def->width > ANIM_SIDE_MAX || def->height < 1 || def->height > ANIM_SIDE_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "canvas %dx%d is not 1 to %d pixels a side", def->width, def->height,
+                         ANIM_SIDE_MAX);
     return POYO_OK;
 }
 

@@ -17,6 +17,9 @@ typedef enum text_fit { TEXT_FIT_FILL, TEXT_FIT_KEEP } text_fit;
 #define TEXT_MAX_CHARS 256
 #define TEXT_MAX_LINES 16
 
+/* The widest --outline, pixels at the canvas size. */
+#define TEXT_OUTLINE_MAX 64
+
 typedef struct text_def {
     const char *font;       /* a fontconfig pattern ("IPAexGothic", "serif:bold") or a font file
                                (a name with a / or ending in .ttf, .otf, .ttc or .otc) */
@@ -26,11 +29,11 @@ typedef struct text_def {
     double angle;           /* gradient direction, degrees clockwise from right (90: top to bottom) */
     int outline;            /* 1: the letters are outlined */
     unsigned outline_color; /* 0xRRGGBB */
-    double outline_width;   /* pixels at the canvas size (0 to 64); 0 with outline = 1/40 of the shorter side */
+    double outline_width;   /* pixels at the canvas size (0 to TEXT_OUTLINE_MAX); 0 with outline = 1/40 of the shorter side */
     text_align align;       /* lines against each other (columns, when vertical: left = top) */
     int vertical;           /* 1: top to bottom in columns right to left, with the font's vertical forms */
     text_fit fit;           /* fill: each line stretched over its share of the canvas; keep: proportions kept */
-    int width, height;      /* the canvas the text is laid out for (1 to 4096) */
+    int width, height;      /* the canvas the text is laid out for (1 to ANIM_SIDE_MAX) */
 } text_def;
 
 /* The defaults, the only place they live. */

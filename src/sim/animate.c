@@ -32,18 +32,21 @@ animate_def animate_default_def(void)
 
 poyo_status animate_check_def(const animate_def *d, poyo_error *err)
 {
-    if (d->grid < 3 || d->grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
-    if (!(d->fps >= 1.0 && d->fps <= 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
-    if (d->duration != 0.0 && !(d->duration >= 0.1 && d->duration <= 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be 0.1 to 60 seconds, not %g", d->duration);
-    if (d->width < 0 || d->width > 4096 || d->height < 0 || d->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side");
+    if (d->grid < LATTICE_GRID_MIN || d->grid > LATTICE_GRID_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be %d to %d, not %d", LATTICE_GRID_MIN, LATTICE_GRID_MAX,
+                         d->grid);
+    if (!(d->fps >= ANIM_FPS_MIN && d->fps <= ANIM_FPS_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be %g to %g, not %g", ANIM_FPS_MIN, ANIM_FPS_MAX, d->fps);
+    if (d->duration != 0.0 && !(d->duration >= ANIM_DURATION_MIN && d->duration <= ANIM_DURATION_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be %g to %g seconds, not %g", ANIM_DURATION_MIN,
+                         ANIM_DURATION_MAX, d->duration);
+    if (d->width < 0 || d->width > ANIM_SIDE_MAX || d->height < 0 || d->height > ANIM_SIDE_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to %d pixels per side, not %dx%d", ANIM_SIDE_MAX,
+                         d->width, d->height);
     if (d->threads < 1 || d->threads > 8)
         return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
-    if (d->loop < 0 || d->loop > 65535)
-        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
+    if (d->loop < 0 || d->loop > ANIM_LOOP_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to %d, not %d", ANIM_LOOP_MAX, d->loop);
     poyo_status st = softbody_check_def(&d->body, err);
     if (st != POYO_OK)
         return st;

@@ -13,14 +13,14 @@
 #include "util/error.h"
 
 typedef struct animate_def {
-    int grid;              /* lattice nodes along the longer side (3 to 64) */
+    int grid;              /* lattice nodes along the longer side (LATTICE_GRID_MIN to _MAX) */
     softbody_def body;     /* physics */
     int anchor_auto;       /* 1: the impulse's own anchor instead of body.anchor */
     impulse_def impulse;   /* the kick */
-    double fps;            /* frames per second (1 to 100) */
-    double duration;       /* seconds of a one-shot clip (0.1 to 60); 0 = until the body settles */
+    double fps;            /* frames per second (ANIM_FPS_MIN to _MAX) */
+    double duration;       /* seconds of a one-shot clip (ANIM_DURATION_MIN to _MAX); 0 = until the body settles */
     double max_duration;   /* seconds a one-shot clip may run while settling */
-    int width, height;     /* canvas, pixels (1 to 4096); 0 = the input's size */
+    int width, height;     /* canvas, pixels (1 to ANIM_SIDE_MAX); 0 = the input's size */
     fit_mode fit;          /* auto: never clip the motion; none: scale to the canvas and clip */
     int loop;              /* plays (0 = forever), passed to the encoders */
     int threads;           /* threads drawing frames (1 to 8) */

@@ -54,55 +54,48 @@ charm_def charm_default_def(void)
 
 static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi; }
 
+/* Fails naming opt when v is not within [lo, hi] (unit after the range, or ""). */
+static poyo_status range(poyo_error *err, const char *opt, double v, double lo, double hi, const char *unit)
+{
+    if (in_range(v, lo, hi))
+        return POYO_OK;
+    return poyo_fail(err, POYO_ERR_USAGE, "%s: must be %g to %g%s%s, not %g", opt, lo, hi, *unit ? " " : "", unit, v);
+}
+
 poyo_status charm_check_def(const charm_def *d, poyo_error *err)
 {
-    if (d->width < 1 || d->width > 4096 || d->height < 1 || d->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side, not %dx%d", d->width,
-                         d->height);
-    if (!in_range(d->anchor.x, -1.0, 2.0) || !in_range(d->anchor.y, -1.0, 2.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--anchor-at: must be -1 to 2 in both coordinates, not %g,%g",
-                         d->anchor.x, d->anchor.y);
-    if (!in_range(d->length, 0.01, 4.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--length: must be 0.01 to 4 canvas heights, not %g", d->length);
-    if (d->segments < 1 || d->segments > 200)
-        return poyo_fail(err, POYO_ERR_USAGE, "--segments: must be 1 to 200, not %d", d->segments);
-    if (!in_range(d->stiffness, 0.01, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--stiffness: must be 0.01 to 1, not %g", d->stiffness);
-    if (d->iterations < 1 || d->iterations > 200)
-        return poyo_fail(err, POYO_ERR_USAGE, "--iterations: must be 1 to 200, not %d", d->iterations);
-    if (!in_range(d->rope_damping, 0.0, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rope-damping: must be 0 to 1, not %g", d->rope_damping);
-    if (!in_range(d->drag, 0.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--drag: must be 0 to 100, not %g", d->drag);
-    if (!in_range(d->gravity, 0.1, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--gravity: must be 0.1 to 100 canvas heights/s^2, not %g",
-                         d->gravity);
-    if (!in_range(d->rope_mass, 0.01, 10.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rope-mass: must be 0.01 to 10, not %g", d->rope_mass);
-    if (!in_range(d->stamp_size, 0.05, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size: must be 0.05 to 1, not %g", d->stamp_size);
-    if (d->grid < 3 || d->grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
-    if (!in_range(d->wobble, 0.0, 20.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--wobble: must be 0 to 20, not %g", d->wobble);
-    if (!in_range(d->kick, 0.0, 5.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--kick: must be 0 to 5 canvas heights/s, not %g", d->kick);
-    if (!isfinite(d->angle) || fabs(d->angle) > 1e6)
-        return poyo_fail(err, POYO_ERR_USAGE, "--angle: must be a finite number of degrees");
-    if (!in_range(d->fps, 1.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
-    if (d->duration != 0.0 && !in_range(d->duration, 0.1, 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be 0.1 to 60 seconds, not %g", d->duration);
-    if (!in_range(d->max_duration, 0.1, 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "the longest clip must be 0.1 to 60 seconds, not %g",
-                         d->max_duration);
-    if (!in_range(d->rope_width, 0.5, 64.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--rope-width: must be 0.5 to 64 pixels, not %g", d->rope_width);
-    if (d->loop < 0 || d->loop > 65535)
-        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
-    if (d->threads < 1 || d->threads > 8)
-        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
-    return softbody_check_def(&d->body, err);
+    if (d->width < 1 || d->width > ANIM_SIDE_MAX || d->height < 1 || d->height > ANIM_SIDE_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to %d pixels per side, not %dx%d", ANIM_SIDE_MAX,
+                         d->width, d->height);
+    if (!in_range(d->anchor.x, CHARM_ANCHOR_MIN, CHARM_ANCHOR_MAX) ||
+        !in_range(d->anchor.y, CHARM_ANCHOR_MIN, CHARM_ANCHOR_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--anchor-at: must be %g to %g in both coordinates, not %g,%g",
+                         CHARM_ANCHOR_MIN, CHARM_ANCHOR_MAX, d->anchor.x, d->anchor.y);
+    poyo_status st = POYO_OK;
+    if (st == POYO_OK) st = range(err, "--length", d->length, CHARM_LENGTH_MIN, CHARM_LENGTH_MAX, "canvas heights");
+    if (st == POYO_OK) st = range(err, "--segments", d->segments, 1, CHARM_SEGMENTS_MAX, "");
+    if (st == POYO_OK) st = range(err, "--stiffness", d->stiffness, CHARM_STIFFNESS_MIN, 1.0, "");
+    if (st == POYO_OK) st = range(err, "--iterations", d->iterations, 1, CHARM_ITERATIONS_MAX, "");
+    if (st == POYO_OK) st = range(err, "--rope-damping", d->rope_damping, 0.0, 1.0, "");
+    if (st == POYO_OK) st = range(err, "--drag", d->drag, 0.0, CHARM_DRAG_MAX, "");
+    if (st == POYO_OK)
+        st = range(err, "--gravity", d->gravity, CHARM_GRAVITY_MIN, CHARM_GRAVITY_MAX, "canvas heights/s^2");
+    if (st == POYO_OK) st = range(err, "--rope-mass", d->rope_mass, CHARM_ROPE_MASS_MIN, CHARM_ROPE_MASS_MAX, "");
+    if (st == POYO_OK) st = range(err, "--stamp-size", d->stamp_size, CHARM_STAMP_SIZE_MIN, 1.0, "");
+    if (st == POYO_OK) st = range(err, "--grid", d->grid, LATTICE_GRID_MIN, LATTICE_GRID_MAX, "");
+    if (st == POYO_OK) st = range(err, "--wobble", d->wobble, 0.0, CHARM_WOBBLE_MAX, "");
+    if (st == POYO_OK) st = range(err, "--kick", d->kick, 0.0, CHARM_KICK_MAX, "canvas heights/s");
+    if (st == POYO_OK) st = range(err, "--angle", d->angle, -CHARM_ANGLE_MAX, CHARM_ANGLE_MAX, "degrees");
+    if (st == POYO_OK) st = range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
+    if (st == POYO_OK && d->duration != 0.0)
+        st = range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+    if (st == POYO_OK)
+        st = range(err, "the longest clip", d->max_duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+    if (st == POYO_OK)
+        st = range(err, "--rope-width", d->rope_width, CHARM_ROPE_WIDTH_MIN, CHARM_ROPE_WIDTH_MAX, "pixels");
+    if (st == POYO_OK) st = range(err, "--loop", d->loop, 0, ANIM_LOOP_MAX, "");
+    if (st == POYO_OK) st = range(err, "render threads", d->threads, 1, 8, "");
+    return st == POYO_OK ? softbody_check_def(&d->body, err) : st;
 }
 
 struct charm {

@@ -16,30 +16,50 @@
 #include "image/render.h"
 #include "util/error.h"
 
+/* The ranges of charm_def's options (each from 0 unless a _MIN says otherwise). */
+#define CHARM_ANCHOR_MIN -1.0        /* canvas fractions, both coordinates */
+#define CHARM_ANCHOR_MAX 2.0
+#define CHARM_LENGTH_MIN 0.01        /* canvas heights */
+#define CHARM_LENGTH_MAX 4.0
+#define CHARM_SEGMENTS_MAX 200       /* from 1 */
+#define CHARM_STIFFNESS_MIN 0.01     /* to 1 */
+#define CHARM_ITERATIONS_MAX 200     /* from 1 */
+#define CHARM_DRAG_MAX 100.0
+#define CHARM_GRAVITY_MIN 0.1        /* canvas heights per s^2 */
+#define CHARM_GRAVITY_MAX 100.0
+#define CHARM_ROPE_MASS_MIN 0.01
+#define CHARM_ROPE_MASS_MAX 10.0
+#define CHARM_STAMP_SIZE_MIN 0.05    /* to 1 */
+#define CHARM_WOBBLE_MAX 20.0
+#define CHARM_KICK_MAX 5.0           /* canvas heights per second */
+#define CHARM_ANGLE_MAX 1e6          /* degrees either way */
+#define CHARM_ROPE_WIDTH_MIN 0.5     /* pixels */
+#define CHARM_ROPE_WIDTH_MAX 64.0
+
 /* How to build and film a charm. Ranges are checked by charm_check_def(). */
 typedef struct charm_def {
-    int width, height;     /* canvas, pixels (1 to 4096) */
-    v2 anchor;             /* top of the rope, canvas fractions (-1 to 2) */
-    double length;         /* rope length, canvas heights (0.01 to 4) */
-    int segments;          /* rope segments (1 to 200) */
-    double stiffness;      /* share of the rope's stretch removed per frame, 1 = inextensible (0.01 to 1) */
-    int iterations;        /* constraint passes per solver step (1 to 200) */
+    int width, height;     /* canvas, pixels (1 to ANIM_SIDE_MAX) */
+    v2 anchor;             /* top of the rope, canvas fractions (CHARM_ANCHOR_MIN to _MAX) */
+    double length;         /* rope length, canvas heights (CHARM_LENGTH_MIN to _MAX) */
+    int segments;          /* rope segments (1 to CHARM_SEGMENTS_MAX) */
+    double stiffness;      /* share of the rope's stretch removed per frame, 1 = inextensible (CHARM_STIFFNESS_MIN to 1) */
+    int iterations;        /* constraint passes per solver step (1 to CHARM_ITERATIONS_MAX) */
     double rope_damping;   /* share of the non-rigid velocity removed per 1/25 s (0 to 1) */
-    double drag;           /* air drag per second (0 to 100); above 0 the swing dies down */
-    double gravity;        /* canvas heights per s^2 (0.1 to 100) */
-    double rope_mass;      /* mass of the rope over the mass of the stamp (0.01 to 10) */
-    double stamp_size;     /* longer side of the stamp's visible box over the shorter canvas side (0.05 to 1) */
-    int grid;              /* lattice nodes along the stamp's longer side (3 to 64) */
-    double wobble;         /* how strongly the stamp answers the swing's accelerations, 1 = physical (0 to 20) */
+    double drag;           /* air drag per second (0 to CHARM_DRAG_MAX); above 0 the swing dies down */
+    double gravity;        /* canvas heights per s^2 (CHARM_GRAVITY_MIN to _MAX) */
+    double rope_mass;      /* mass of the rope over the mass of the stamp (CHARM_ROPE_MASS_MIN to _MAX) */
+    double stamp_size;     /* longer side of the stamp's visible box over the shorter canvas side (CHARM_STAMP_SIZE_MIN to 1) */
+    int grid;              /* lattice nodes along the stamp's longer side (LATTICE_GRID_MIN to _MAX) */
+    double wobble;         /* how strongly the stamp answers the swing's accelerations, 1 = physical (0 to CHARM_WOBBLE_MAX) */
     softbody_def body;     /* the stamp's wobble (hz, damping, volume, substeps); anchor is ignored */
-    double kick;           /* speed given to the stamp (the rope's end without one) at t = 0, canvas heights/s (0 to 5) */
+    double kick;           /* speed given to the stamp (the rope's end without one) at t = 0, canvas heights/s (0 to CHARM_KICK_MAX) */
     double angle;          /* direction of the kick, degrees clockwise from right */
-    double fps;            /* frames per second (1 to 100) */
-    double duration;       /* seconds (0.1 to 60): swing clips take the nearest whole number of periods;
+    double fps;            /* frames per second (ANIM_FPS_MIN to _MAX) */
+    double duration;       /* seconds (ANIM_DURATION_MIN to _MAX): swing clips take the nearest whole number of periods;
                               0 = one period, or until the swing settles when drag > 0 */
     double max_duration;   /* longest clip that waits for the swing to settle, seconds */
     uint8_t rope_rgb[3];   /* rope colour, sRGB */
-    double rope_width;     /* rope thickness, canvas pixels (0.5 to 64) */
+    double rope_width;     /* rope thickness, canvas pixels (CHARM_ROPE_WIDTH_MIN to _MAX) */
     int loop;              /* plays (0 = forever), passed to the encoders */
     int threads;           /* threads drawing frames (1 to 8) */
 } charm_def;

@@ -42,44 +42,47 @@ drop_def drop_default_def(void)
 
 static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi; }
 
+/* Fails naming opt when v is not within [lo, hi] (unit after the range, or ""). */
+static poyo_status range(poyo_error *err, const char *opt, double v, double lo, double hi, const char *unit)
+{
+    if (in_range(v, lo, hi))
+        return POYO_OK;
+    return poyo_fail(err, POYO_ERR_USAGE, "%s: must be %g to %g%s%s, not %g", opt, lo, hi, *unit ? " " : "", unit, v);
+}
+
 poyo_status drop_check_def(const drop_def *d, poyo_error *err)
 {
-    if (d->width < 1 || d->width > 4096 || d->height < 1 || d->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side");
-    if (!in_range(d->stamp_size, 0.02, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size: must be 0.02 to 1, not %g", d->stamp_size);
+    if (d->width < 1 || d->width > ANIM_SIDE_MAX || d->height < 1 || d->height > ANIM_SIDE_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to %d pixels per side, not %dx%d", ANIM_SIDE_MAX,
+                         d->width, d->height);
+    poyo_status st = range(err, "--stamp-size", d->stamp_size, DROP_STAMP_SIZE_MIN, 1.0, "");
+    if (st != POYO_OK)
+        return st;
     if (d->stamp_size * fmin(d->width, d->height) < 2.0)
         return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size: %g gives a stamp under 2 pixels on a %dx%d canvas",
                          d->stamp_size, d->width, d->height);
-    if (!in_range(d->at.x, -10.0, 10.0) || !in_range(d->at.y, -10.0, 10.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--at: must lie within -10 to 10 canvas fractions");
-    if (!in_range(d->velocity.x, -100.0, 100.0) || !in_range(d->velocity.y, -100.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--velocity: must be -100 to 100 canvas sizes per second");
-    if (!in_range(d->spin, -7200.0, 7200.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--spin: must be -7200 to 7200 degrees per second, not %g", d->spin);
-    if (!in_range(d->tilt, -360.0, 360.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--tilt: must be -360 to 360 degrees, not %g", d->tilt);
-    if (!in_range(d->gravity, -100.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--gravity: must be -100 to 100, not %g", d->gravity);
-    if (!in_range(d->restitution, 0.0, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--restitution: must be 0 to 1, not %g", d->restitution);
-    if (!in_range(d->friction, 0.0, 2.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--friction: must be 0 to 2, not %g", d->friction);
-    if (d->grid < 3 || d->grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
-    if (!in_range(d->fps, 1.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
-    if (d->duration != 0.0 && !in_range(d->duration, 0.1, 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be 0.1 to 60 seconds, not %g", d->duration);
-    if (!in_range(d->max_duration, 0.1, 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "the longest clip must be 0.1 to 60 seconds, not %g", d->max_duration);
-    if (!in_range(d->hold, 0.0, 10.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--hold: must be 0 to 10 seconds, not %g", d->hold);
-    if (d->loop < 0 || d->loop > 65535)
-        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
-    if (d->threads < 1 || d->threads > 8)
-        return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
-    return softbody_check_def(&d->body, err);
+    if (!in_range(d->at.x, -DROP_AT_MAX, DROP_AT_MAX) || !in_range(d->at.y, -DROP_AT_MAX, DROP_AT_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--at: must be %g to %g canvas fractions in both coordinates, not %g,%g",
+                         -DROP_AT_MAX, DROP_AT_MAX, d->at.x, d->at.y);
+    if (!in_range(d->velocity.x, -DROP_VELOCITY_MAX, DROP_VELOCITY_MAX) ||
+        !in_range(d->velocity.y, -DROP_VELOCITY_MAX, DROP_VELOCITY_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--velocity: must be %g to %g in both coordinates, not %g,%g",
+                         -DROP_VELOCITY_MAX, DROP_VELOCITY_MAX, d->velocity.x, d->velocity.y);
+    if (st == POYO_OK) st = range(err, "--spin", d->spin, -DROP_SPIN_MAX, DROP_SPIN_MAX, "degrees per second");
+    if (st == POYO_OK) st = range(err, "--tilt", d->tilt, -DROP_TILT_MAX, DROP_TILT_MAX, "degrees");
+    if (st == POYO_OK) st = range(err, "--gravity", d->gravity, -DROP_GRAVITY_MAX, DROP_GRAVITY_MAX, "");
+    if (st == POYO_OK) st = range(err, "--restitution", d->restitution, 0.0, 1.0, "");
+    if (st == POYO_OK) st = range(err, "--friction", d->friction, 0.0, DROP_FRICTION_MAX, "");
+    if (st == POYO_OK) st = range(err, "--grid", d->grid, LATTICE_GRID_MIN, LATTICE_GRID_MAX, "");
+    if (st == POYO_OK) st = range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
+    if (st == POYO_OK && d->duration != 0.0)
+        st = range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+    if (st == POYO_OK)
+        st = range(err, "the longest clip", d->max_duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+    if (st == POYO_OK) st = range(err, "--hold", d->hold, 0.0, DROP_HOLD_MAX, "seconds");
+    if (st == POYO_OK) st = range(err, "--loop", d->loop, 0, ANIM_LOOP_MAX, "");
+    if (st == POYO_OK) st = range(err, "render threads", d->threads, 1, 8, "");
+    return st == POYO_OK ? softbody_check_def(&d->body, err) : st;
 }
 
 void drop_motion_free(drop_motion *m)

@@ -13,25 +13,35 @@
 #include "image/render.h"
 #include "util/error.h"
 
+/* The ranges of drop_def's own options (from 0, or from minus the _MAX). */
+#define DROP_STAMP_SIZE_MIN 0.02    /* to 1 */
+#define DROP_AT_MAX 10.0            /* canvas fractions, either way */
+#define DROP_VELOCITY_MAX 100.0     /* canvas sizes per second, either way */
+#define DROP_SPIN_MAX 7200.0        /* degrees per second, either way */
+#define DROP_TILT_MAX 360.0         /* degrees, either way */
+#define DROP_GRAVITY_MAX 100.0      /* canvas heights per s^2, either way */
+#define DROP_FRICTION_MAX 2.0
+#define DROP_HOLD_MAX 10.0          /* seconds */
+
 /* How the stamp is dropped and drawn. Ranges are checked by drop_check_def(). */
 typedef struct drop_def {
-    int width, height;     /* canvas, pixels (1 to 4096) */
-    double stamp_size;     /* longer side of the stamp's visible box, fraction of min(width, height) (0.02 to 1) */
-    v2 at;                 /* start centre of the visible box, canvas fractions (-10 to 10) */
-    v2 velocity;           /* start velocity, canvas widths and heights per second (-100 to 100) */
-    double spin;           /* start spin, degrees per second clockwise on screen (-7200 to 7200) */
-    double tilt;           /* start rotation, degrees clockwise on screen (-360 to 360) */
-    double gravity;        /* downward acceleration, canvas heights per second squared (-100 to 100) */
+    int width, height;     /* canvas, pixels (1 to ANIM_SIDE_MAX) */
+    double stamp_size;     /* longer side of the stamp's visible box, fraction of min(width, height) (DROP_STAMP_SIZE_MIN to 1) */
+    v2 at;                 /* start centre of the visible box, canvas fractions (within DROP_AT_MAX either way) */
+    v2 velocity;           /* start velocity, canvas widths and heights per second (within DROP_VELOCITY_MAX either way) */
+    double spin;           /* start spin, degrees per second clockwise on screen (within DROP_SPIN_MAX either way) */
+    double tilt;           /* start rotation, degrees clockwise on screen (within DROP_TILT_MAX either way) */
+    double gravity;        /* downward acceleration, canvas heights per second squared (within DROP_GRAVITY_MAX either way) */
     double restitution;    /* bounciness: share of the normal speed a node keeps in a bounce, and roughly
                               of the landing speed the body rebounds with (0 to 1) */
-    double friction;       /* Coulomb coefficient: sliding lost per unit of motion into a surface (0 to 2) */
-    int grid;              /* lattice nodes along the longer side (3 to 64) */
+    double friction;       /* Coulomb coefficient: sliding lost per unit of motion into a surface (0 to DROP_FRICTION_MAX) */
+    int grid;              /* lattice nodes along the longer side (LATTICE_GRID_MIN to _MAX) */
     softbody_def body;     /* wobble, calibrated as if standing on the bottom edge; the anchor is ignored */
-    double fps;            /* frames per second (1 to 100) */
-    double duration;       /* seconds of the clip (0.1 to 60); 0 = until the body rests or leaves */
+    double fps;            /* frames per second (ANIM_FPS_MIN to _MAX) */
+    double duration;       /* seconds of the clip (ANIM_DURATION_MIN to _MAX); 0 = until the body rests or leaves */
     double max_duration;   /* seconds the clip may run while waiting for rest (0.1 to 60) */
-    double hold;           /* seconds the resting frame is shown before the clip restarts (0 to 10) */
-    int loop;              /* plays (0 = forever), passed to the encoders (0 to 65535) */
+    double hold;           /* seconds the resting frame is shown before the clip restarts (0 to DROP_HOLD_MAX) */
+    int loop;              /* plays (0 = forever), passed to the encoders (0 to ANIM_LOOP_MAX) */
     int threads;           /* threads drawing frames (1 to 8) */
     int draw_scene;        /* 1: paint the scene's solid regions under the stamp */
     unsigned char scene_rgb[3]; /* colour of the solid regions */

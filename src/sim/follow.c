@@ -55,27 +55,31 @@ static int max_frames(const follow_def *d)
 
 poyo_status follow_check_def(const follow_def *d, poyo_error *err)
 {
-    if (d->width < 1 || d->width > 4096 || d->height < 1 || d->height > 4096)
-        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to 4096 pixels per side");
-    if (!(d->stamp_size >= 0.05 && d->stamp_size <= 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size: must be 0.05 to 1, not %g", d->stamp_size);
-    if (!(d->duration >= 0.1 && d->duration <= 60.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "one trip along the path must take 0.1 to 60 seconds, not %g",
-                         d->duration);
-    if (!(d->fps >= 1.0 && d->fps <= 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be 1 to 100, not %g", d->fps);
+    if (d->width < 1 || d->width > ANIM_SIDE_MAX || d->height < 1 || d->height > ANIM_SIDE_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to %d pixels per side, not %dx%d", ANIM_SIDE_MAX,
+                         d->width, d->height);
+    if (!(d->stamp_size >= FOLLOW_STAMP_SIZE_MIN && d->stamp_size <= 1.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "--stamp-size: must be %g to 1, not %g", FOLLOW_STAMP_SIZE_MIN,
+                         d->stamp_size);
+    if (!(d->duration >= ANIM_DURATION_MIN && d->duration <= ANIM_DURATION_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "one trip along the path must take %g to %g seconds, not %g",
+                         ANIM_DURATION_MIN, ANIM_DURATION_MAX, d->duration);
+    if (!(d->fps >= ANIM_FPS_MIN && d->fps <= ANIM_FPS_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be %g to %g, not %g", ANIM_FPS_MIN, ANIM_FPS_MAX, d->fps);
     if (d->mode != FOLLOW_ONCE && d->mode != FOLLOW_LOOP && d->mode != FOLLOW_BOUNCE)
         return poyo_fail(err, POYO_ERR_USAGE, "unknown follow mode");
     if (!isnan(d->facing) && !isfinite(d->facing))
         return poyo_fail(err, POYO_ERR_USAGE, "--facing: must be a finite angle");
-    if (!(d->core >= 0.05 && d->core <= 0.9))
-        return poyo_fail(err, POYO_ERR_USAGE, "--core: must be 0.05 to 0.9, not %g", d->core);
-    if (d->grid < 3 || d->grid > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be 3 to 64, not %d", d->grid);
+    if (!(d->core >= FOLLOW_CORE_MIN && d->core <= FOLLOW_CORE_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--core: must be %g to %g, not %g", FOLLOW_CORE_MIN, FOLLOW_CORE_MAX,
+                         d->core);
+    if (d->grid < LATTICE_GRID_MIN || d->grid > LATTICE_GRID_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be %d to %d, not %d", LATTICE_GRID_MIN, LATTICE_GRID_MAX,
+                         d->grid);
     if (!(d->max_hold >= 0.0 && d->max_hold <= 10.0))
         return poyo_fail(err, POYO_ERR_USAGE, "the settling time must be 0 to 10 seconds, not %g", d->max_hold);
-    if (d->loop < 0 || d->loop > 65535)
-        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to 65535, not %d", d->loop);
+    if (d->loop < 0 || d->loop > ANIM_LOOP_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to %d, not %d", ANIM_LOOP_MAX, d->loop);
     poyo_status st = softbody_check_def(&d->body, err);
     if (st != POYO_OK)
         return st;

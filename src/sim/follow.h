@@ -20,18 +20,23 @@ typedef enum follow_mode {
     FOLLOW_BOUNCE    /* there and back; one round trip loops seamlessly */
 } follow_mode;
 
+/* The ranges of follow_def's own options. */
+#define FOLLOW_STAMP_SIZE_MIN 0.05  /* to 1 */
+#define FOLLOW_CORE_MIN 0.05
+#define FOLLOW_CORE_MAX 0.9
+
 /* What the clip looks like. Ranges are checked by follow_check_def(). */
 typedef struct follow_def {
-    int width, height;  /* canvas, pixels (1 to 4096) */
-    double stamp_size;  /* longer side of the stamp's visible part over the canvas's shorter side (0.05 to 1) */
-    double duration;    /* seconds for one trip along the path, start to end (0.1 to 60) */
-    double fps;         /* frames per second (1 to 100) */
+    int width, height;  /* canvas, pixels (1 to ANIM_SIDE_MAX) */
+    double stamp_size;  /* longer side of the stamp's visible part over the canvas's shorter side (FOLLOW_STAMP_SIZE_MIN to 1) */
+    double duration;    /* seconds for one trip along the path, start to end (ANIM_DURATION_MIN to _MAX) */
+    double fps;         /* frames per second (ANIM_FPS_MIN to _MAX) */
     follow_mode mode;   /* once, loop or bounce */
     int turn;           /* 1: the stamp turns with the tangent; 0: it stays as drawn */
     double facing;      /* path angle (radians, path.h convention) at which the stamp is drawn unturned;
                            NaN = the tangent at the start of the path */
-    double core;        /* diameter of the pinned core, fraction of the body's longer side (0.05 to 0.9) */
-    int grid;           /* lattice nodes along the longer side (3 to 64) */
+    double core;        /* diameter of the pinned core, fraction of the body's longer side (FOLLOW_CORE_MIN to _MAX) */
+    int grid;           /* lattice nodes along the longer side (LATTICE_GRID_MIN to _MAX) */
     softbody_def body;  /* physics of the free part; body.anchor is ignored */
     double max_hold;    /* seconds a once clip may run after arriving while the body settles (0 to 10) */
     int loop;           /* plays (0 = forever), passed to the encoders */

@@ -146,18 +146,21 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
                          info->strength_max, info->name, d->strength);
     if (isnan(d->at.x))
         d->at = info->at;
-    if (!(fabs(d->at.x) <= 10.0 && fabs(d->at.y) <= 10.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--at: must be within -10 to 10 (image fractions), not %g,%g", d->at.x, d->at.y);
+    if (!(fabs(d->at.x) <= IMPULSE_AT_MAX && fabs(d->at.y) <= IMPULSE_AT_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--at: must be %g to %g image fractions in both coordinates, not %g,%g",
+                         -IMPULSE_AT_MAX, IMPULSE_AT_MAX, d->at.x, d->at.y);
     if (isnan(d->angle))
         d->angle = info->angle;
-    if (!isnan(d->angle) && !(fabs(d->angle) <= 3600.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--angle: must be -3600 to 3600 degrees, not %g", d->angle);
+    if (!isnan(d->angle) && !(fabs(d->angle) <= IMPULSE_ANGLE_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--angle: must be %g to %g degrees, not %g", -IMPULSE_ANGLE_MAX,
+                         IMPULSE_ANGLE_MAX, d->angle);
     /* a rate is checked where it matters and where it was given for nothing */
     if (!isnan(d->rate) || info->periodic) {
         if (isnan(d->rate))
             d->rate = info->rate;
-        if (!(d->rate >= 0.1 && d->rate <= 20.0))
-            return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be 0.1 to 20 Hz, not %g", d->rate);
+        if (!(d->rate >= IMPULSE_RATE_MIN && d->rate <= IMPULSE_RATE_MAX))
+            return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be %g to %g Hz, not %g", IMPULSE_RATE_MIN,
+                             IMPULSE_RATE_MAX, d->rate);
     }
     return POYO_OK;
 }

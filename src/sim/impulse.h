@@ -13,6 +13,12 @@ typedef enum impulse_kind {
     IMPULSE_JUMP, IMPULSE_DROP, IMPULSE_WAVE, IMPULSE_PAT, IMPULSE_COUNT
 } impulse_kind;
 
+/* The ranges of impulse_def's --at, --angle and --rate (a strength's is its impulse's). */
+#define IMPULSE_AT_MAX 10.0       /* |x|, |y|, image fractions */
+#define IMPULSE_ANGLE_MAX 3600.0  /* |degrees| */
+#define IMPULSE_RATE_MIN 0.1      /* Hz */
+#define IMPULSE_RATE_MAX 20.0
+
 /* What an impulse is and which parameters it takes, with their defaults. */
 typedef struct impulse_info {
     const char *name;       /* as typed on the command line */

@@ -80,20 +80,22 @@ static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi;
 
 poyo_status softbody_check_def(const softbody_def *d, poyo_error *err)
 {
-    if (!in_range(d->hz, 0.1, 20.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--hz: must be 0.1 to 20, not %g", d->hz);
-    if (!in_range(d->damping, 0.0, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--damping: must be 0 to 1, not %g", d->damping);
+    if (!in_range(d->hz, SOFTBODY_HZ_MIN, SOFTBODY_HZ_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--hz: must be %g to %g, not %g", SOFTBODY_HZ_MIN, SOFTBODY_HZ_MAX, d->hz);
+    if (!in_range(d->damping, 0.0, SOFTBODY_DAMPING_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--damping: must be 0 to %g, not %g", SOFTBODY_DAMPING_MAX, d->damping);
     if (!in_range(d->volume, 0.0, SOFTBODY_VOLUME_MAX))
         return poyo_fail(err, POYO_ERR_USAGE, "--volume: must be 0 to %g, not %g", SOFTBODY_VOLUME_MAX, d->volume);
-    if (!in_range(d->drag, 0.0, 100.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--drag: must be 0 to 100, not %g", d->drag);
-    if (!in_range(d->outline, 0.0, 1.0))
-        return poyo_fail(err, POYO_ERR_USAGE, "--outline-stiffness: must be 0 to 1, not %g", d->outline);
+    if (!in_range(d->drag, 0.0, SOFTBODY_DRAG_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--drag: must be 0 to %g, not %g", SOFTBODY_DRAG_MAX, d->drag);
+    if (!in_range(d->outline, 0.0, SOFTBODY_OUTLINE_MAX))
+        return poyo_fail(err, POYO_ERR_USAGE, "--outline-stiffness: must be 0 to %g, not %g", SOFTBODY_OUTLINE_MAX,
+                         d->outline);
     if (!in_range(d->pressure, 0.0, 1.0))
         return poyo_fail(err, POYO_ERR_USAGE, "the pressure must be 0 to 1, not %g", d->pressure);
-    if (d->substeps < 1 || d->substeps > 64)
-        return poyo_fail(err, POYO_ERR_USAGE, "--substeps: must be 1 to 64, not %d", d->substeps);
+    if (d->substeps < 1 || d->substeps > SOFTBODY_SUBSTEPS_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "--substeps: must be 1 to %d, not %d", SOFTBODY_SUBSTEPS_MAX,
+                         d->substeps);
     if (d->anchor != ANCHOR_NONE && d->anchor != ANCHOR_BOTTOM && d->anchor != ANCHOR_TOP)
         return poyo_fail(err, POYO_ERR_USAGE, "unknown anchor");
     return POYO_OK;

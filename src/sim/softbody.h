@@ -18,15 +18,22 @@ typedef enum anchor_kind { ANCHOR_NONE = 0, ANCHOR_BOTTOM, ANCHOR_TOP } anchor_k
 /* The largest --volume: above it the body forgets its shape (area-preserving
  * shears meet no resistance). */
 #define SOFTBODY_VOLUME_MAX 0.8
+/* The other ranges of softbody_def (each from 0 unless a _MIN says otherwise). */
+#define SOFTBODY_HZ_MIN 0.1
+#define SOFTBODY_HZ_MAX 20.0
+#define SOFTBODY_DAMPING_MAX 1.0
+#define SOFTBODY_DRAG_MAX 100.0
+#define SOFTBODY_OUTLINE_MAX 1.0
+#define SOFTBODY_SUBSTEPS_MAX 64    /* from 1 */
 
 typedef struct softbody_def {
-    double hz;        /* frequency of the main wobble, Hz (0.1 to 20) */
-    double damping;   /* damping ratio of the main wobble: 0 rings forever, 1 no overshoot (0 to 1) */
+    double hz;        /* frequency of the main wobble, Hz (SOFTBODY_HZ_MIN to SOFTBODY_HZ_MAX) */
+    double damping;   /* damping ratio of the main wobble: 0 rings forever, 1 no overshoot (0 to SOFTBODY_DAMPING_MAX) */
     double volume;    /* blend of the area-preserving linear mode into the rotation, beta (0 to SOFTBODY_VOLUME_MAX) */
-    double drag;      /* plain velocity drag, 1/s (0 to 100) */
-    double outline;   /* stiffness of the springs along the outline, 0 = off (0 to 1) */
+    double drag;      /* plain velocity drag, 1/s (0 to SOFTBODY_DRAG_MAX) */
+    double outline;   /* stiffness of the springs along the outline, 0 = off (0 to SOFTBODY_OUTLINE_MAX) */
     double pressure;  /* share of the body's lost or gained area given back per step, 0 = off (0 to 1) */
-    int substeps;     /* solver steps per frame at least (1 to 64); raised when --hz needs more */
+    int substeps;     /* solver steps per frame at least (1 to SOFTBODY_SUBSTEPS_MAX); raised when --hz needs more */
     anchor_kind anchor; /* which edge rows are pinned */
 } softbody_def;
 

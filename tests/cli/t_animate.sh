@@ -50,7 +50,7 @@ test_expect_success 'every range in the man page: its ends accepted, past them r
         expect_exit 2 $POYO $opt $above missing.png -o x.gif 2>err &&
         expect_line err "poyo: $opt: $(printf "$msg" "$above")" || { echo "($opt)"; return 1; }
     done <<-EOF &&
-	--at:-10,-10:10,10:-10.01,0:0,10.01:must be within -10 to 10 (image fractions), not %s
+	--at:-10,-10:10,10:-10.01,0:0,10.01:must be -10 to 10 image fractions in both coordinates, not %s
 	--angle:-3600:3600:-3600.5:3601:must be -3600 to 3600 degrees, not %s
 	--rate:0.1:20:0.09:20.5:must be 0.1 to 20 Hz, not %s
 	--hz:0.1:20:0.05:20.01:must be 0.1 to 20, not %s
@@ -71,7 +71,7 @@ test_expect_success 'every range in the man page: its ends accepted, past them r
 	--quality:0:100:-1:101:must be 0 to 100, not %s
 	--lossy-gif:0:255:-1:256:must be 0 to 255, not %s
 	--max-pixels:1:1000000000:0:1000000001:must be 1 to 1000000000, not %s
-	--max-memory:16MiB:1024GiB:16777215:1100GiB:'"'"'%s'"'"' is out of range (16MiB to 1024GiB)
+	--max-memory:16MiB:1024GiB:16777215:1100GiB:must be 16MiB to 1024GiB, not %s
 	--jobs:1:256:0:257:must be 1 to 256, not %s
 	EOF
     for name in bottom top none auto; do

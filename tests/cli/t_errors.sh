@@ -64,4 +64,46 @@ for cmd in animate rope path sdf; do
     '
 done
 
+# every kind of option error, in every subcommand: "poyo: OPTION: ..." (the option as
+# typed) alone on one line, exit 2, nothing written (cmd|arguments|the line)
+test_expect_success 'each subcommand says every kind of option error in the one shape' '
+    cp "$DATA/1f600.png" stamp.png &&
+    while IFS="|" read -r cmd args line; do
+        set -f && set -- $args && set +f &&
+        case $cmd in
+        path) set -- -o out.gif --through "0.1,0.5,0 0.9,0.5,0" "$@" ;;
+        check) ;;
+        *) set -- -o out.gif "$@" ;;
+        esac &&
+        status=0 && "$POYO" $cmd "$@" >/dev/null 2>err || status=$?
+        if [ "$status" -ne 2 ] || [ "$(cat err)" != "$line" ] || [ "$(wc -l <err)" -ne 1 ]; then
+            echo "poyo $cmd $args: exit $status, said: $(cat err); want: $line" >&2
+            exit 1
+        fi
+        expect_no_file out.gif || exit 1
+    done <<-EOF
+	animate|--hz 40 stamp.png|poyo: --hz: must be 0.1 to 20, not 40
+	animate|--grid 2.5 stamp.png|poyo: --grid: '"'"'2.5'"'"' is not a whole number
+	animate|--anchor left stamp.png|poyo: --anchor: must be bottom, top, none or auto, not '"'"'left'"'"'
+	animate|--at 11,0 stamp.png|poyo: --at: must be -10 to 10 image fractions in both coordinates, not 11,0
+	animate|--max-bytes 2T stamp.png|poyo: --max-bytes: '"'"'2T'"'"' is not a size (like 128K, 256KiB, 300KB or 2G)
+	animate|--strength 9 stamp.png|poyo: --strength: must be 0 to 0.4 for squash (beyond that the body folds over itself), not 9
+	animate|stamp.png --fps|poyo: --fps: needs a value
+	text|--outline red,99 hi|poyo: --outline: width must be more than 0 and at most 64 pixels, not 99
+	text|--fit wide hi|poyo: --fit: must be fill, keep, auto or none, not '"'"'wide'"'"'
+	text|-s 5000 hi|poyo: -s: must be 1 to 4096 pixels per side, not 5000
+	rope|--kick 6 stamp.png|poyo: --kick: must be 0 to 5 canvas heights/s, not 6
+	rope|--anchor-at 0,3 stamp.png|poyo: --anchor-at: must be -1 to 2 in both coordinates, not 0,3
+	rope|--format bmp stamp.png|poyo: --format: must be gif, apng, webp or webm, not '"'"'bmp'"'"'
+	path|--core 1 stamp.png|poyo: --core: must be 0.05 to 0.9, not 1
+	path|--sample x|poyo: --sample: '"'"'x'"'"' is not a whole number
+	path|--wobble 1 stamp.png|poyo: --wobble: unknown option (see poyo --help)
+	sdf|--friction 3 stamp.png|poyo: --friction: must be 0 to 2, not 3
+	sdf|--velocity 0,101 stamp.png|poyo: --velocity: must be -100 to 100 in both coordinates, not 0,101
+	sdf|--max-memory 1K stamp.png|poyo: --max-memory: must be 16MiB to 1024GiB, not 1K
+	check|--max-memory 1K -p line stamp.png|poyo: --max-memory: must be 16MiB to 1024GiB, not 1K
+	check|-p nowhere stamp.png|poyo: -p: unknown preset '"'"'nowhere'"'"' (one of slack, discord, discord-sticker, line, line-emoji, telegram, telegram-emoji, teams, mastodon, signal, whatsapp)
+	EOF
+'
+
 test_done

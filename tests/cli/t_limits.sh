@@ -141,7 +141,7 @@ test_expect_success 'every subcommand documents --max-memory; bad sizes are usag
         $POYO $c --help >help && grep -q -- "--max-memory SIZE" help || exit 1
     done &&
     expect_exit 2 $POYO ../stamp.png --max-memory 1K 2>err &&
-    expect_line err "poyo: --max-memory: '"'"'1K'"'"' is out of range (16MiB to 1024GiB)" &&
+    expect_line err "poyo: --max-memory: must be 16MiB to 1024GiB, not 1K" &&
     expect_exit 2 $POYO rope ../stamp.png --max-memory lots 2>err &&
     expect_line err "poyo: --max-memory: '"'"'lots'"'"' is not a size (like 128K, 256KiB, 300KB or 2G)" &&
     expect_exit 2 $POYO check -p slack --max-memory 2T x.gif 2>err &&

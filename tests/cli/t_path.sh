@@ -62,7 +62,7 @@ test_expect_success 'what a run cannot do is named before any work' '
     expect_exit 2 "$POYO" path --through "0.2,0.5,0 1001,0.5,0" --sample 2 2>err &&
     expect_line err "poyo: --through: waypoint 2 '\''1001,0.5,0'\'' lies beyond 1000 canvas fractions" &&
     expect_exit 2 "$POYO" path --through "$ARC" --nearest 0,-1001 2>err &&
-    expect_line err "poyo: --nearest: '\''0,-1001'\'' lies beyond 1000 canvas fractions" &&
+    expect_line err "poyo: --nearest: must be -1000 to 1000 canvas fractions in both coordinates, not 0,-1001" &&
     expect_exit 2 "$POYO" path --through "$ARC" --speed 0 --sample 2 2>err &&
     expect_line err "poyo: --speed: must be a positive number of canvas widths per second, not 0" &&
     expect_exit 2 "$POYO" path --through "$ARC" --svg - --sample 2 >out 2>err &&

@@ -82,7 +82,7 @@ test_expect_success 'bad text and option values: one line, exit 2, no file' '
              "x:--gradient red:--gradient: needs two colours, C1,C2[,ANGLE], not '"'"'red'"'"'" \
              "x:--outline red,0:--outline: width must be more than 0 and at most 64 pixels, not 0" \
              "x:--outline red,65:--outline: width must be more than 0 and at most 64 pixels, not 65" \
-             "x:--align up:--align: must be left, center or right (top, middle or bottom), not '"'"'up'"'"'" \
+             "x:--align up:--align: must be left, center, right, top, middle or bottom, not '"'"'up'"'"'" \
              "x:--fit wide:--fit: must be fill, keep, auto or none, not '"'"'wide'"'"'" \
              "x:-s 2:a 2x2 canvas is too small for 1 line of text" \
              "   :-s 64:no text to draw" \

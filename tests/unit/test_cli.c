@@ -43,11 +43,23 @@ static const char *capture_end(void)
     return captured;
 }
 
-enum { O_OUTPUT = 1, O_FORCE, O_QUIET, O_SIZE };
-static const cli_option opts[] = {
-    { "output", 'o', 1, O_OUTPUT }, { "force", 'f', 0, O_FORCE }, { "quiet", 'q', 0, O_QUIET },
-    { "size", 's', 1, O_SIZE }, { NULL, 0, 0, 0 },
+enum { O_OUTPUT = OPT_OUTPUT, O_FORCE = OPT_FORCE, O_QUIET = OPT_QUIET, O_SIZE = OPT_SIZE };
+static const cli_opt opts[] = {
+    { .id = O_OUTPUT, .kind = CLI_FILE, .name = "output", .short_name = 'o', .arg = "FILE" },
+    { .id = O_FORCE, .kind = CLI_FLAG, .name = "force", .short_name = 'f' },
+    { .id = O_QUIET, .kind = CLI_FLAG, .name = "quiet", .short_name = 'q' },
+    { .id = O_SIZE, .kind = CLI_STRING, .name = "size", .short_name = 's', .arg = "WxH" },
+    { .name = NULL },
 };
+
+static void no_default(int id, char *buf, size_t cap)
+{
+    (void)id;
+    if (cap)
+        buf[0] = '\0';
+}
+
+static const cli_command test_cmd = { "test", opts, NULL, no_default };
 
 static void test_scans_options_and_operands(void)
 {
@@ -55,7 +67,7 @@ static void test_scans_options_and_operands(void)
                      "-", "--", "-q", "--force", NULL };
     int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
     cli_parser p;
-    cli_init(&p, argc, argv, opts);
+    cli_init(&p, argc, argv, &test_cmd);
     const char *operand = NULL;
     ENSURE(cli_next(&p, &operand) == 0 && strcmp(operand, "in.png") == 0);
     ENSURE(cli_next(&p, &operand) == O_OUTPUT && strcmp(p.value, "x.gif") == 0 && strcmp(p.name, "--output") == 0);
@@ -78,7 +90,7 @@ static int first_item(char **argv, int silent, const char **said)
     while (argv[argc])
         argc++;
     cli_parser p;
-    cli_init(&p, argc, argv, opts);
+    cli_init(&p, argc, argv, &test_cmd);
     p.silent = silent;
     const char *operand;
     if (!capture_begin())
@@ -122,6 +134,18 @@ static void test_messages_are_one_safe_line(void)
 /* Runs a parser and returns what it printed; *ok gets its result. */
 #define SAYS(ok, call) (capture_begin() ? ((ok) = (call), capture_end()) : "capture failed")
 
+/* Scans "poyo OPT VALUE" with subcommand cmd's table into *p: 1 when cli_next
+ * returned the option, 0 when it refused it; *said gets what it printed. */
+static int scan_option(const char *cmd, const char *opt, const char *value, cli_parser *p, const char **said)
+{
+    char *argv[] = { "poyo", (char *)opt, (char *)value, NULL };
+    const char *operand;
+    cli_init(p, 3, argv, cli_command_find(cmd));
+    int r = -2;
+    *said = SAYS(r, cli_next(p, &operand));
+    return r > 0;
+}
+
 static void test_sizes(void)
 {
     static const struct { const char *s; int w, h; const char *said; } cases[] = {
@@ -159,7 +183,7 @@ static void test_byte_counts(void)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         int ok = 0;
         long long b = 0;
-        const char *said = SAYS(ok, cli_bytes("--max-bytes", good[i].s, &b));
+        const char *said = SAYS(ok, cli_bytes("--max-bytes", good[i].s, 1, CLI_MAX_BYTES_MAX, &b));
         ENSURE_MSG(ok && said[0] == '\0' && b == good[i].bytes, "%s: %lld, said '%s'", good[i].s, b, said);
     }
     static const struct { const char *s; const char *said; } bad[] = {
@@ -167,28 +191,27 @@ static void test_byte_counts(void)
         { "abc", "poyo: --max-bytes: 'abc' is not a size (like 128K, 256KiB, 300KB or 2G)\n" },
         { "5X", "poyo: --max-bytes: '5X' is not a size (like 128K, 256KiB, 300KB or 2G)\n" },
         { "inf", "poyo: --max-bytes: 'inf' is not a size (like 128K, 256KiB, 300KB or 2G)\n" },
-        { "1001G", "poyo: --max-bytes: '1001G' is out of range (1 byte to 1 TB)\n" },
-        { "0.4", "poyo: --max-bytes: '0.4' is out of range (1 byte to 1 TB)\n" },
+        { "1001G", "poyo: --max-bytes: must be 1 byte to 1 TB, not 1001G\n" },
+        { "0.4", "poyo: --max-bytes: must be 1 byte to 1 TB, not 0.4\n" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int ok = 1;
         long long b = -7;
-        const char *said = SAYS(ok, cli_bytes("--max-bytes", bad[i].s, &b));
+        const char *said = SAYS(ok, cli_bytes("--max-bytes", bad[i].s, 1, CLI_MAX_BYTES_MAX, &b));
         ENSURE_MSG(!ok && b == -7 && strcmp(said, bad[i].said) == 0, "%s: said '%s'", bad[i].s, said);
     }
-    int ok = 0;
-    long long m = 0;
-    const char *said = SAYS(ok, cli_max_memory("--max-memory", "15MiB", &m));
-    ENSURE_MSG(!ok && strcmp(said, "poyo: --max-memory: '15MiB' is out of range (16MiB to 1024GiB)\n") == 0, "%s", said);
-    said = SAYS(ok, cli_max_memory("--max-memory", "16MiB", &m));
-    ENSURE(ok && m == 16777216 && said[0] == '\0');
+    /* --max-memory's range, as poyo animate declares it */
+    cli_parser p;
+    const char *said;
+    ENSURE(!scan_option("animate", "--max-memory", "15MiB", &p, &said));
+    ENSURE_MSG(strcmp(said, "poyo: --max-memory: must be 16MiB to 1024GiB, not 15MiB\n") == 0, "%s", said);
+    ENSURE(scan_option("animate", "--max-memory", "16MiB", &p, &said) && p.bytes == 16777216 && said[0] == '\0');
     /* the top of the range is 1024 GiB, more than --max-bytes's 1 TB */
-    said = SAYS(ok, cli_max_memory("--max-memory", "1024GiB", &m));
-    ENSURE_MSG(ok && m == 1099511627776LL && said[0] == '\0', "%s", said);
-    said = SAYS(ok, cli_max_memory("--max-memory", "1025GiB", &m));
-    ENSURE_MSG(!ok && strcmp(said, "poyo: --max-memory: '1025GiB' is out of range (16MiB to 1024GiB)\n") == 0, "%s", said);
-    said = SAYS(ok, cli_max_memory("--max-memory", "junk", &m));
-    ENSURE(!ok && strncmp(said, "poyo: --max-memory: 'junk' is not a size", 40) == 0);
+    ENSURE_MSG(scan_option("animate", "--max-memory", "1024GiB", &p, &said) && p.bytes == 1099511627776LL, "%s", said);
+    ENSURE(!scan_option("animate", "--max-memory", "1025GiB", &p, &said));
+    ENSURE_MSG(strcmp(said, "poyo: --max-memory: must be 16MiB to 1024GiB, not 1025GiB\n") == 0, "%s", said);
+    ENSURE(!scan_option("animate", "--max-memory", "junk", &p, &said));
+    ENSURE(strncmp(said, "poyo: --max-memory: 'junk' is not a size", 40) == 0);
 }
 
 static void test_numbers_and_pairs(void)
@@ -213,11 +236,10 @@ static void test_numbers_and_pairs(void)
     ENSURE_MSG(!ok && strcmp(said, "poyo: --grid: '3.5' is not a whole number\n") == 0, "%s", said);
     said = SAYS(ok, cli_int("--grid", "99999999999999999999", 3, 64, &n));
     ENSURE_MSG(!ok && strcmp(said, "poyo: --grid: '99999999999999999999' is not a whole number\n") == 0, "%s", said);
-    long long px = 0;
-    said = SAYS(ok, cli_max_pixels("--max-pixels", "1000000000", &px));
-    ENSURE(ok && px == 1000000000);
-    said = SAYS(ok, cli_max_pixels("--max-pixels", "0", &px));
-    ENSURE_MSG(!ok && strcmp(said, "poyo: --max-pixels: must be 1 to 1000000000, not 0\n") == 0, "%s", said);
+    cli_parser p;
+    ENSURE(scan_option("rope", "--max-pixels", "1000000000", &p, &said) && p.inum == 1000000000);
+    ENSURE(!scan_option("rope", "--max-pixels", "0", &p, &said));
+    ENSURE_MSG(strcmp(said, "poyo: --max-pixels: must be 1 to 1000000000, not 0\n") == 0, "%s", said);
 
     double x = 0, y = 0;
     said = SAYS(ok, cli_pair("--at", "0.3,-0.4", &x, &y));
@@ -256,30 +278,38 @@ static void test_colours(void)
     }
 }
 
+/* Scans an encoder option with poyo sdf's table and applies it to d: 1, or 0
+ * when refused (*said: what was printed). */
+static int encoder_option(const char *opt, const char *v, output_def *d, const char **said)
+{
+    cli_parser p;
+    return scan_option("sdf", opt, v, &p, said) && cli_output_option(&p, d);
+}
+
 static void test_encoder_options(void)
 {
     output_def d = output_default_def();
-    int ok = 0;
-    const char *said = SAYS(ok, cli_output_option(CLI_OUT_QUALITY, "--quality", "90", &d));
-    ENSURE(ok && said[0] == '\0' && d.webp.quality == 90 && d.quant.quality_max == 90 && d.webp.lossy == 1);
-    ENSURE(cli_output_option(CLI_OUT_COLORS, "--colors", "16", &d) && d.quant.colors == 16);
-    ENSURE(cli_output_option(CLI_OUT_DITHER, "--dither", "0.5", &d) && d.quant.dither == 0.5);
-    ENSURE(cli_output_option(CLI_OUT_ALPHA, "--alpha-threshold", "1", &d) && d.quant.alpha_threshold == 1);
-    ENSURE(cli_output_option(CLI_OUT_LOSSY_GIF, "--lossy-gif", "255", &d) && d.quant.lossy == 255);
-    ENSURE(cli_output_option(CLI_OUT_FORMAT, "--format", "webm", &d) && d.format == FORMAT_WEBM);
-    static const struct { cli_outopt which; const char *opt, *v, *said; } bad[] = {
-        { CLI_OUT_COLORS, "--colors", "1", "poyo: --colors: must be 2 to 256, not 1\n" },
-        { CLI_OUT_DITHER, "--dither", "1.5", "poyo: --dither: must be 0 to 1, not 1.5\n" },
-        { CLI_OUT_DITHER, "--dither", "lots", "poyo: --dither: 'lots' is not a number\n" },
-        { CLI_OUT_ALPHA, "--alpha-threshold", "0", "poyo: --alpha-threshold: must be 1 to 255, not 0\n" },
-        { CLI_OUT_LOSSY_GIF, "--lossy-gif", "256", "poyo: --lossy-gif: must be 0 to 255, not 256\n" },
-        { CLI_OUT_FORMAT, "--format", "bmp", "poyo: --format: must be gif, apng, webp or webm, not 'bmp'\n" },
-        { CLI_OUT_QUALITY, "--quality", "101", "poyo: --quality: must be 0 to 100, not 101\n" },
+    const char *said;
+    ENSURE(encoder_option("--quality", "90", &d, &said) && said[0] == '\0');
+    ENSURE(d.webp.quality == 90 && d.quant.quality_max == 90 && d.webp.lossy == 1);
+    ENSURE(encoder_option("--colors", "16", &d, &said) && d.quant.colors == 16);
+    ENSURE(encoder_option("--dither", "0.5", &d, &said) && d.quant.dither == 0.5);
+    ENSURE(encoder_option("--alpha-threshold", "1", &d, &said) && d.quant.alpha_threshold == 1);
+    ENSURE(encoder_option("--format", "webm", &d, &said) && d.format == FORMAT_WEBM);
+    cli_parser p;
+    ENSURE(scan_option("animate", "--lossy-gif", "255", &p, &said) && cli_output_option(&p, &d) && d.quant.lossy == 255);
+    static const struct { const char *opt, *v, *said; } bad[] = {
+        { "--colors", "1", "poyo: --colors: must be 2 to 256, not 1\n" },
+        { "--dither", "1.5", "poyo: --dither: must be 0 to 1, not 1.5\n" },
+        { "--dither", "lots", "poyo: --dither: 'lots' is not a number\n" },
+        { "--alpha-threshold", "0", "poyo: --alpha-threshold: must be 1 to 255, not 0\n" },
+        { "--format", "bmp", "poyo: --format: must be gif, apng, webp or webm, not 'bmp'\n" },
+        { "--quality", "101", "poyo: --quality: must be 0 to 100, not 101\n" },
     };
     output_def before = d;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        said = SAYS(ok, cli_output_option(bad[i].which, bad[i].opt, bad[i].v, &d));
-        ENSURE_MSG(!ok && strcmp(said, bad[i].said) == 0, "%s %s: said '%s'", bad[i].opt, bad[i].v, said);
+        ENSURE(!encoder_option(bad[i].opt, bad[i].v, &d, &said));
+        ENSURE_MSG(strcmp(said, bad[i].said) == 0, "%s %s: said '%s'", bad[i].opt, bad[i].v, said);
     }
     ENSURE(d.quant.colors == before.quant.colors && d.quant.dither == before.quant.dither &&
            d.format == before.format && d.webp.quality == before.webp.quality);

@@ -231,7 +231,7 @@ static void settings_out_of_range_are_named(void)
         { 3, -1, "quality range must be within 0 to 100, not -1-99" },
         { 4, 101, "quality range must be within 0 to 100, not 0-101" },
         { 5, 11, "speed must be 1 to 10, not 11" },
-        { 6, 256, "--lossy-gif must be 0 to 255, not 256" },
+        { 6, 256, "--lossy-gif: must be 0 to 255, not 256" },
         { 7, 0x1000000, "invalid --matte colour" },
         { 7, -2, "invalid --matte colour" },
     };
