@@ -369,6 +369,82 @@ static int stagger_frames_held(const stagger *s)
 }
 
 /* Processes one job (a batch_fn): read, simulate, render, encode, write. */
+/* What the budget search chose, for -v and --json ("48 colours, 12.5 fps,
+ * 15 frames, 128x128"). */
+static void search_words(const budget_report *rep, const run_opts *o, double shown_fps, char *what, size_t cap)
+{
+    size_t k = 0;
+    what[0] = '\0';
+    if (rep->untouched)
+        k += (size_t)snprintf(what + k, cap - k, "untouched, ");
+    if (!rep->untouched && rep->colors && rep->colors < o->out.quant.colors && k < cap)
+        k += (size_t)snprintf(what + k, cap - k, "%d colours, ", rep->colors);
+    if (!rep->untouched && rep->lossy > o->out.quant.lossy && k < cap)
+        k += (size_t)snprintf(what + k, cap - k, "lossy GIF %d, ", rep->lossy);
+    if (!rep->untouched && rep->crf >= 0 && k < cap)
+        k += (size_t)snprintf(what + k, cap - k, "crf %d, ", rep->crf);
+    if (!rep->untouched && rep->quality >= 0 && k < cap)
+        k += (size_t)snprintf(what + k, cap - k, "quality %d, ", rep->quality);
+    if (k < cap)
+        snprintf(what + k, cap - k, "%g fps, %d frames, %dx%d", shown_fps / rep->stride, rep->frames, rep->width,
+                 rep->height);
+}
+
+/* Writes a job's animation a under a byte budget or a preset's rules: the
+ * preset's plays and timing, then the budget search, the preset's check and
+ * the file. Returns 0 when written, with the file's size, canvas and frames in
+ * *bytes and dims; else fails the job. */
+static int write_budgeted(const run_opts *o, batch_job *job, anim *a, rerender *rr, const output_def *od,
+                          const char *input, const char *name, char *tmp, size_t *bytes, int dims[3])
+{
+    const char *output = job->output;
+    out_format f = o->out.format;
+    double shown_fps = a->fps;
+    poyo_error err;
+    if (o->preset) {
+        /* the plays, and the speed a whole-seconds rule asks for */
+        int plays;
+        double d = anim_duration(a), play_s = d;
+        preset_timing(o->preset, d, o->loop_set ? o->anim.loop : -1, &plays, &play_s);
+        if (!o->loop_set)
+            a->loop = plays;
+        if (play_s > 0.0 && play_s != d)
+            retime(a, play_s);
+        shown_fps = a->count / play_s;
+    }
+    budget_def bd = { .max_bytes = o->max_bytes,
+                      .max_frames = o->preset ? o->preset->max_frames : 0,
+                      .min_frames = o->preset ? o->preset->min_frames : 0,
+                      .min_scale = o->preset ? preset_min_scale(o->preset, a->width, a->height) : 0.0 };
+    if (bd.max_bytes <= 0)
+        bd.max_bytes = o->preset->max_bytes;
+    budget_report rep;
+    bytebuf buf = { NULL, 0, 0 };
+    poyo_status st = budget_encode(a, f, od, &bd, rerender_scaled, rr, &buf, &rep, &err);
+    if (st == POYO_OK && o->preset)
+        st = passes_preset(o->preset, &buf, &err);
+    if (st != POYO_OK) {
+        bytebuf_free(&buf);
+        return job_fail(job, name, err.msg);
+    }
+    write_opts wo = { o->out.force, input, o->out.mode };
+    st = file_write_atomic(output, buf.data, buf.len, &wo, tmp, BATCH_TMP_MAX, &err);
+    *bytes = buf.len;
+    bytebuf_free(&buf);
+    if (st != POYO_OK)
+        return job_fail(job, output, err.msg);
+    char what[128];
+    search_words(&rep, o, shown_fps, what, sizeof what);
+    job->budgeted = 1;
+    dims[0] = rep.width, dims[1] = rep.height, dims[2] = rep.frames;
+    job->psnr_lost = rep.psnr_lost;
+    batch_job_say(&job->search, "%s", what);
+    if (!o->quiet)
+        batch_job_say(&job->note, "%zu bytes (budget %lld): %s, PSNR lost %.2f dB", *bytes, bd.max_bytes, what,
+                      rep.psnr_lost);
+    return 0;
+}
+
 static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 {
     const run_opts *o = ctx;
@@ -432,71 +508,11 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         goto done;
     }
     size_t bytes = 0;
-    int a_w = 0, a_h = 0, a_n = 0; /* the file's canvas and frames when the budget search chose them */
+    int dims[3] = { 0, 0, 0 }; /* the file's canvas and frames when the budget search chose them */
     if (output && (o->max_bytes > 0 || o->preset)) {
-        out_format f = o->out.format;
-        double shown_fps = a.fps;
-        if (o->preset) {
-            /* the plays, and the speed a whole-seconds rule asks for */
-            int plays;
-            double d = anim_duration(&a), play_s = d;
-            preset_timing(o->preset, d, o->loop_set ? o->anim.loop : -1, &plays, &play_s);
-            if (!o->loop_set)
-                a.loop = plays;
-            if (play_s > 0.0 && play_s != d)
-                retime(&a, play_s);
-            shown_fps = a.count / play_s;
-        }
-        budget_def bd = { .max_bytes = o->max_bytes,
-                          .max_frames = o->preset ? o->preset->max_frames : 0,
-                          .min_frames = o->preset ? o->preset->min_frames : 0,
-                          .min_scale = o->preset ? preset_min_scale(o->preset, a.width, a.height) : 0.0 };
-        if (bd.max_bytes <= 0)
-            bd.max_bytes = o->preset->max_bytes;
         rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
-        budget_report rep;
-        bytebuf buf = { NULL, 0, 0 };
-        poyo_status st = budget_encode(&a, f, &od, &bd, rerender_scaled, &rr, &buf, &rep, &err);
-        if (st == POYO_OK && o->preset)
-            st = passes_preset(o->preset, &buf, &err);
-        if (st == POYO_OK) {
-            write_opts wo = { o->out.force, input, o->out.mode };
-            st = file_write_atomic(output, buf.data, buf.len, &wo, tmp, BATCH_TMP_MAX, &err);
-            if (st != POYO_OK) {
-                bytebuf_free(&buf);
-                job_fail(job, output, err.msg);
-                goto done;
-            }
-        } else {
-            bytebuf_free(&buf);
-            job_fail(job, name, err.msg);
+        if (write_budgeted(o, job, &a, &rr, &od, input, name, tmp, &bytes, dims))
             goto done;
-        }
-        bytes = buf.len;
-        bytebuf_free(&buf);
-        /* what the search chose, for -v and --json */
-        char what[128] = "";
-        size_t k = 0;
-        if (rep.untouched)
-            k += (size_t)snprintf(what + k, sizeof what - k, "untouched, ");
-        if (!rep.untouched && rep.colors && rep.colors < o->out.quant.colors && k < sizeof what)
-            k += (size_t)snprintf(what + k, sizeof what - k, "%d colours, ", rep.colors);
-        if (!rep.untouched && rep.lossy > o->out.quant.lossy && k < sizeof what)
-            k += (size_t)snprintf(what + k, sizeof what - k, "lossy GIF %d, ", rep.lossy);
-        if (!rep.untouched && rep.crf >= 0 && k < sizeof what)
-            k += (size_t)snprintf(what + k, sizeof what - k, "crf %d, ", rep.crf);
-        if (!rep.untouched && rep.quality >= 0 && k < sizeof what)
-            k += (size_t)snprintf(what + k, sizeof what - k, "quality %d, ", rep.quality);
-        if (k < sizeof what)
-            snprintf(what + k, sizeof what - k, "%g fps, %d frames, %dx%d", shown_fps / rep.stride, rep.frames,
-                     rep.width, rep.height);
-        job->budgeted = 1;
-        a_w = rep.width, a_h = rep.height, a_n = rep.frames;
-        job->psnr_lost = rep.psnr_lost;
-        batch_job_say(&job->search, "%s", what);
-        if (!o->quiet)
-            batch_job_say(&job->note, "%zu bytes (budget %lld): %s, PSNR lost %.2f dB", bytes,
-                     bd.max_bytes, what, rep.psnr_lost);
     } else if (output) {
         poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
         if (st != POYO_OK) {
@@ -505,9 +521,9 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         }
     }
     job->bytes = bytes;
-    job->width = a_w ? a_w : a.width;
-    job->height = a_h ? a_h : a.height;
-    job->frames = a_n ? a_n : a.count;
+    job->width = dims[0] ? dims[0] : a.width;
+    job->height = dims[1] ? dims[1] : a.height;
+    job->frames = dims[2] ? dims[2] : a.count;
     job->duration = anim_duration(&a);
     rc = 0;
 done:
