@@ -1045,6 +1045,235 @@ static int parse_text_option(run_opts *o, const cli_parser *p)
 /* The whole command, poyo animate or (text_mode) poyo text; with parse_only it
  * stops once the options are checked, touching no file (for the option-parser
  * fuzzer). */
+/* The first pass over the arguments: a preset sets its defaults first, so
+ * that every other option given overrides it. Returns 0, or 2 after saying
+ * that the preset is unknown. */
+static int apply_preset_first(run_opts *o, int argc, char **argv, const cli_command *table)
+{
+    cli_parser p;
+    const char *operand;
+    int id;
+    cli_init(&p, argc, argv, table);
+    p.silent = 1; /* the full pass reports the errors */
+    while ((id = cli_next(&p, &operand)) != -1 && id != -2) {
+        if (id != OPT_PRESET)
+            continue;
+        o->preset = preset_lookup(p.value);
+        if (!o->preset) {
+            char names[256] = "";
+            for (int i = 0; i < preset_count(); i++) {
+                strncat(names, preset_at(i)->name, sizeof names - strlen(names) - 3);
+                if (i + 1 < preset_count())
+                    strncat(names, ", ", sizeof names - strlen(names) - 1);
+            }
+            cli_error(p.name, "unknown preset '%s' (one of %s)", p.value, names);
+            return 2;
+        }
+        preset_apply(o->preset, &o->anim, &o->out, &o->max_bytes);
+    }
+    return 0;
+}
+
+/* Names each job's output (none with only --frames or --sheet): beside its
+ * input, in -o DIR/ (mirroring its place below an input directory, whose
+ * folders are made), or -o itself; refused when it is a terminal. */
+static void name_outputs(job_list *jl, const run_opts *o, int many, int text_mode, int frames_only)
+{
+    const char *ext = output_extension(o->out.format), *tag = o->preset ? o->preset->name : "poyo";
+    for (int i = 0; i < jl->n; i++) {
+        batch_job *j = &jl->jobs[i];
+        if (frames_only || j->failed)
+            continue;
+        if (text_mode) {
+            /* named after the text, beside nothing: here, or in -o DIR/ */
+            char *name = text_output_name(j->input);
+            j->output = name ? output_for(name, 0, o->output, 0, ext, tag) : NULL;
+            free(name);
+        } else if (strcmp(j->input, "-") == 0 && !o->output) {
+            j->output = strdup("-");
+        } else {
+            j->output = output_for(j->input, j->root_len, o->output, many, ext, tag);
+        }
+        if (!j->output) {
+            job_fail(j, j->input, "out of memory");
+            continue;
+        }
+        /* a folder below -o DIR/ mirroring the input's place in its directory */
+        const char *slash = strrchr(j->output, '/');
+        if (o->output && many && j->root_len && slash && slash > j->output) {
+            char *dir = strndup(j->output, (size_t)(slash - j->output));
+            if (!dir) {
+                job_fail(j, j->input, "out of memory");
+                continue;
+            }
+            if (!file_is_dir(dir) && make_dirs(dir) != 0) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "cannot create the directory %.200s: %s", dir, strerror(errno));
+                job_fail(j, j->output, msg);
+            }
+            free(dir);
+        }
+        if (strcmp(j->output, "-") == 0 && isatty(STDOUT_FILENO))
+            job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
+    }
+}
+
+/* poyo text: draws the text once, before the jobs, at the canvas's size (and
+ * each glyph alone with --per-glyph). Returns 0, or the exit status after
+ * saying what failed. */
+static int draw_text(run_opts *o, const char *text)
+{
+    poyo_error err;
+    char what[64];
+    snprintf(what, sizeof what, "drawing the text at %dx%d", o->text.width, o->text.height);
+    poyo_status st = memlimit_check(memlimit_decode(o->text.width, o->text.height), what, "--size", POYO_ERR_USAGE, &err);
+    if (st == POYO_OK)
+        st = text_image(text, &o->text, &o->text_im, &err);
+    if (st != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        return st == POYO_ERR_USAGE ? 2 : 1;
+    }
+    if (o->per_glyph && (st = glyph_images(o, &err)) != POYO_OK) {
+        cli_error("--per-glyph", "%s", err.msg);
+        image_free(&o->text_im);
+        return st == POYO_ERR_USAGE ? 2 : 1;
+    }
+    return 0;
+}
+
+/* The full pass over the arguments into o, inputs (and their count, *n).
+ * Returns 1 when they parse, 0 after reporting an error, or -1 when --help or
+ * --list-impulses was answered (printed unless parse_only). */
+static int parse_args(run_opts *o, parse_seen *seen, int argc, char **argv, const cli_command *table,
+                      const char **inputs, int *n, int parse_only, int text_mode)
+{
+    cli_parser p;
+    const char *operand;
+    int id, ok = 1;
+    cli_init(&p, argc, argv, table);
+    while (ok && (id = cli_next(&p, &operand)) != -1) {
+        const char *v = p.value, *on = p.name;
+        switch (id) {
+        case -2: ok = 0; break;
+        case 0:
+            if (!*operand && !text_mode) {
+                cli_error(NULL, "an input file name is empty");
+                ok = 0;
+            }
+            inputs[(*n)++] = operand;
+            break;
+        case OPT_OUTPUT:
+            o->output = v;
+            if (!*v) {
+                cli_error(on, "needs a file name");
+                ok = 0;
+            }
+            break;
+        case OPT_FORCE: o->out.force = 1; break;
+        case OPT_QUIET: o->quiet = 1; o->verbose = 0; break;
+        case OPT_VERBOSE: o->verbose = 1; o->quiet = 0; break;
+        case OPT_HELP:
+            if (!parse_only)
+                (text_mode ? text_usage : usage)(stdout);
+            return -1;
+        case OPT_LIST_IMPULSES:
+            if (!parse_only)
+                cmd_list_impulses(stdout);
+            return -1;
+        default:
+            ok = parse_body_option(o, seen, &p);
+            if (ok < 0)
+                ok = parse_output_option(o, seen, &p);
+            if (ok < 0)
+                ok = parse_text_option(o, &p);
+            ok = ok > 0;
+            break;
+        }
+    }
+    return ok;
+}
+
+/* Whether the options suit the inputs (*many: several, or a directory):
+ * one input for --frames, --sheet and standard output, a directory for -o,
+ * the format and the preset's rules, and no JSON where the image goes. 1 when
+ * they do, else 0 after saying why. */
+static int check_outputs(run_opts *o, const parse_seen *seen, const char **inputs, int ninputs, int text_mode,
+                         int *many)
+{
+    *many = ninputs > 1;
+    for (int i = 0; i < ninputs && !*many && !text_mode; i++)
+        *many = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
+    if (*many && (o->frames_dir || o->sheet)) {
+        cli_error(o->frames_dir ? "--frames" : "--sheet", "takes one input, not several");
+        return 0;
+    }
+    if (*many && o->output && strcmp(o->output, "-") == 0) {
+        cli_error("-o", "standard output takes one input, not %d", ninputs);
+        return 0;
+    }
+    if (*many && o->output && !file_is_dir(o->output) && o->output[strlen(o->output) - 1] != '/') {
+        cli_error(o->output, "with several inputs or a directory, -o must name a directory (end it with /)");
+        return 0;
+    }
+    int one_file = o->output && *o->output && strcmp(o->output, "-") != 0 && !*many &&
+                   o->output[strlen(o->output) - 1] != '/' && !file_is_dir(o->output);
+    if (!choose_format(o, seen->format_set, one_file) || !preset_allows(o, seen->duration_set, seen->bytes_set))
+        return 0;
+    /* the image and the JSON lines would share standard output */
+    int image_to_stdout = o->output && strcmp(o->output, "-") == 0;
+    for (int i = 0; i < ninputs && !o->output && !o->frames_dir && !o->sheet && !text_mode; i++)
+        image_to_stdout |= strcmp(inputs[i], "-") == 0;
+    if (o->json && image_to_stdout) {
+        cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
+        return 0;
+    }
+    return 1;
+}
+
+/* The jobs: files as given, directories expanded to their images (the text,
+ * whose job takes *text over). Returns 0, or 1 after saying out of memory. */
+static int collect_jobs(job_list *jl, const run_opts *o, const char **inputs, int ninputs, int text_mode, char **text)
+{
+    dir_walk walk = { jl, o->recursive, o->quiet, 0, NULL, 0, 0 };
+    for (int i = 0; i < ninputs; i++) {
+        int is_dir = !text_mode && strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
+        walk.root_len = strlen(inputs[i]);
+        if ((is_dir ? add_dir(&walk, inputs[i]) : jobs_add(jl, inputs[i], text_mode)) != 0) {
+            cli_error(NULL, "out of memory");
+            walk_free(&walk);
+            return 1;
+        }
+        *text = NULL; /* the job owns it */
+    }
+    walk_free(&walk);
+    return 0;
+}
+
+/* poyo text: the words joined into one text, the only input, and the canvas
+ * it is laid out for (-s, a preset's, or 128x128). Returns 1, 0 after saying
+ * what is wrong with it, or -1 out of memory. */
+static int take_text(run_opts *o, const char **inputs, int *ninputs, char **text)
+{
+    poyo_error err;
+    if (!o->anim.width) {
+        o->anim.width = o->text.width;
+        o->anim.height = o->text.height;
+    }
+    o->text.width = o->anim.width;
+    o->text.height = o->anim.height;
+    if (!(*text = join_words(inputs, *ninputs))) {
+        cli_error(NULL, "out of memory");
+        return -1;
+    }
+    inputs[0] = *text;
+    *ninputs = 1;
+    if (text_check(*text, &err) != POYO_OK || text_check_def(&o->text, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
 static int animate_main(int argc, char **argv, int parse_only, int text_mode)
 {
     run_opts o;
@@ -1063,71 +1292,16 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     }
     int ninputs = 0;
     const cli_command *table = cli_command_find(text_mode ? "text" : "animate");
-    cli_parser p;
-    const char *operand;
-    int id, ok = 1;
+    int ok;
     parse_seen seen = { 0, 0, 0 };
-    /* a preset sets defaults first; every other option given overrides it */
-    cli_init(&p, argc, argv, table);
-    p.silent = 1; /* the full pass below reports the errors */
-    while ((id = cli_next(&p, &operand)) != -1 && id != -2) {
-        if (id != OPT_PRESET)
-            continue;
-        o.preset = preset_lookup(p.value);
-        if (!o.preset) {
-            char names[256] = "";
-            for (int i = 0; i < preset_count(); i++) {
-                strncat(names, preset_at(i)->name, sizeof names - strlen(names) - 3);
-                if (i + 1 < preset_count())
-                    strncat(names, ", ", sizeof names - strlen(names) - 1);
-            }
-            cli_error(p.name, "unknown preset '%s' (one of %s)", p.value, names);
-            free(inputs);
-            return 2;
-        }
-        preset_apply(o.preset, &o.anim, &o.out, &o.max_bytes);
+    if (apply_preset_first(&o, argc, argv, table) != 0) {
+        free(inputs);
+        return 2;
     }
-    cli_init(&p, argc, argv, table);
-    while (ok && (id = cli_next(&p, &operand)) != -1) {
-        const char *v = p.value, *on = p.name;
-        switch (id) {
-        case -2: ok = 0; break;
-        case 0:
-            if (!*operand && !text_mode) {
-                cli_error(NULL, "an input file name is empty");
-                ok = 0;
-            }
-            inputs[ninputs++] = operand;
-            break;
-        case OPT_OUTPUT:
-            o.output = v;
-            if (!*v) {
-                cli_error(on, "needs a file name");
-                ok = 0;
-            }
-            break;
-        case OPT_FORCE: o.out.force = 1; break;
-        case OPT_QUIET: o.quiet = 1; o.verbose = 0; break;
-        case OPT_VERBOSE: o.verbose = 1; o.quiet = 0; break;
-        case OPT_HELP:
-            if (!parse_only)
-                (text_mode ? text_usage : usage)(stdout);
-            free(inputs);
-            return 0;
-        case OPT_LIST_IMPULSES:
-            if (!parse_only)
-                cmd_list_impulses(stdout);
-            free(inputs);
-            return 0;
-        default:
-            ok = parse_body_option(&o, &seen, &p);
-            if (ok < 0)
-                ok = parse_output_option(&o, &seen, &p);
-            if (ok < 0)
-                ok = parse_text_option(&o, &p);
-            ok = ok > 0;
-            break;
-        }
+    ok = parse_args(&o, &seen, argc, argv, table, inputs, &ninputs, parse_only, text_mode);
+    if (ok < 0) {
+        free(inputs);
+        return 0;
     }
     memlimit_set(o.max_memory);
     poyo_error err;
@@ -1149,74 +1323,19 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         ok = 0;
     }
     char *text = NULL;
-    if (ok && text_mode) {
-        /* the canvas the text is laid out for: -s, a preset's, or 128x128 */
-        if (!o.anim.width) {
-            o.anim.width = o.text.width;
-            o.anim.height = o.text.height;
-        }
-        o.text.width = o.anim.width;
-        o.text.height = o.anim.height;
-        if (!(text = join_words(inputs, ninputs))) {
-            cli_error(NULL, "out of memory");
-            free(inputs);
-            return 1;
-        }
-        inputs[0] = text;
-        ninputs = 1;
-        if (text_check(text, &err) != POYO_OK || text_check_def(&o.text, &err) != POYO_OK) {
-            cli_error(NULL, "%s", err.msg);
-            ok = 0;
-        }
+    if (ok && text_mode && (ok = take_text(&o, inputs, &ninputs, &text)) < 0) {
+        free(inputs);
+        return 1;
     }
-    int many = ninputs > 1;
-    for (int i = 0; i < ninputs && !many && !text_mode; i++)
-        many = strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
-    if (ok && many && (o.frames_dir || o.sheet)) {
-        cli_error(o.frames_dir ? "--frames" : "--sheet", "takes one input, not several");
-        ok = 0;
-    }
-    if (ok && many && o.output && strcmp(o.output, "-") == 0) {
-        cli_error("-o", "standard output takes one input, not %d", ninputs);
-        ok = 0;
-    }
-    if (ok && many && o.output && !file_is_dir(o.output) && o.output[strlen(o.output) - 1] != '/') {
-        cli_error(o.output, "with several inputs or a directory, -o must name a directory (end it with /)");
-        ok = 0;
-    }
-    int one_file = o.output && *o.output && strcmp(o.output, "-") != 0 && !many &&
-                   o.output[strlen(o.output) - 1] != '/' && !file_is_dir(o.output);
+    int many = 0;
     if (ok)
-        ok = choose_format(&o, seen.format_set, one_file);
-    if (ok)
-        ok = preset_allows(&o, seen.duration_set, seen.bytes_set);
-    /* the image and the JSON lines would share standard output */
-    int image_to_stdout = o.output && strcmp(o.output, "-") == 0;
-    for (int i = 0; i < ninputs && !o.output && !o.frames_dir && !o.sheet && !text_mode; i++)
-        image_to_stdout |= strcmp(inputs[i], "-") == 0;
-    if (ok && o.json && image_to_stdout) {
-        cli_error("--json", "cannot be used when the image goes to standard output (-o - or input -); use -o FILE");
-        ok = 0;
-    }
+        ok = check_outputs(&o, &seen, inputs, ninputs, text_mode, &many);
     if (ok && text_mode && !parse_only) {
-        char what[64];
-        snprintf(what, sizeof what, "drawing the text at %dx%d", o.text.width, o.text.height);
-        poyo_status st = memlimit_check(memlimit_decode(o.text.width, o.text.height), what, "--size", POYO_ERR_USAGE,
-                                        &err);
-        if (st == POYO_OK)
-            st = text_image(text, &o.text, &o.text_im, &err);
-        if (st != POYO_OK) {
-            cli_error(NULL, "%s", err.msg);
+        int rc = draw_text(&o, text);
+        if (rc) {
             free(text);
             free(inputs);
-            return st == POYO_ERR_USAGE ? 2 : 1;
-        }
-        if (o.per_glyph && (st = glyph_images(&o, &err)) != POYO_OK) {
-            cli_error("--per-glyph", "%s", err.msg);
-            image_free(&o.text_im);
-            free(text);
-            free(inputs);
-            return st == POYO_ERR_USAGE ? 2 : 1;
+            return rc;
         }
     }
     if (!ok || parse_only) {
@@ -1233,70 +1352,24 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         free(inputs);
         return 1;
     }
-    const char *ext = output_extension(o.out.format);
     /* only --frames or --sheet and no -o: write just those */
     int frames_only = !o.output && (o.frames_dir || o.sheet);
-    /* the jobs: files as given, directories expanded to their PNGs */
     job_list jl = { NULL, 0, 0 };
-    dir_walk walk = { &jl, o.recursive, o.quiet, 0, NULL, 0, 0 };
-    for (int i = 0; i < ninputs; i++) {
-        int is_dir = !text_mode && strcmp(inputs[i], "-") != 0 && file_is_dir(inputs[i]);
-        walk.root_len = strlen(inputs[i]);
-        if ((is_dir ? add_dir(&walk, inputs[i]) : jobs_add(&jl, inputs[i], text_mode)) != 0) {
-            cli_error(NULL, "out of memory");
-            walk_free(&walk);
-            jobs_free(&jl);
-            glyph_images_free(&o);
-            image_free(&o.text_im);
-            free(text);
-            free(inputs);
-            return 1;
-        }
-        text = NULL; /* the job owns it */
+    if (collect_jobs(&jl, &o, inputs, ninputs, text_mode, &text) != 0) {
+        jobs_free(&jl);
+        glyph_images_free(&o);
+        image_free(&o.text_im);
+        free(text);
+        free(inputs);
+        return 1;
     }
-    walk_free(&walk);
     if (jl.n == 0) {
         cli_error(inputs[0], "is a directory with no PNG, JPEG, WebP, GIF or SVG files");
         jobs_free(&jl);
         free(inputs);
         return 1;
     }
-    for (int i = 0; i < jl.n; i++) {
-        batch_job *j = &jl.jobs[i];
-        if (frames_only || j->failed)
-            continue;
-        if (text_mode) {
-            /* named after the text, beside nothing: here, or in -o DIR/ */
-            char *name = text_output_name(j->input);
-            j->output = name ? output_for(name, 0, o.output, 0, ext, o.preset ? o.preset->name : "poyo") : NULL;
-            free(name);
-        } else if (strcmp(j->input, "-") == 0 && !o.output) {
-            j->output = strdup("-");
-        } else {
-            j->output = output_for(j->input, j->root_len, o.output, many, ext, o.preset ? o.preset->name : "poyo");
-        }
-        if (!j->output) {
-            job_fail(j, j->input, "out of memory");
-            continue;
-        }
-        /* a folder below -o DIR/ mirroring the input's place in its directory */
-        const char *slash = strrchr(j->output, '/');
-        if (o.output && many && j->root_len && slash && slash > j->output) {
-            char *dir = strndup(j->output, (size_t)(slash - j->output));
-            if (!dir) {
-                job_fail(j, j->input, "out of memory");
-                continue;
-            }
-            if (!file_is_dir(dir) && make_dirs(dir) != 0) {
-                char msg[300];
-                snprintf(msg, sizeof msg, "cannot create the directory %.200s: %s", dir, strerror(errno));
-                job_fail(j, j->output, msg);
-            }
-            free(dir);
-        }
-        if (strcmp(j->output, "-") == 0 && isatty(STDOUT_FILENO))
-            job_fail(j, "-", "standard output is a terminal; use -o FILE or redirect it");
-    }
+    name_outputs(&jl, &o, many, text_mode, frames_only);
     drop_earlier_outputs(&jl, o.verbose);
     /* one file: its frames are drawn on every core; many: one file per core */
     o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
