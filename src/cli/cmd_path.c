@@ -504,8 +504,9 @@ static int path_prepare_stamp(path_args *a, const path *pth, int closed, char **
         return 2;
     }
     if (*outname && strcmp(*outname, "-") == 0 && isatty(STDOUT_FILENO)) {
+        /* exit 1, as the other commands: the command line is fine, its standard output is not */
         cli_error("-", "standard output is a terminal; use -o FILE or redirect it");
-        return 2;
+        return 1;
     }
     return 0;
 }
