@@ -54,7 +54,7 @@ all: $(BUILD)/poyo
 # make check also compiles with clang (make fuzz too), which finds OpenMP in libomp-dev
 DEB_PKGS := libstb-dev libgif-dev libimagequant-dev libwebp-dev zlib1g-dev libdeflate-dev librsvg2-dev libxml2-dev \
             libavcodec-dev libavformat-dev libavutil-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
-            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace clang libomp-dev
+            fonts-ipaexfont-gothic fonts-noto-color-emoji pkg-config strace zsh fish clang libomp-dev
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$(DEB_PKGS)"; \
@@ -76,6 +76,8 @@ deps:
 	  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	  [ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	  command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
+	  command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
+	  command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
 	  command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	  printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' | \
 	    clang -fopenmp -x c -o /dev/null - 2>/dev/null || missing="$$missing libomp-dev"; \

@@ -74,24 +74,17 @@ test_expect_success 'the zsh and fish scripts name every option of every subcomm
     grep -q "compadd -- squash stretch" _poyo && grep -q -- "-l impulse -s i -x -a .squash stretch" poyo.fish
 '
 
-if command -v zsh >/dev/null 2>&1; then
-    test_expect_success 'zsh parses its script' '
-        "$POYO" --completion zsh >_poyo && zsh -n _poyo
-    '
-else
-    test_skip 'zsh parses its script' 'zsh is not installed'
-fi
+# zsh and fish come with make deps: a machine without them fails here
+test_expect_success 'zsh parses its script' '
+    "$POYO" --completion zsh >_poyo && zsh -n _poyo
+'
 
-if command -v fish >/dev/null 2>&1; then
-    test_expect_success 'fish parses its script and offers the impulses after -i' '
-        "$POYO" --completion fish >poyo.fish && fish -n poyo.fish &&
-        "$POYO" --list-impulses | awk "NR > 1 { print \$1 }" | sort >impulses &&
-        HOME=$PWD fish -c "source poyo.fish; complete -C \"poyo -i \"" | cut -f 1 | sort >got &&
-        test_cmp impulses got
-    '
-else
-    test_skip 'fish parses its script and offers the impulses after -i' 'fish is not installed'
-fi
+test_expect_success 'fish parses its script and offers the impulses after -i' '
+    "$POYO" --completion fish >poyo.fish && fish -n poyo.fish &&
+    "$POYO" --list-impulses | awk "NR > 1 { print \$1 }" | sort >impulses &&
+    HOME=$PWD fish -c "source poyo.fish; complete -C \"poyo -i \"" | cut -f 1 | sort >got &&
+    test_cmp impulses got
+'
 
 test_expect_success 'another shell is a usage error' '
     expect_exit 2 "$POYO" --completion tcsh >out 2>err &&
