@@ -190,6 +190,85 @@ static void premul(const uint8_t *p, float *o)
     o[3] = p[3];
 }
 
+/* Bilinear taps for n pixels read from sn, pixel centres aligned: each
+ * pixel's two source indices into idx and the weight of the second into frac. */
+static void bilinear_taps(int n, int sn, int *idx, float *frac)
+{
+    for (int x = 0; x < n; x++) {
+        double s = (x + 0.5) * sn / n - 0.5;
+        s = s < 0 ? 0 : s > sn - 1 ? sn - 1 : s;
+        int x0 = (int)s;
+        idx[2 * x] = x0;
+        idx[2 * x + 1] = x0 + 1 < sn ? x0 + 1 : x0;
+        frac[x] = (float)(s - x0);
+    }
+}
+
+/* A frame of the shown clip scaled up to the reference's size: the taps of
+ * bilinear_taps and the premultiplied pixels they make. */
+typedef struct upscale {
+    int W, H, sw;
+    int *xi, *yi;
+    float *xf, *yf;
+    float *up;
+} upscale;
+
+/* Scales frame s (u->sw pixels wide) up into u->up, premultiplied. */
+static void scale_frame(const upscale *u, const uint8_t *s)
+{
+    int W = u->W, H = u->H, sw = u->sw;
+    const int *xi = u->xi, *yi = u->yi;
+    const float *xf = u->xf, *yf = u->yf;
+    float *up = u->up;
+    for (int y = 0; y < H; y++) {
+        const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
+        float fy = yf[y];
+        for (int x = 0; x < W; x++) {
+            float a[4], b[4], c[4], d[4], fx = xf[x];
+            premul(r0 + xi[2 * x] * 4, a);
+            premul(r0 + xi[2 * x + 1] * 4, b);
+            premul(r1 + xi[2 * x] * 4, c);
+            premul(r1 + xi[2 * x + 1] * 4, d);
+            float *o = up + ((size_t)y * W + x) * 4;
+            for (int k = 0; k < 4; k++)
+                o[k] = (a[k] + (b[k] - a[k]) * fx) * (1 - fy) + (c[k] + (d[k] - c[k]) * fx) * fy;
+        }
+    }
+}
+
+/* The squared error, premultiplied, of px pixels of s against r; equal pixels add nothing. */
+static double frame_error(const uint8_t *r, const uint8_t *s, size_t px)
+{
+    double fse = 0.0;
+    for (size_t p = 0; p < px; p++) {
+        if (memcmp(r + p * 4, s + p * 4, 4) == 0)
+            continue;
+        float q[4], o[4];
+        premul(r + p * 4, q);
+        premul(s + p * 4, o);
+        for (int k = 0; k < 4; k++) {
+            double e = q[k] - o[k];
+            fse += e * e;
+        }
+    }
+    return fse;
+}
+
+/* The squared error of px pixels of r, premultiplied, against the scaled-up frame up. */
+static double scaled_error(const uint8_t *r, const float *up, size_t px)
+{
+    double fse = 0.0;
+    for (size_t p = 0; p < px; p++) {
+        float q[4];
+        premul(r + p * 4, q);
+        for (int k = 0; k < 4; k++) {
+            double e = q[k] - up[p * 4 + k];
+            fse += e * e;
+        }
+    }
+    return fse;
+}
+
 poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_error *err)
 {
     int W = ref->width, H = ref->height, sw = shown->width, sh = shown->height;
@@ -197,30 +276,16 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
         return poyo_fail(err, POYO_ERR_USAGE, "cannot measure an empty animation");
     size_t px = (size_t)W * H;
     int scaled = sw != W || sh != H;
-    float *up = scaled ? malloc(px * 4 * sizeof *up) : NULL; /* a frame of shown scaled up, premultiplied */
-    int *xi = malloc((size_t)W * 2 * sizeof *xi), *yi = malloc((size_t)H * 2 * sizeof *yi);
-    float *xf = malloc((size_t)W * sizeof *xf), *yf = malloc((size_t)H * sizeof *yf);
-    if ((scaled && !up) || !xi || !yi || !xf || !yf) {
-        free(up), free(xi), free(yi), free(xf), free(yf);
+    upscale u = { W, H, sw, NULL, NULL, NULL, NULL, NULL };
+    u.up = scaled ? malloc(px * 4 * sizeof *u.up) : NULL; /* a frame of shown scaled up, premultiplied */
+    u.xi = malloc((size_t)W * 2 * sizeof *u.xi), u.yi = malloc((size_t)H * 2 * sizeof *u.yi);
+    u.xf = malloc((size_t)W * sizeof *u.xf), u.yf = malloc((size_t)H * sizeof *u.yf);
+    if ((scaled && !u.up) || !u.xi || !u.yi || !u.xf || !u.yf) {
+        free(u.up), free(u.xi), free(u.yi), free(u.xf), free(u.yf);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory measuring PSNR");
     }
-    /* bilinear taps, pixel centres aligned */
-    for (int x = 0; x < W; x++) {
-        double s = (x + 0.5) * sw / W - 0.5;
-        s = s < 0 ? 0 : s > sw - 1 ? sw - 1 : s;
-        int x0 = (int)s;
-        xi[2 * x] = x0;
-        xi[2 * x + 1] = x0 + 1 < sw ? x0 + 1 : x0;
-        xf[x] = (float)(s - x0);
-    }
-    for (int y = 0; y < H; y++) {
-        double s = (y + 0.5) * sh / H - 0.5;
-        s = s < 0 ? 0 : s > sh - 1 ? sh - 1 : s;
-        int y0 = (int)s;
-        yi[2 * y] = y0;
-        yi[2 * y + 1] = y0 + 1 < sh ? y0 + 1 : y0;
-        yf[y] = (float)(s - y0);
-    }
+    bilinear_taps(W, sw, u.xi, u.xf);
+    bilinear_taps(H, sh, u.yi, u.yf);
     double se = 0.0, weight = 0.0, t0 = 0.0, sacc = 0.0;
     int j = 0, have = -1;
     for (int i = 0; i < ref->count; i++) {
@@ -229,54 +294,20 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
         while (j < shown->count - 1 && sacc + shown->hold[j] / shown->fps <= tm)
             sacc += shown->hold[j++] / shown->fps;
         const uint8_t *r = anim_frame(ref, i);
-        double fse = 0.0;
-        if (!scaled) { /* frame j as it is: equal pixels add nothing */
-            const uint8_t *s = anim_frame(shown, j);
-            for (size_t p = 0; p < px; p++) {
-                if (memcmp(r + p * 4, s + p * 4, 4) == 0)
-                    continue;
-                float q[4], o[4];
-                premul(r + p * 4, q);
-                premul(s + p * 4, o);
-                for (int k = 0; k < 4; k++) {
-                    double e = q[k] - o[k];
-                    fse += e * e;
-                }
+        double fse;
+        if (!scaled) { /* frame j as it is */
+            fse = frame_error(r, anim_frame(shown, j), px);
+        } else {
+            if (have != j) { /* frame j scaled to ref's size */
+                scale_frame(&u, anim_frame(shown, j));
+                have = j;
             }
-            se += fse * ref->hold[i];
-            weight += (double)ref->hold[i] * px * 4;
-            continue;
-        }
-        if (have != j) { /* frame j scaled to ref's size, premultiplied */
-            const uint8_t *s = anim_frame(shown, j);
-            for (int y = 0; y < H; y++) {
-                const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
-                float fy = yf[y];
-                for (int x = 0; x < W; x++) {
-                    float a[4], b[4], c[4], d[4], fx = xf[x];
-                    premul(r0 + xi[2 * x] * 4, a);
-                    premul(r0 + xi[2 * x + 1] * 4, b);
-                    premul(r1 + xi[2 * x] * 4, c);
-                    premul(r1 + xi[2 * x + 1] * 4, d);
-                    float *o = up + ((size_t)y * W + x) * 4;
-                    for (int k = 0; k < 4; k++)
-                        o[k] = (a[k] + (b[k] - a[k]) * fx) * (1 - fy) + (c[k] + (d[k] - c[k]) * fx) * fy;
-                }
-            }
-            have = j;
-        }
-        for (size_t p = 0; p < px; p++) {
-            float q[4];
-            premul(r + p * 4, q);
-            for (int k = 0; k < 4; k++) {
-                double e = q[k] - up[p * 4 + k];
-                fse += e * e;
-            }
+            fse = scaled_error(r, u.up, px);
         }
         se += fse * ref->hold[i];
         weight += (double)ref->hold[i] * px * 4;
     }
-    free(up), free(xi), free(yi), free(xf), free(yf);
+    free(u.up), free(u.xi), free(u.yi), free(u.xf), free(u.yf);
     double mse = se / weight, cap = 255.0 * 255.0 * pow(10.0, -BUDGET_PSNR_MAX / 10.0);
     *psnr = mse <= cap ? BUDGET_PSNR_MAX : 10.0 * log10(255.0 * 255.0 / mse);
     return POYO_OK;
