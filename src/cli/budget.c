@@ -190,6 +190,85 @@ static void premul(const uint8_t *p, float *o)
     o[3] = p[3];
 }
 
+/* Bilinear taps for n pixels read from sn, pixel centres aligned: each
+ * pixel's two source indices into idx and the weight of the second into frac. */
+static void bilinear_taps(int n, int sn, int *idx, float *frac)
+{
+    for (int x = 0; x < n; x++) {
+        double s = (x + 0.5) * sn / n - 0.5;
+        s = s < 0 ? 0 : s > sn - 1 ? sn - 1 : s;
+        int x0 = (int)s;
+        idx[2 * x] = x0;
+        idx[2 * x + 1] = x0 + 1 < sn ? x0 + 1 : x0;
+        frac[x] = (float)(s - x0);
+    }
+}
+
+/* A frame of the shown clip scaled up to the reference's size: the taps of
+ * bilinear_taps and the premultiplied pixels they make. */
+typedef struct upscale {
+    int W, H, sw;
+    int *xi, *yi;
+    float *xf, *yf;
+    float *up;
+} upscale;
+
+/* Scales frame s (u->sw pixels wide) up into u->up, premultiplied. */
+static void scale_frame(const upscale *u, const uint8_t *s)
+{
+    int W = u->W, H = u->H, sw = u->sw;
+    const int *xi = u->xi, *yi = u->yi;
+    const float *xf = u->xf, *yf = u->yf;
+    float *up = u->up;
+    for (int y = 0; y < H; y++) {
+        const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
+        float fy = yf[y];
+        for (int x = 0; x < W; x++) {
+            float a[4], b[4], c[4], d[4], fx = xf[x];
+            premul(r0 + xi[2 * x] * 4, a);
+            premul(r0 + xi[2 * x + 1] * 4, b);
+            premul(r1 + xi[2 * x] * 4, c);
+            premul(r1 + xi[2 * x + 1] * 4, d);
+            float *o = up + ((size_t)y * W + x) * 4;
+            for (int k = 0; k < 4; k++)
+                o[k] = (a[k] + (b[k] - a[k]) * fx) * (1 - fy) + (c[k] + (d[k] - c[k]) * fx) * fy;
+        }
+    }
+}
+
+/* The squared error, premultiplied, of px pixels of s against r; equal pixels add nothing. */
+static double frame_error(const uint8_t *r, const uint8_t *s, size_t px)
+{
+    double fse = 0.0;
+    for (size_t p = 0; p < px; p++) {
+        if (memcmp(r + p * 4, s + p * 4, 4) == 0)
+            continue;
+        float q[4], o[4];
+        premul(r + p * 4, q);
+        premul(s + p * 4, o);
+        for (int k = 0; k < 4; k++) {
+            double e = q[k] - o[k];
+            fse += e * e;
+        }
+    }
+    return fse;
+}
+
+/* The squared error of px pixels of r, premultiplied, against the scaled-up frame up. */
+static double scaled_error(const uint8_t *r, const float *up, size_t px)
+{
+    double fse = 0.0;
+    for (size_t p = 0; p < px; p++) {
+        float q[4];
+        premul(r + p * 4, q);
+        for (int k = 0; k < 4; k++) {
+            double e = q[k] - up[p * 4 + k];
+            fse += e * e;
+        }
+    }
+    return fse;
+}
+
 poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_error *err)
 {
     int W = ref->width, H = ref->height, sw = shown->width, sh = shown->height;
@@ -197,30 +276,16 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
         return poyo_fail(err, POYO_ERR_USAGE, "cannot measure an empty animation");
     size_t px = (size_t)W * H;
     int scaled = sw != W || sh != H;
-    float *up = scaled ? malloc(px * 4 * sizeof *up) : NULL; /* a frame of shown scaled up, premultiplied */
-    int *xi = malloc((size_t)W * 2 * sizeof *xi), *yi = malloc((size_t)H * 2 * sizeof *yi);
-    float *xf = malloc((size_t)W * sizeof *xf), *yf = malloc((size_t)H * sizeof *yf);
-    if ((scaled && !up) || !xi || !yi || !xf || !yf) {
-        free(up), free(xi), free(yi), free(xf), free(yf);
+    upscale u = { W, H, sw, NULL, NULL, NULL, NULL, NULL };
+    u.up = scaled ? malloc(px * 4 * sizeof *u.up) : NULL; /* a frame of shown scaled up, premultiplied */
+    u.xi = malloc((size_t)W * 2 * sizeof *u.xi), u.yi = malloc((size_t)H * 2 * sizeof *u.yi);
+    u.xf = malloc((size_t)W * sizeof *u.xf), u.yf = malloc((size_t)H * sizeof *u.yf);
+    if ((scaled && !u.up) || !u.xi || !u.yi || !u.xf || !u.yf) {
+        free(u.up), free(u.xi), free(u.yi), free(u.xf), free(u.yf);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory measuring PSNR");
     }
-    /* bilinear taps, pixel centres aligned */
-    for (int x = 0; x < W; x++) {
-        double s = (x + 0.5) * sw / W - 0.5;
-        s = s < 0 ? 0 : s > sw - 1 ? sw - 1 : s;
-        int x0 = (int)s;
-        xi[2 * x] = x0;
-        xi[2 * x + 1] = x0 + 1 < sw ? x0 + 1 : x0;
-        xf[x] = (float)(s - x0);
-    }
-    for (int y = 0; y < H; y++) {
-        double s = (y + 0.5) * sh / H - 0.5;
-        s = s < 0 ? 0 : s > sh - 1 ? sh - 1 : s;
-        int y0 = (int)s;
-        yi[2 * y] = y0;
-        yi[2 * y + 1] = y0 + 1 < sh ? y0 + 1 : y0;
-        yf[y] = (float)(s - y0);
-    }
+    bilinear_taps(W, sw, u.xi, u.xf);
+    bilinear_taps(H, sh, u.yi, u.yf);
     double se = 0.0, weight = 0.0, t0 = 0.0, sacc = 0.0;
     int j = 0, have = -1;
     for (int i = 0; i < ref->count; i++) {
@@ -229,54 +294,20 @@ poyo_status budget_psnr(const anim *ref, const anim *shown, double *psnr, poyo_e
         while (j < shown->count - 1 && sacc + shown->hold[j] / shown->fps <= tm)
             sacc += shown->hold[j++] / shown->fps;
         const uint8_t *r = anim_frame(ref, i);
-        double fse = 0.0;
-        if (!scaled) { /* frame j as it is: equal pixels add nothing */
-            const uint8_t *s = anim_frame(shown, j);
-            for (size_t p = 0; p < px; p++) {
-                if (memcmp(r + p * 4, s + p * 4, 4) == 0)
-                    continue;
-                float q[4], o[4];
-                premul(r + p * 4, q);
-                premul(s + p * 4, o);
-                for (int k = 0; k < 4; k++) {
-                    double e = q[k] - o[k];
-                    fse += e * e;
-                }
+        double fse;
+        if (!scaled) { /* frame j as it is */
+            fse = frame_error(r, anim_frame(shown, j), px);
+        } else {
+            if (have != j) { /* frame j scaled to ref's size */
+                scale_frame(&u, anim_frame(shown, j));
+                have = j;
             }
-            se += fse * ref->hold[i];
-            weight += (double)ref->hold[i] * px * 4;
-            continue;
-        }
-        if (have != j) { /* frame j scaled to ref's size, premultiplied */
-            const uint8_t *s = anim_frame(shown, j);
-            for (int y = 0; y < H; y++) {
-                const uint8_t *r0 = s + (size_t)yi[2 * y] * sw * 4, *r1 = s + (size_t)yi[2 * y + 1] * sw * 4;
-                float fy = yf[y];
-                for (int x = 0; x < W; x++) {
-                    float a[4], b[4], c[4], d[4], fx = xf[x];
-                    premul(r0 + xi[2 * x] * 4, a);
-                    premul(r0 + xi[2 * x + 1] * 4, b);
-                    premul(r1 + xi[2 * x] * 4, c);
-                    premul(r1 + xi[2 * x + 1] * 4, d);
-                    float *o = up + ((size_t)y * W + x) * 4;
-                    for (int k = 0; k < 4; k++)
-                        o[k] = (a[k] + (b[k] - a[k]) * fx) * (1 - fy) + (c[k] + (d[k] - c[k]) * fx) * fy;
-                }
-            }
-            have = j;
-        }
-        for (size_t p = 0; p < px; p++) {
-            float q[4];
-            premul(r + p * 4, q);
-            for (int k = 0; k < 4; k++) {
-                double e = q[k] - up[p * 4 + k];
-                fse += e * e;
-            }
+            fse = scaled_error(r, u.up, px);
         }
         se += fse * ref->hold[i];
         weight += (double)ref->hold[i] * px * 4;
     }
-    free(up), free(xi), free(yi), free(xf), free(yf);
+    free(u.up), free(u.xi), free(u.yi), free(u.xf), free(u.yf);
     double mse = se / weight, cap = 255.0 * 255.0 * pow(10.0, -BUDGET_PSNR_MAX / 10.0);
     *psnr = mse <= cap ? BUDGET_PSNR_MAX : 10.0 * log10(255.0 * 255.0 / mse);
     return POYO_OK;
@@ -311,12 +342,16 @@ static poyo_status measure_made(const anim *ref, out_format f, const bytebuf *fi
     return measure(ref, file, psnr, err);
 }
 
-/* The search's state across groups. */
+/* The search's plan and its state across groups. */
 typedef struct search {
     const anim *ref;
     out_format f;
     const output_def *def;
     long long max_bytes;
+    ladder lad[4];           /* the format's ladders, nlad of them */
+    int nlad;
+    int min_stride;          /* the first stride a platform's frame limit allows */
+    setting none;            /* the untouched setting */
     bytebuf trial, best;     /* the latest encode; the best fitting one so far */
     int have_best;
     budget_try best_try;     /* its setting and PSNR */
@@ -388,70 +423,106 @@ static poyo_status search_ladder(search *S, const anim *cur, const ladder *l, in
     return POYO_OK;
 }
 
-poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
-                          budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err)
+/* Tries the file the options make, as it is (when no frames must go): when it
+ * fits it goes to out and *fit is set; else its PSNR is the baseline and it is
+ * the first candidate tried. */
+static poyo_status try_untouched(search *S, bytebuf *out, int *fit, poyo_error *err)
 {
-    memset(rep, 0, sizeof *rep);
-    rep->quality = rep->crf = -1;
-    if (b->max_bytes <= 0)
-        return poyo_fail(err, POYO_ERR_USAGE, "the byte budget must be positive");
-    search S;
-    memset(&S, 0, sizeof S);
-    S.ref = a;
-    S.f = f;
-    S.def = def;
-    S.max_bytes = b->max_bytes;
-    S.smallest = (size_t)-1;
-    S.rep = rep;
-    S.best_group = -1;
-    ladder lad[4];
-    int nlad = ladders_for(f, def, lad);
-    int min_stride = 1;
-    if (b->max_frames > 0 && a->count > b->max_frames)
-        min_stride = (a->count + b->max_frames - 1) / b->max_frames;
-    static const double scales[] = { 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4 };
-    int nscale = 1;
-    while (nscale < (int)(sizeof scales / sizeof scales[0]) && scales[nscale] >= b->min_scale - 1e-9)
-        nscale++;
-    poyo_status st = POYO_OK;
-    setting none = untouched_setting();
-
-    /* the file the options make, as it is, when it fits */
-    if (min_stride == 1) {
-        st = encode_setting(a, f, def, &none, &S.trial, NULL, err);
-        rep->tries++;
-        if (st != POYO_OK)
-            goto out;
-        S.smallest = S.trial.len;
-        double full = 0.0;
-        if ((long long)S.trial.len <= b->max_bytes) {
-            bytebuf_free(out);
-            *out = S.trial;
-            memset(&S.trial, 0, sizeof S.trial);
-            rep->colors = f == FORMAT_GIF || f == FORMAT_APNG ? def->quant.colors : 0;
-            rep->lossy = f == FORMAT_GIF ? def->quant.lossy : 0;
-            rep->stride = 1;
-            rep->scale = 1.0;
-            rep->width = a->width;
-            rep->height = a->height;
-            rep->frames = a->count;
-            rep->bytes = out->len;
-            rep->untouched = 1;
-            st = measure_made(a, f, out, a, &full, err);
-            rep->psnr = rep->psnr_full = full;
-            rep->psnr_lost = 0.0;
-            goto out;
-        }
-        st = measure_made(a, f, &S.trial, a, &full, err);
-        if (st != POYO_OK)
-            goto out;
-        rep->psnr_full = full;
-        budget_try t = { 0, 0, -1, -1, 1, 1.0, S.trial.len, 0, 0.0 };
-        rep->tried[rep->ntried++] = t;
-    } else {
-        rep->psnr_full = NAN; /* set below from the first group's untouched setting */
+    const anim *a = S->ref;
+    out_format f = S->f;
+    const output_def *def = S->def;
+    budget_report *rep = S->rep;
+    poyo_status st = encode_setting(a, f, def, &S->none, &S->trial, NULL, err);
+    rep->tries++;
+    if (st != POYO_OK)
+        return st;
+    S->smallest = S->trial.len;
+    double full = 0.0;
+    if ((long long)S->trial.len <= S->max_bytes) {
+        *fit = 1;
+        bytebuf_free(out);
+        *out = S->trial;
+        memset(&S->trial, 0, sizeof S->trial);
+        rep->colors = f == FORMAT_GIF || f == FORMAT_APNG ? def->quant.colors : 0;
+        rep->lossy = f == FORMAT_GIF ? def->quant.lossy : 0;
+        rep->stride = 1;
+        rep->scale = 1.0;
+        rep->width = a->width;
+        rep->height = a->height;
+        rep->frames = a->count;
+        rep->bytes = out->len;
+        rep->untouched = 1;
+        st = measure_made(a, f, out, a, &full, err);
+        rep->psnr = rep->psnr_full = full;
+        rep->psnr_lost = 0.0;
+        return st;
     }
+    st = measure_made(a, f, &S->trial, a, &full, err);
+    if (st != POYO_OK)
+        return st;
+    rep->psnr_full = full;
+    budget_try t = { 0, 0, -1, -1, 1, 1.0, S->trial.len, 0, 0.0 };
+    rep->tried[rep->ntried++] = t;
+    return POYO_OK;
+}
 
+/* Searches one group, the frames cur (stride, scale): its untouched setting
+ * (but in the first group when the file as made was tried), then, unless that
+ * fit, its ladders; *any becomes 1 on a fit. After a fit elsewhere, a group
+ * whose frames as they are score no better than it sets *stop and is not
+ * searched. */
+static poyo_status search_group(search *S, const anim *cur, int stride, double scale, int group, int *any,
+                                int *stop, poyo_error *err)
+{
+    budget_report *rep = S->rep;
+    poyo_status st = POYO_OK;
+    int fits = 0;
+    if (S->have_best) {
+        /* after a fit: this group's frames as they are, before any encoding, bound
+         * what any of its candidates can score; a bound no better than the best
+         * fit so far ends the search */
+        double ceiling = 0.0;
+        st = budget_psnr(S->ref, cur, &ceiling, err);
+        if (st != POYO_OK || ceiling <= S->best_try.psnr) {
+            *stop = 1;
+            return st;
+        }
+    }
+    if (group > 0 || S->min_stride > 1) { /* the group's own untouched setting */
+        st = try_setting(S, cur, &S->none, stride, scale, group, &fits, err);
+        if (st == POYO_OK && isnan(rep->psnr_full)) {
+            /* frames the platform's own limit drops: the untouched setting at the
+             * first stride allowed is the baseline (S->trial holds it unless it fit) */
+            if (fits)
+                rep->psnr_full = S->best_try.psnr;
+            else
+                st = measure_made(S->ref, S->f, &S->trial, cur, &rep->psnr_full, err);
+        }
+        *any = fits;
+    }
+    /* the ladders, unless the untouched setting fit (nothing here beats it) */
+    for (int li = 0; li < S->nlad && st == POYO_OK && !fits; li++) {
+        if (S->f == FORMAT_GIF && li == S->nlad - 1 && *any)
+            break; /* lossy and fewer colours together only when neither alone fits */
+        st = search_ladder(S, cur, &S->lad[li], stride, scale, group, any, err);
+    }
+    if (st == POYO_OK && S->best_group == group) {
+        rep->width = cur->width;
+        rep->height = cur->height;
+        rep->frames = cur->count;
+    }
+    return st;
+}
+
+/* Visits the groups from the gentlest: each scale of the canvas (drawn again
+ * by render), each with strides of fewer frames; the first group that fits
+ * and at most two after it. */
+static poyo_status search_groups(search *S, const budget_def *b, budget_render_fn render, void *user,
+                                 const double *scales, int nscale, poyo_error *err)
+{
+    const anim *a = S->ref;
+    int min_stride = S->min_stride;
+    poyo_status st = POYO_OK;
     int group = 0, fitted_groups = 0, done = 0;
     for (int si = 0; si < nscale && !done; si++) {
         anim scaled;
@@ -483,43 +554,13 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
                     break;
                 cur = &sub;
             }
-            int any = 0, fits = 0;
-            if (S.have_best) {
-                /* after a fit: this group's frames as they are, before any encoding, bound
-                 * what any of its candidates can score; a bound no better than the best
-                 * fit so far ends the search */
-                double ceiling = 0.0;
-                st = budget_psnr(a, cur, &ceiling, err);
-                if (st != POYO_OK || ceiling <= S.best_try.psnr) {
-                    anim_free(&sub);
-                    done = 1;
-                    break;
-                }
-            }
-            if (group > 0 || min_stride > 1) { /* the group's own untouched setting */
-                st = try_setting(&S, cur, &none, stride, scales[si], group, &fits, err);
-                if (st == POYO_OK && isnan(rep->psnr_full)) {
-                    /* frames the platform's own limit drops: the untouched setting at the
-                     * first stride allowed is the baseline (S.trial holds it unless it fit) */
-                    if (fits)
-                        rep->psnr_full = S.best_try.psnr;
-                    else
-                        st = measure_made(a, f, &S.trial, cur, &rep->psnr_full, err);
-                }
-                any = fits;
-            }
-            /* the ladders, unless the untouched setting fit (nothing here beats it) */
-            for (int li = 0; li < nlad && st == POYO_OK && !fits; li++) {
-                if (f == FORMAT_GIF && li == nlad - 1 && any)
-                    break; /* lossy and fewer colours together only when neither alone fits */
-                st = search_ladder(&S, cur, &lad[li], stride, scales[si], group, &any, err);
-            }
-            if (st == POYO_OK && S.best_group == group) {
-                rep->width = cur->width;
-                rep->height = cur->height;
-                rep->frames = cur->count;
-            }
+            int any = 0, stop = 0;
+            st = search_group(S, cur, stride, scales[si], group, &any, &stop, err);
             anim_free(&sub);
+            if (stop) {
+                done = 1;
+                break;
+            }
             group++;
             /* the first group that fits and at most two after it */
             if (any || fitted_groups)
@@ -532,24 +573,72 @@ poyo_status budget_encode(const anim *a, out_format f, const output_def *def, co
         if (st != POYO_OK)
             break;
     }
-    if (st == POYO_OK && S.have_best) {
-        bytebuf_free(out);
-        *out = S.best;
-        memset(&S.best, 0, sizeof S.best);
-        const budget_try *t = &S.best_try;
-        rep->colors = f == FORMAT_GIF || f == FORMAT_APNG ? (t->colors > 0 ? t->colors : def->quant.colors) : 0;
-        rep->lossy = f == FORMAT_GIF ? (t->lossy > def->quant.lossy ? t->lossy : def->quant.lossy) : 0;
-        rep->quality = t->quality;
-        rep->crf = f == FORMAT_WEBM ? (t->crf > def->webm.crf ? t->crf : def->webm.crf) : -1;
-        rep->stride = t->stride;
-        rep->scale = t->scale;
-        rep->bytes = out->len;
-        rep->psnr = t->psnr;
-        rep->psnr_lost = budget_psnr_lost(rep->psnr_full, rep->psnr);
-    } else if (st == POYO_OK) {
+    return st;
+}
+
+/* Hands the best fit to out and says in rep what it took. */
+static void report_best(search *S, bytebuf *out)
+{
+    const output_def *def = S->def;
+    out_format f = S->f;
+    budget_report *rep = S->rep;
+    bytebuf_free(out);
+    *out = S->best;
+    memset(&S->best, 0, sizeof S->best);
+    const budget_try *t = &S->best_try;
+    rep->colors = f == FORMAT_GIF || f == FORMAT_APNG ? (t->colors > 0 ? t->colors : def->quant.colors) : 0;
+    rep->lossy = f == FORMAT_GIF ? (t->lossy > def->quant.lossy ? t->lossy : def->quant.lossy) : 0;
+    rep->quality = t->quality;
+    rep->crf = f == FORMAT_WEBM ? (t->crf > def->webm.crf ? t->crf : def->webm.crf) : -1;
+    rep->stride = t->stride;
+    rep->scale = t->scale;
+    rep->bytes = out->len;
+    rep->psnr = t->psnr;
+    rep->psnr_lost = budget_psnr_lost(rep->psnr_full, rep->psnr);
+}
+
+poyo_status budget_encode(const anim *a, out_format f, const output_def *def, const budget_def *b,
+                          budget_render_fn render, void *user, bytebuf *out, budget_report *rep, poyo_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->quality = rep->crf = -1;
+    if (b->max_bytes <= 0)
+        return poyo_fail(err, POYO_ERR_USAGE, "the byte budget must be positive");
+    search S;
+    memset(&S, 0, sizeof S);
+    S.ref = a;
+    S.f = f;
+    S.def = def;
+    S.max_bytes = b->max_bytes;
+    S.smallest = (size_t)-1;
+    S.rep = rep;
+    S.best_group = -1;
+    S.nlad = ladders_for(f, def, S.lad);
+    S.min_stride = 1;
+    if (b->max_frames > 0 && a->count > b->max_frames)
+        S.min_stride = (a->count + b->max_frames - 1) / b->max_frames;
+    S.none = untouched_setting();
+    static const double scales[] = { 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4 };
+    int nscale = 1;
+    while (nscale < (int)(sizeof scales / sizeof scales[0]) && scales[nscale] >= b->min_scale - 1e-9)
+        nscale++;
+    poyo_status st = POYO_OK;
+
+    /* the file the options make, as it is, when it fits */
+    if (S.min_stride == 1) {
+        int fit = 0;
+        st = try_untouched(&S, out, &fit, err);
+        if (st != POYO_OK || fit)
+            goto out;
+    } else {
+        rep->psnr_full = NAN; /* set below from the first group's untouched setting */
+    }
+    st = search_groups(&S, b, render, user, scales, nscale, err);
+    if (st == POYO_OK && S.have_best)
+        report_best(&S, out);
+    else if (st == POYO_OK)
         st = poyo_fail(err, POYO_ERR_INPUT, "cannot fit %lld bytes: the smallest setting tried gives %zu bytes",
                        b->max_bytes, S.smallest);
-    }
 out:
     bytebuf_free(&S.trial);
     bytebuf_free(&S.best);

@@ -544,6 +544,150 @@ static void plays_text(int plays, char *buf, size_t cap)
         snprintf(buf, cap, "%d", plays);
 }
 
+/* The rules on what kind of file it is: the format, and for a video its codec
+ * and sound. */
+static void check_kind(const preset_info *p, const anim_meta *meta, int animated, preset_violation *out,
+                       int max, int *n)
+{
+    const char *who = p->label;
+    unsigned bit = format_bit(meta->format);
+    if (bit == PRESET_ACCEPT_APNG && !animated)
+        bit = PRESET_ACCEPT_PNG; /* a one-frame APNG shows as a still PNG everywhere */
+    if (!(bit & p->accepts)) {
+        char takes[96];
+        preset_accepts_text(p->accepts, takes, sizeof takes);
+        add(out, max, n, PRESET_RULE_FORMAT, "format %s%s, %s takes %s", meta->format,
+            bit == PRESET_ACCEPT_PNG ? " (still)" : "", who, takes);
+    } else if (p->rgba_only && bit == PRESET_ACCEPT_APNG && meta->palette_size > 0) {
+        add(out, max, n, PRESET_RULE_FORMAT,
+            "format apng (paletted, %d colours), %s takes RGBA APNG only: a paletted one does not animate on iOS",
+            meta->palette_size, who);
+    }
+
+    /* the codec and audio rules are about videos; an image has neither */
+    int video = bit == PRESET_ACCEPT_WEBM;
+    if (video && p->codec && strcmp(meta->codec, p->codec) != 0)
+        add(out, max, n, PRESET_RULE_CODEC, "codec %s, %s takes %s video only", meta->codec[0] ? meta->codec : "unknown",
+            who, p->codec);
+    if (video && p->no_audio && meta->audio_tracks > 0)
+        add(out, max, n, PRESET_RULE_AUDIO, "audio %d track%s, %s takes video without sound", meta->audio_tracks,
+            meta->audio_tracks == 1 ? "" : "s", who);
+}
+
+/* The rules on the canvas and the number of frames. */
+static void check_shape(const preset_info *p, const anim_meta *meta, int animated, preset_violation *out, int max,
+                        int *n)
+{
+    const char *who = p->label;
+    int frames = meta->frames;
+    if (!canvas_ok(p, meta->width, meta->height)) {
+        char want[96];
+        preset_canvas_text(p, want, sizeof want);
+        add(out, max, n, PRESET_RULE_SIZE, "size %dx%d, %s needs %s", meta->width, meta->height, who, want);
+    }
+
+    int min_frames = p->min_frames > 1 ? p->min_frames : 1;
+    if (p->animated && !animated && min_frames < 2)
+        add(out, max, n, PRESET_RULE_ANIMATED, "animated no (a still image), %s needs an animation", who);
+
+    if (frames < min_frames || (p->max_frames > 0 && frames > p->max_frames)) {
+        if (min_frames > 1 && p->max_frames > 0)
+            add(out, max, n, PRESET_RULE_FRAMES, "frames %d, %s needs %d to %d", frames, who, min_frames,
+                p->max_frames);
+        else if (min_frames > 1)
+            add(out, max, n, PRESET_RULE_FRAMES, "frames %d, %s needs at least %d", frames, who, min_frames);
+        else
+            add(out, max, n, PRESET_RULE_FRAMES, "frames %d, %s allows at most %d", frames, who, p->max_frames);
+    }
+}
+
+/* What the delays add up to: the play's length, the shortest delay above 0,
+ * and the delays under 20 ms (how many, the first and the shortest). */
+typedef struct delay_stats {
+    long long total_ms;
+    int min_delay, short_delays, first_short, shortest;
+} delay_stats;
+
+/* Adds up the delays of meta's frames. */
+static delay_stats count_delays(const anim_meta *meta)
+{
+    delay_stats s = { 0, -1, 0, -1, 0 };
+    for (int i = 0; i < meta->frames; i++) {
+        int d = meta->delay_ms[i] > 0 ? meta->delay_ms[i] : 0;
+        s.total_ms += d;
+        if (d > 0 && (s.min_delay < 0 || d < s.min_delay))
+            s.min_delay = d;
+        if (d < 20) {
+            if (s.short_delays++ == 0) {
+                s.first_short = i;
+                s.shortest = d;
+            }
+            if (d < s.shortest)
+                s.shortest = d;
+        }
+    }
+    return s;
+}
+
+/* The rules on time, for an animation: its length, plays, the total of all
+ * plays, the frame rate. */
+static void check_time(const preset_info *p, const anim *a, const delay_stats *s, preset_violation *out, int max,
+                       int *n)
+{
+    const char *who = p->label;
+    long long total_ms = s->total_ms;
+    int min_delay = s->min_delay;
+    if (p->max_ms > 0 && total_ms > p->max_ms)
+        add(out, max, n, PRESET_RULE_DURATION, "duration %.2f s, %s allows at most %g s", total_ms / 1000.0, who,
+            p->max_ms / 1000.0);
+
+    if (p->max_plays > 0 && (a->loop == 0 || a->loop < p->min_plays || a->loop > p->max_plays)) {
+        char got[16];
+        plays_text(a->loop, got, sizeof got);
+        add(out, max, n, PRESET_RULE_PLAYS, "plays %s, %s needs %d to %d", got, who,
+            p->min_plays > 1 ? p->min_plays : 1, p->max_plays);
+    }
+
+    /* total_ms * loop would overflow for a file of long delays and billions of plays */
+    if (p->max_total_ms > 0 && a->loop > 0 && total_ms > p->max_total_ms / a->loop)
+        add(out, max, n, PRESET_RULE_TOTAL, "total %.2f s (%d plays of %.2f s), %s allows at most %g s in all",
+            (double)total_ms * a->loop / 1000.0, a->loop, total_ms / 1000.0, who, p->max_total_ms / 1000.0);
+    else if (p->whole_total && a->loop > 0 && (total_ms * a->loop < 1000 || total_ms * a->loop % 1000))
+        add(out, max, n, PRESET_RULE_TOTAL,
+            "total %.3f s (%d play%s of %.3f s), %s needs a whole number of seconds in all (1 to %g)",
+            (double)total_ms * a->loop / 1000.0, a->loop, a->loop == 1 ? "" : "s", total_ms / 1000.0, who,
+            p->max_total_ms / 1000.0);
+
+    /* a delay rounded down to whole milliseconds still counts as the rate it stands for */
+    if (p->max_fps > 0 && min_delay > 0 && (long)min_delay * p->max_fps < 1000 - p->max_fps)
+        add(out, max, n, PRESET_RULE_FPS, "fps %.1f (a %d ms frame), %s allows at most %d", 1000.0 / min_delay,
+            min_delay, who, p->max_fps);
+}
+
+/* The rule on short delays, for an animation: a GIF's under 20 ms, which
+ * players slow down, else the preset's least delay. */
+static void check_delays(const preset_info *p, const anim_meta *meta, const delay_stats *s, preset_violation *out,
+                         int max, int *n)
+{
+    /* browsers and most chat clients show GIF delays of 0 or 10 ms as 100 ms */
+    if (strcmp(meta->format, "gif") == 0 && s->short_delays > 0)
+        add(out, max, n, PRESET_RULE_DELAY,
+            "delay %d ms (frame %d; %d of %d frames under 20 ms), GIF players show such frames for 100 ms", s->shortest,
+            s->first_short + 1, s->short_delays, meta->frames);
+    else if (p->min_delay_ms > 0) {
+        int first = -1, least = 0;
+        for (int i = 0; i < meta->frames; i++)
+            if (meta->delay_ms[i] < p->min_delay_ms && (first < 0 || meta->delay_ms[i] < least)) {
+                if (first < 0)
+                    first = i;
+                least = meta->delay_ms[i];
+            }
+        if (first >= 0)
+            add(out, max, n, PRESET_RULE_DELAY, "delay %d ms (frame %d), %s needs every frame to last at least %d ms",
+                least, first + 1, p->label, p->min_delay_ms);
+    }
+}
+
 poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *meta, preset_violation *out, int max,
                          int *count, poyo_error *err)
 {
@@ -556,111 +700,13 @@ poyo_status preset_check(const preset_info *p, const anim *a, const anim_meta *m
         return poyo_fail(err, POYO_ERR_USAGE, "preset_check needs a decoded file with at least one frame");
     int n = 0;
     const char *who = p->label;
-    int frames = meta->frames;
-    int animated = frames >= 2;
-
-    unsigned bit = format_bit(meta->format);
-    if (bit == PRESET_ACCEPT_APNG && !animated)
-        bit = PRESET_ACCEPT_PNG; /* a one-frame APNG shows as a still PNG everywhere */
-    if (!(bit & p->accepts)) {
-        char takes[96];
-        preset_accepts_text(p->accepts, takes, sizeof takes);
-        add(out, max, &n, PRESET_RULE_FORMAT, "format %s%s, %s takes %s", meta->format,
-            bit == PRESET_ACCEPT_PNG ? " (still)" : "", who, takes);
-    } else if (p->rgba_only && bit == PRESET_ACCEPT_APNG && meta->palette_size > 0) {
-        add(out, max, &n, PRESET_RULE_FORMAT,
-            "format apng (paletted, %d colours), %s takes RGBA APNG only: a paletted one does not animate on iOS",
-            meta->palette_size, who);
-    }
-
-    /* the codec and audio rules are about videos; an image has neither */
-    int video = bit == PRESET_ACCEPT_WEBM;
-    if (video && p->codec && strcmp(meta->codec, p->codec) != 0)
-        add(out, max, &n, PRESET_RULE_CODEC, "codec %s, %s takes %s video only", meta->codec[0] ? meta->codec : "unknown",
-            who, p->codec);
-    if (video && p->no_audio && meta->audio_tracks > 0)
-        add(out, max, &n, PRESET_RULE_AUDIO, "audio %d track%s, %s takes video without sound", meta->audio_tracks,
-            meta->audio_tracks == 1 ? "" : "s", who);
-
-    if (!canvas_ok(p, meta->width, meta->height)) {
-        char want[96];
-        preset_canvas_text(p, want, sizeof want);
-        add(out, max, &n, PRESET_RULE_SIZE, "size %dx%d, %s needs %s", meta->width, meta->height, who, want);
-    }
-
-    int min_frames = p->min_frames > 1 ? p->min_frames : 1;
-    if (p->animated && !animated && min_frames < 2)
-        add(out, max, &n, PRESET_RULE_ANIMATED, "animated no (a still image), %s needs an animation", who);
-
-    if (frames < min_frames || (p->max_frames > 0 && frames > p->max_frames)) {
-        if (min_frames > 1 && p->max_frames > 0)
-            add(out, max, &n, PRESET_RULE_FRAMES, "frames %d, %s needs %d to %d", frames, who, min_frames,
-                p->max_frames);
-        else if (min_frames > 1)
-            add(out, max, &n, PRESET_RULE_FRAMES, "frames %d, %s needs at least %d", frames, who, min_frames);
-        else
-            add(out, max, &n, PRESET_RULE_FRAMES, "frames %d, %s allows at most %d", frames, who, p->max_frames);
-    }
-
-    long long total_ms = 0;
-    int min_delay = -1, short_delays = 0, first_short = -1, shortest = 0;
-    for (int i = 0; i < frames; i++) {
-        int d = meta->delay_ms[i] > 0 ? meta->delay_ms[i] : 0;
-        total_ms += d;
-        if (d > 0 && (min_delay < 0 || d < min_delay))
-            min_delay = d;
-        if (d < 20) {
-            if (short_delays++ == 0) {
-                first_short = i;
-                shortest = d;
-            }
-            if (d < shortest)
-                shortest = d;
-        }
-    }
-
-    if (animated && p->max_ms > 0 && total_ms > p->max_ms)
-        add(out, max, &n, PRESET_RULE_DURATION, "duration %.2f s, %s allows at most %g s", total_ms / 1000.0, who,
-            p->max_ms / 1000.0);
-
-    if (animated && p->max_plays > 0 && (a->loop == 0 || a->loop < p->min_plays || a->loop > p->max_plays)) {
-        char got[16];
-        plays_text(a->loop, got, sizeof got);
-        add(out, max, &n, PRESET_RULE_PLAYS, "plays %s, %s needs %d to %d", got, who,
-            p->min_plays > 1 ? p->min_plays : 1, p->max_plays);
-    }
-
-    /* total_ms * loop would overflow for a file of long delays and billions of plays */
-    if (animated && p->max_total_ms > 0 && a->loop > 0 && total_ms > p->max_total_ms / a->loop)
-        add(out, max, &n, PRESET_RULE_TOTAL, "total %.2f s (%d plays of %.2f s), %s allows at most %g s in all",
-            (double)total_ms * a->loop / 1000.0, a->loop, total_ms / 1000.0, who, p->max_total_ms / 1000.0);
-    else if (animated && p->whole_total && a->loop > 0 && (total_ms * a->loop < 1000 || total_ms * a->loop % 1000))
-        add(out, max, &n, PRESET_RULE_TOTAL,
-            "total %.3f s (%d play%s of %.3f s), %s needs a whole number of seconds in all (1 to %g)",
-            (double)total_ms * a->loop / 1000.0, a->loop, a->loop == 1 ? "" : "s", total_ms / 1000.0, who,
-            p->max_total_ms / 1000.0);
-
-    /* a delay rounded down to whole milliseconds still counts as the rate it stands for */
-    if (animated && p->max_fps > 0 && min_delay > 0 && (long)min_delay * p->max_fps < 1000 - p->max_fps)
-        add(out, max, &n, PRESET_RULE_FPS, "fps %.1f (a %d ms frame), %s allows at most %d", 1000.0 / min_delay,
-            min_delay, who, p->max_fps);
-
-    /* browsers and most chat clients show GIF delays of 0 or 10 ms as 100 ms */
-    if (animated && strcmp(meta->format, "gif") == 0 && short_delays > 0)
-        add(out, max, &n, PRESET_RULE_DELAY,
-            "delay %d ms (frame %d; %d of %d frames under 20 ms), GIF players show such frames for 100 ms", shortest,
-            first_short + 1, short_delays, frames);
-    else if (animated && p->min_delay_ms > 0) {
-        int first = -1, least = 0;
-        for (int i = 0; i < frames; i++)
-            if (meta->delay_ms[i] < p->min_delay_ms && (first < 0 || meta->delay_ms[i] < least)) {
-                if (first < 0)
-                    first = i;
-                least = meta->delay_ms[i];
-            }
-        if (first >= 0)
-            add(out, max, &n, PRESET_RULE_DELAY, "delay %d ms (frame %d), %s needs every frame to last at least %d ms",
-                least, first + 1, who, p->min_delay_ms);
+    int animated = meta->frames >= 2;
+    check_kind(p, meta, animated, out, max, &n);
+    check_shape(p, meta, animated, out, max, &n);
+    delay_stats s = count_delays(meta);
+    if (animated) {
+        check_time(p, a, &s, out, max, &n);
+        check_delays(p, meta, &s, out, max, &n);
     }
 
     if (p->first_frame_still && frame_blank(a, 0))

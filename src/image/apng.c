@@ -187,6 +187,136 @@ static poyo_status put_data(bytebuf *out, int fdat, const bytebuf *z, uint32_t *
     return st;
 }
 
+/* The signature, IHDR and acTL: the canvas, RGBA 8-bit, the frame and play counts. */
+static poyo_status write_head(const anim *a, bytebuf *out, poyo_error *err)
+{
+    static const uint8_t sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+    uint8_t ihdr[13], actl[8];
+    put32(ihdr, (uint32_t)a->width);
+    put32(ihdr + 4, (uint32_t)a->height);
+    ihdr[8] = 8;   /* bit depth */
+    ihdr[9] = 6;   /* RGBA */
+    ihdr[10] = ihdr[11] = ihdr[12] = 0;
+    put32(actl, (uint32_t)a->count);
+    put32(actl + 4, (uint32_t)a->loop);
+    poyo_status st = bytebuf_append(out, sig, 8, err);
+    if (st == POYO_OK)
+        st = put_chunk(out, "IHDR", ihdr, 13, NULL, 0, err);
+    if (st == POYO_OK)
+        st = put_chunk(out, "acTL", actl, 8, NULL, 0, err);
+    return st;
+}
+
+/* What the frames share while they are encoded: the compressor, the scratch
+ * buffers and the clip's row filter. */
+typedef struct coder {
+    struct libdeflate_compressor *dc;
+    uint8_t *filtered;   /* a rectangle's rows behind their filter bytes */
+    uint8_t *over;       /* a rectangle's pixels for blend OVER */
+    bytebuf z, z2;       /* the frame's zlib stream; a trial one */
+    int filter;
+} coder;
+
+/* The rectangle of frame i to store: the whole first frame, else what changed. */
+static rect frame_rect(const anim *a, int i)
+{
+    rect r = { 0, 0, a->width, a->height };
+    if (i > 0) {
+        r = diff_rect(anim_frame(a, i - 1), anim_frame(a, i), a->width, a->height);
+        if (r.w == 0)
+            r = (rect){ 0, 0, 1, 1 };   /* unchanged frame: rewrite one equal pixel */
+    }
+    return r;
+}
+
+/* Compresses rectangle r of frame i into c->z with the clip's filter; on the
+ * first frame (pick set), also Up-filtered, and keeps the smaller as the clip's. */
+static poyo_status compress_rect(coder *c, const anim *a, int i, rect r, int pick, poyo_error *err)
+{
+    size_t rb = (size_t)a->width * 4u;
+    const uint8_t *src = anim_frame(a, i) + (size_t)r.y * rb + (size_t)r.x * 4u;
+    size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
+    filter_image(src, rb, r.w, r.h, c->filter, c->filtered);
+    poyo_status st = zcompress(c->dc, c->filtered, n, &c->z, err);
+    if (st == POYO_OK && pick) {
+        /* the clip's filter: the one that makes the first frame smaller */
+        filter_image(src, rb, r.w, r.h, FILTER_UP, c->filtered);
+        st = zcompress(c->dc, c->filtered, n, &c->z2, err);
+        if (st == POYO_OK && c->z2.len < c->z.len) {
+            bytebuf t = c->z;
+            c->z = c->z2;
+            c->z2 = t;
+            c->filter = FILTER_UP;
+        }
+    }
+    return st;
+}
+
+/* Tries rectangle r of frame i (i > 0) as blend OVER, unchanged pixels
+ * transparent, and keeps it in c->z when smaller; *blend says which is kept. */
+static poyo_status try_over(coder *c, const anim *a, int i, rect r, int *blend, poyo_error *err)
+{
+    size_t rb = (size_t)a->width * 4u;
+    const uint8_t *src = anim_frame(a, i) + (size_t)r.y * rb + (size_t)r.x * 4u;
+    size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
+    /* OVER with unchanged pixels transparent is exact when every changed pixel is opaque. */
+    const uint8_t *prev = anim_frame(a, i - 1) + (size_t)r.y * rb + (size_t)r.x * 4u;
+    size_t orb = (size_t)r.w * 4u;
+    int ok = 1, any_same = 0;
+    for (int y = 0; ok && y < r.h; y++) {
+        const uint8_t *cp = src + (size_t)y * rb, *p = prev + (size_t)y * rb;
+        uint8_t *d = c->over + (size_t)y * orb;
+        for (int x = 0; x < r.w; x++) {
+            if (memcmp(cp + x * 4, p + x * 4, 4) == 0) {
+                memset(d + x * 4, 0, 4);
+                any_same = 1;
+            } else if (cp[x * 4 + 3] == 255) {
+                memcpy(d + x * 4, cp + x * 4, 4);
+            } else {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (!ok || !any_same)
+        return POYO_OK;
+    filter_image(c->over, orb, r.w, r.h, c->filter, c->filtered);
+    poyo_status st = zcompress(c->dc, c->filtered, n, &c->z2, err);
+    if (st != POYO_OK)
+        return st;
+    if (c->z2.len < c->z.len) {
+        bytebuf t = c->z;
+        c->z = c->z2;
+        c->z2 = t;
+        *blend = BLEND_OVER;
+    }
+    return POYO_OK;
+}
+
+/* Frame i's fcTL (rectangle r, its delay, blend) and then its data, z. */
+static poyo_status write_frame(bytebuf *out, const anim *a, int i, rect r, int blend, int exact, const int *ms,
+                               const bytebuf *z, uint32_t *seq, poyo_error *err)
+{
+    unsigned num = 0, den = 1;
+    poyo_status st = frame_delay(a, i, exact, ms, &num, &den, err);
+    if (st != POYO_OK)
+        return st;
+    uint8_t fctl[26];
+    put32(fctl, (*seq)++);
+    put32(fctl + 4, (uint32_t)r.w);
+    put32(fctl + 8, (uint32_t)r.h);
+    put32(fctl + 12, (uint32_t)r.x);
+    put32(fctl + 16, (uint32_t)r.y);
+    put16(fctl + 20, num);
+    put16(fctl + 22, den);
+    fctl[24] = DISPOSE_NONE;
+    fctl[25] = (uint8_t)blend;
+    st = put_chunk(out, "fcTL", fctl, 26, NULL, 0, err);
+    if (st == POYO_OK)
+        st = put_data(out, i > 0, z, seq, err);
+    return st;
+}
+
 poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, poyo_error *err)
 {
     apng_options o = opt ? *opt : apng_default_def();
@@ -203,118 +333,36 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
     for (int i = 0; exact && i < a->count; i++)
         exact = a->hold[i] <= 65535;
 
-    bytebuf z = { 0 }, z2 = { 0 };
+    coder c = { .filter = FILTER_NONE };
     int *ms = malloc((size_t)a->count * sizeof *ms);
-    uint8_t *filtered = malloc(fb + (size_t)h);
-    uint8_t *over = malloc(fb);
-    struct libdeflate_compressor *dc = libdeflate_alloc_compressor(o.level);
-    if (!ms || !filtered || !over || !dc) {
+    c.filtered = malloc(fb + (size_t)h);
+    c.over = malloc(fb);
+    c.dc = libdeflate_alloc_compressor(o.level);
+    if (!ms || !c.filtered || !c.over || !c.dc) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory encoding APNG frames of %dx%d", w, h);
         goto done;
     }
     anim_delays(a, 1000, 1, ms);
 
-    static const uint8_t sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
-    uint8_t ihdr[13], actl[8], fctl[26];
-    put32(ihdr, (uint32_t)w);
-    put32(ihdr + 4, (uint32_t)h);
-    ihdr[8] = 8;   /* bit depth */
-    ihdr[9] = 6;   /* RGBA */
-    ihdr[10] = ihdr[11] = ihdr[12] = 0;
-    put32(actl, (uint32_t)a->count);
-    put32(actl + 4, (uint32_t)a->loop);
-    st = bytebuf_append(out, sig, 8, err);
-    if (st == POYO_OK)
-        st = put_chunk(out, "IHDR", ihdr, 13, NULL, 0, err);
-    if (st == POYO_OK)
-        st = put_chunk(out, "acTL", actl, 8, NULL, 0, err);
-
+    st = write_head(a, out, err);
     uint32_t seq = 0;
-    int filter = FILTER_NONE;
     for (int i = 0; st == POYO_OK && i < a->count; i++) {
-        const uint8_t *cur = anim_frame(a, i);
-        rect r = { 0, 0, w, h };
-        if (i > 0) {
-            r = diff_rect(anim_frame(a, i - 1), cur, w, h);
-            if (r.w == 0)
-                r = (rect){ 0, 0, 1, 1 };   /* unchanged frame: rewrite one equal pixel */
-        }
-        const uint8_t *src = cur + (size_t)r.y * rb + (size_t)r.x * 4u;
-        size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
-        filter_image(src, rb, r.w, r.h, filter, filtered);
-        st = zcompress(dc, filtered, n, &z, err);
-        if (st == POYO_OK && i == 0 && h > 1) {
-            /* the clip's filter: the one that makes the first frame smaller */
-            filter_image(src, rb, r.w, r.h, FILTER_UP, filtered);
-            st = zcompress(dc, filtered, n, &z2, err);
-            if (st == POYO_OK && z2.len < z.len) {
-                bytebuf t = z;
-                z = z2;
-                z2 = t;
-                filter = FILTER_UP;
-            }
-        }
-        if (st != POYO_OK)
-            break;
+        rect r = frame_rect(a, i);
         int blend = BLEND_SOURCE;
-        if (i > 0) {
-            /* OVER with unchanged pixels transparent is exact when every changed pixel is opaque. */
-            const uint8_t *prev = anim_frame(a, i - 1) + (size_t)r.y * rb + (size_t)r.x * 4u;
-            size_t orb = (size_t)r.w * 4u;
-            int ok = 1, any_same = 0;
-            for (int y = 0; ok && y < r.h; y++) {
-                const uint8_t *c = src + (size_t)y * rb, *p = prev + (size_t)y * rb;
-                uint8_t *d = over + (size_t)y * orb;
-                for (int x = 0; x < r.w; x++) {
-                    if (memcmp(c + x * 4, p + x * 4, 4) == 0) {
-                        memset(d + x * 4, 0, 4);
-                        any_same = 1;
-                    } else if (c[x * 4 + 3] == 255) {
-                        memcpy(d + x * 4, c + x * 4, 4);
-                    } else {
-                        ok = 0;
-                        break;
-                    }
-                }
-            }
-            if (ok && any_same) {
-                filter_image(over, orb, r.w, r.h, filter, filtered);
-                st = zcompress(dc, filtered, n, &z2, err);
-                if (st != POYO_OK)
-                    break;
-                if (z2.len < z.len) {
-                    bytebuf t = z;
-                    z = z2;
-                    z2 = t;
-                    blend = BLEND_OVER;
-                }
-            }
-        }
-        unsigned num = 0, den = 1;
-        st = frame_delay(a, i, exact, ms, &num, &den, err);
-        if (st != POYO_OK)
-            break;
-        put32(fctl, seq++);
-        put32(fctl + 4, (uint32_t)r.w);
-        put32(fctl + 8, (uint32_t)r.h);
-        put32(fctl + 12, (uint32_t)r.x);
-        put32(fctl + 16, (uint32_t)r.y);
-        put16(fctl + 20, num);
-        put16(fctl + 22, den);
-        fctl[24] = DISPOSE_NONE;
-        fctl[25] = (uint8_t)blend;
-        st = put_chunk(out, "fcTL", fctl, 26, NULL, 0, err);
+        st = compress_rect(&c, a, i, r, i == 0 && h > 1, err);
+        if (st == POYO_OK && i > 0)
+            st = try_over(&c, a, i, r, &blend, err);
         if (st == POYO_OK)
-            st = put_data(out, i > 0, &z, &seq, err);
+            st = write_frame(out, a, i, r, blend, exact, ms, &c.z, &seq, err);
     }
     if (st == POYO_OK)
         st = put_chunk(out, "IEND", NULL, 0, NULL, 0, err);
 done:
-    bytebuf_free(&z);
-    bytebuf_free(&z2);
+    bytebuf_free(&c.z);
+    bytebuf_free(&c.z2);
     free(ms);
-    free(filtered);
-    free(over);
-    libdeflate_free_compressor(dc);
+    free(c.filtered);
+    free(c.over);
+    libdeflate_free_compressor(c.dc);
     return st;
 }

@@ -641,12 +641,10 @@ static poyo_status decode_send(AVCodecContext *dc, const AVPacket *pkt, AVFrame 
     }
 }
 
-poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t max_bytes, anim *out,
-                      webm_info *info, poyo_error *err)
+/* Refuses what is plainly no WebM before libav is loaded: an empty file, no
+ * EBML header, a segment that ends past the file. */
+static poyo_status check_file(const uint8_t *data, size_t len, poyo_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (info)
-        memset(info, 0, sizeof *info);
     if (!data || len == 0)
         return poyo_fail(err, POYO_ERR_INPUT, "file is empty");
     if (!webm_sniff(data, len))
@@ -655,145 +653,169 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
     if (seg > len)
         return poyo_fail(err, POYO_ERR_INPUT, "WebM is truncated: its segment ends at byte %llu, the file has %zu",
                          (unsigned long long)seg, len);
-    const avlib *av = avload(err);
-    if (!av)
-        return POYO_ERR_IO;
+    return POYO_OK;
+}
+
+/* The demuxer over a file in memory, the decoder of its first video track and
+ * what they hand over, all freed by close_reader. */
+typedef struct reader {
+    const avlib *av;
+    source src;
+    AVFormatContext *fc;
+    AVIOContext *io;
+    AVCodecContext *dc;
+    AVPacket *pkt;
+    AVFrame *f;
+    AVDictionary *opts;
+    int vi;           /* the first video track, -1 when none */
+    int vt, at, ot;   /* the video, audio and other tracks */
+} reader;
+
+/* Opens the Matroska demuxer over R->src, bounded in what probing reads, and
+ * counts the tracks. */
+static poyo_status open_demuxer(reader *R, poyo_error *err)
+{
+    const avlib *av = R->av;
     char t[128];
-    source src = { data, len, 0 };
-    reel rl;
-    memset(&rl, 0, sizeof rl);
-    rl.av = av;
-    rl.max_bytes = max_bytes;
-    AVFormatContext *fc = NULL;
-    AVIOContext *io = NULL;
-    AVCodecContext *dc = NULL;
-    AVPacket *pkt = NULL;
-    AVFrame *f = NULL;
-    AVDictionary *opts = NULL;
-    int *delay = NULL;
-    poyo_status st = POYO_OK;
     int e;
     uint8_t *iobuf = av->av_malloc(AVIO_BUF);
     if (iobuf)
-        io = av->avio_alloc_context(iobuf, AVIO_BUF, 0, &src, source_read, NULL, source_seek);
-    fc = av->avformat_alloc_context();
-    pkt = av->av_packet_alloc();
-    f = av->av_frame_alloc();
-    if (!io || !fc || !pkt || !f) {
-        if (!io)
+        R->io = av->avio_alloc_context(iobuf, AVIO_BUF, 0, &R->src, source_read, NULL, source_seek);
+    R->fc = av->avformat_alloc_context();
+    R->pkt = av->av_packet_alloc();
+    R->f = av->av_frame_alloc();
+    if (!R->io || !R->fc || !R->pkt || !R->f) {
+        if (!R->io)
             av->av_free(iobuf);
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM reader");
-        goto done;
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM reader");
     }
-    fc->pb = io;
-    fc->flags |= AVFMT_FLAG_CUSTOM_IO;
+    R->fc->pb = R->io;
+    R->fc->flags |= AVFMT_FLAG_CUSTOM_IO;
     /* the file is already in memory; these bound what probing may read and decode */
-    fc->probesize = 1 << 20;
-    fc->max_analyze_duration = 5 * AV_TIME_BASE;
-    av->av_dict_set(&opts, "probesize", "1048576", 0);
-    av->av_dict_set(&opts, "analyzeduration", "5000000", 0);
+    R->fc->probesize = 1 << 20;
+    R->fc->max_analyze_duration = 5 * AV_TIME_BASE;
+    av->av_dict_set(&R->opts, "probesize", "1048576", 0);
+    av->av_dict_set(&R->opts, "analyzeduration", "5000000", 0);
     const AVInputFormat *mkv = av->av_find_input_format("matroska");
-    if ((e = av->avformat_open_input(&fc, NULL, mkv, &opts)) < 0) {
-        fc = NULL; /* freed by avformat_open_input */
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(av, e, t, sizeof t));
-        goto done;
+    if ((e = av->avformat_open_input(&R->fc, NULL, mkv, &R->opts)) < 0) {
+        R->fc = NULL; /* freed by avformat_open_input */
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(av, e, t, sizeof t));
     }
-    int vi = -1;
-    int vt = 0, at = 0, ot = 0;
-    for (unsigned i = 0; i < fc->nb_streams; i++) {
-        enum AVMediaType mt = fc->streams[i]->codecpar->codec_type;
+    for (unsigned i = 0; i < R->fc->nb_streams; i++) {
+        enum AVMediaType mt = R->fc->streams[i]->codecpar->codec_type;
         if (mt == AVMEDIA_TYPE_VIDEO) {
-            if (vi < 0)
-                vi = (int)i;
-            vt++;
+            if (R->vi < 0)
+                R->vi = (int)i;
+            R->vt++;
         } else if (mt == AVMEDIA_TYPE_AUDIO) {
-            at++;
+            R->at++;
         } else {
-            ot++;
+            R->ot++;
         }
     }
-    if (vi < 0) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM has no video track");
-        goto done;
-    }
-    AVStream *vs = fc->streams[vi];
+    return POYO_OK;
+}
+
+/* Checks the video track (a size within max_pixels, VP8 or VP9) and opens
+ * libvpx's decoder for it; *cname is the codec's name, *alpha whether the
+ * track declares an alpha plane. */
+static poyo_status open_decoder(reader *R, reel *rl, size_t max_pixels, const char **cname, int *alpha,
+                                poyo_error *err)
+{
+    const avlib *av = R->av;
+    char t[128];
+    int e;
+    if (R->vi < 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM has no video track");
+    AVStream *vs = R->fc->streams[R->vi];
     AVCodecParameters *par = vs->codecpar;
-    rl.width = par->width;
-    rl.height = par->height;
-    if (rl.width < 1 || rl.height < 1) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video track declares no size");
-        goto done;
-    }
-    if ((unsigned long long)rl.width * (unsigned long long)rl.height > max_pixels) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video is %dx%d, more than %zu pixels", rl.width, rl.height,
-                       max_pixels);
-        goto done;
-    }
-    const char *cname = av->avcodec_get_name(par->codec_id);
+    rl->width = par->width;
+    rl->height = par->height;
+    if (rl->width < 1 || rl->height < 1)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM video track declares no size");
+    if ((unsigned long long)rl->width * (unsigned long long)rl->height > max_pixels)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM video is %dx%d, more than %zu pixels", rl->width, rl->height,
+                         max_pixels);
+    *cname = av->avcodec_get_name(par->codec_id);
     const AVDictionaryEntry *am = av->av_dict_get(vs->metadata, "alpha_mode", NULL, 0);
-    int alpha = am && strtol(am->value, NULL, 10) == 1;
+    *alpha = am && strtol(am->value, NULL, 10) == 1;
     /* libavcodec's own VP9 decoder drops the alpha plane; libvpx's keeps it.
      * Other codecs are refused: their frame headers are not checked below. */
-    if (par->codec_id != AV_CODEC_ID_VP9 && par->codec_id != AV_CODEC_ID_VP8) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s: poyo reads VP8 and VP9 only", cname);
-        goto done;
-    }
+    if (par->codec_id != AV_CODEC_ID_VP9 && par->codec_id != AV_CODEC_ID_VP8)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s: poyo reads VP8 and VP9 only", *cname);
     const AVCodec *codec = av->avcodec_find_decoder_by_name(par->codec_id == AV_CODEC_ID_VP9 ? "libvpx-vp9" : "libvpx");
-    if (!codec) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s cannot be decoded: libavcodec has no libvpx", cname);
-        goto done;
-    }
-    dc = av->avcodec_alloc_context3(codec);
-    if (!dc || av->avcodec_parameters_to_context(dc, par) < 0) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM decoder");
-        goto done;
-    }
-    dc->thread_count = 1;
-    if ((e = av->avcodec_open2(dc, codec, NULL)) < 0) {
-        st = poyo_fail(err, POYO_ERR_INPUT, "cannot open the %s decoder: %s", cname, av_text(av, e, t, sizeof t));
-        goto done;
-    }
-    long long last_duration = -1;
-    while (st == POYO_OK && (e = av->av_read_frame(fc, pkt)) >= 0) {
-        if (pkt->stream_index == vi) {
-            if (pkt->duration > 0)
-                last_duration = av->av_rescale_q(pkt->duration, vs->time_base, (AVRational){ 1, 1000 });
-            if (!packet_sizes_ok(av, par->codec_id, pkt, rl.width, rl.height))
+    if (!codec)
+        return poyo_fail(err, POYO_ERR_INPUT, "WebM video codec %s cannot be decoded: libavcodec has no libvpx", *cname);
+    R->dc = av->avcodec_alloc_context3(codec);
+    if (!R->dc || av->avcodec_parameters_to_context(R->dc, par) < 0)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM decoder");
+    R->dc->thread_count = 1;
+    if ((e = av->avcodec_open2(R->dc, codec, NULL)) < 0)
+        return poyo_fail(err, POYO_ERR_INPUT, "cannot open the %s decoder: %s", *cname, av_text(av, e, t, sizeof t));
+    return POYO_OK;
+}
+
+/* Decodes every packet of the video track into rl, each checked for the
+ * track's size first, and drains the decoder; *last_duration is the last
+ * block's duration in ms (-1 when none says). */
+static poyo_status decode_all(reader *R, reel *rl, long long *last_duration, poyo_error *err)
+{
+    const avlib *av = R->av;
+    AVStream *vs = R->fc->streams[R->vi];
+    enum AVCodecID id = vs->codecpar->codec_id;
+    char t[128];
+    poyo_status st = POYO_OK;
+    int e;
+    while (st == POYO_OK && (e = av->av_read_frame(R->fc, R->pkt)) >= 0) {
+        if (R->pkt->stream_index == R->vi) {
+            if (R->pkt->duration > 0)
+                *last_duration = av->av_rescale_q(R->pkt->duration, vs->time_base, (AVRational){ 1, 1000 });
+            if (!packet_sizes_ok(av, id, R->pkt, rl->width, rl->height))
                 st = poyo_fail(err, POYO_ERR_INPUT, "WebM frame %d is corrupt or not %dx%d as its track declares",
-                               rl.count + 1, rl.width, rl.height);
+                               rl->count + 1, rl->width, rl->height);
             else
-                st = decode_send(dc, pkt, f, vs->time_base, &rl, err);
+                st = decode_send(R->dc, R->pkt, R->f, vs->time_base, rl, err);
         }
-        av->av_packet_unref(pkt);
+        av->av_packet_unref(R->pkt);
     }
     if (st == POYO_OK && e < 0 && e != AVERROR_EOF)
         st = poyo_fail(err, POYO_ERR_INPUT, "WebM is corrupt or truncated: %s", av_text(av, e, t, sizeof t));
     if (st == POYO_OK)
-        st = decode_send(dc, NULL, f, vs->time_base, &rl, err);
-    if (st != POYO_OK)
-        goto done;
-    if (rl.count == 0) {
+        st = decode_send(R->dc, NULL, R->f, vs->time_base, rl, err);
+    if (st == POYO_OK && rl->count == 0)
         st = poyo_fail(err, POYO_ERR_INPUT, "WebM has no frames (truncated?)");
-        goto done;
+    return st;
+}
+
+/* Frees what open_demuxer and open_decoder made. */
+static void close_reader(reader *R)
+{
+    const avlib *av = R->av;
+    av->av_dict_free(&R->opts);
+    av->avcodec_free_context(&R->dc);
+    if (R->fc)
+        av->avformat_close_input(&R->fc);
+    if (R->io) {
+        av->av_freep(&R->io->buffer);
+        av->avio_context_free(&R->io);
     }
-    /* a frame lasts until the next one; the last one until the segment's
-     * declared end, else as its block says, else as the track's rate, else
-     * as long as the frame before it */
-    long long end_ms = fc->duration != AV_NOPTS_VALUE && fc->duration > 0
-                         ? (long long)av->av_rescale(fc->duration, 1000, AV_TIME_BASE) : -1;
-    delay = malloc((size_t)rl.count * sizeof *delay);
-    if (!delay || anim_init(out, rl.width, rl.height, 1, 1000.0, err) != POYO_OK) {
-        st = delay ? POYO_ERR_NOMEM : poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM delays");
-        goto done;
-    }
-    double rate = vs->avg_frame_rate.num > 0 && vs->avg_frame_rate.den > 0 ? av_q2d(vs->avg_frame_rate) : 0.0;
+    av->av_packet_free(&R->pkt);
+    av->av_frame_free(&R->f);
+}
+
+/* Each frame's delay in ms into delay, and their sum: a frame lasts until the
+ * next one; the last one until the segment's declared end (end_ms, -1 when
+ * none), else as its block says, else as the track's rate, else as long as
+ * the frame before it. */
+static long long frame_delays(const reel *rl, long long end_ms, long long last_duration, double rate, int *delay)
+{
     long long sum = 0;
-    for (int i = 0; i < rl.count; i++) {
+    for (int i = 0; i < rl->count; i++) {
         long long d;
-        if (i + 1 < rl.count && rl.pts[i] >= 0 && rl.pts[i + 1] >= 0)
-            d = rl.pts[i + 1] - rl.pts[i];
-        else if (i + 1 == rl.count && rl.pts[i] >= 0 && end_ms > rl.pts[i])
-            d = end_ms - rl.pts[i];
+        if (i + 1 < rl->count && rl->pts[i] >= 0 && rl->pts[i + 1] >= 0)
+            d = rl->pts[i + 1] - rl->pts[i];
+        else if (i + 1 == rl->count && rl->pts[i] >= 0 && end_ms > rl->pts[i])
+            d = end_ms - rl->pts[i];
         else if (last_duration > 0)
             d = last_duration;
         else if (rate > 0.0)
@@ -803,21 +825,73 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
         delay[i] = d < 0 ? 0 : d > INT_MAX / 2 ? INT_MAX / 2 : (int)d;
         sum += delay[i];
     }
+    return sum;
+}
+
+/* Moves rl's frames into out (made by anim_init), each held its delay in ms,
+ * at least 1. */
+static poyo_status take_frames(reel *rl, const int *delay, anim *out, poyo_error *err)
+{
     free(out->rgba);
     free(out->hold);
-    out->rgba = rl.rgba;
-    rl.rgba = NULL;
-    out->hold = malloc((size_t)rl.count * sizeof *out->hold);
+    out->rgba = rl->rgba;
+    rl->rgba = NULL;
+    out->hold = malloc((size_t)rl->count * sizeof *out->hold);
     if (!out->hold) {
         anim_free(out);
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM delays");
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM delays");
+    }
+    out->count = rl->count;
+    out->loop = 0;
+    for (int i = 0; i < rl->count; i++)
+        out->hold[i] = delay[i] > 0 ? delay[i] : 1;
+    return POYO_OK;
+}
+
+poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t max_bytes, anim *out,
+                      webm_info *info, poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (info)
+        memset(info, 0, sizeof *info);
+    poyo_status st = check_file(data, len, err);
+    if (st != POYO_OK)
+        return st;
+    const avlib *av = avload(err);
+    if (!av)
+        return POYO_ERR_IO;
+    reader R;
+    memset(&R, 0, sizeof R);
+    R.av = av;
+    R.src = (source){ data, len, 0 };
+    R.vi = -1;
+    reel rl;
+    memset(&rl, 0, sizeof rl);
+    rl.av = av;
+    rl.max_bytes = max_bytes;
+    int *delay = NULL;
+    const char *cname = NULL;
+    int alpha = 0;
+    long long last_duration = -1;
+    st = open_demuxer(&R, err);
+    if (st == POYO_OK)
+        st = open_decoder(&R, &rl, max_pixels, &cname, &alpha, err);
+    if (st == POYO_OK)
+        st = decode_all(&R, &rl, &last_duration, err);
+    if (st != POYO_OK)
+        goto done;
+    AVStream *vs = R.fc->streams[R.vi];
+    long long end_ms = R.fc->duration != AV_NOPTS_VALUE && R.fc->duration > 0
+                         ? (long long)av->av_rescale(R.fc->duration, 1000, AV_TIME_BASE) : -1;
+    delay = malloc((size_t)rl.count * sizeof *delay);
+    if (!delay || anim_init(out, rl.width, rl.height, 1, 1000.0, err) != POYO_OK) {
+        st = delay ? POYO_ERR_NOMEM : poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the WebM delays");
         goto done;
     }
-    out->count = rl.count;
-    out->loop = 0;
-    for (int i = 0; i < rl.count; i++)
-        out->hold[i] = delay[i] > 0 ? delay[i] : 1;
-    if (info) {
+    double rate = vs->avg_frame_rate.num > 0 && vs->avg_frame_rate.den > 0 ? av_q2d(vs->avg_frame_rate) : 0.0;
+    long long sum = frame_delays(&rl, end_ms, last_duration, rate, delay);
+    st = take_frames(&rl, delay, out, err);
+    if (st == POYO_OK && info) {
         snprintf(info->codec, sizeof info->codec, "%s", cname);
         info->width = rl.width;
         info->height = rl.height;
@@ -827,21 +901,12 @@ poyo_status webm_read(const uint8_t *data, size_t len, size_t max_pixels, size_t
         info->duration_ms = sum;
         info->fps = rate;
         info->alpha = alpha;
-        info->video_tracks = vt;
-        info->audio_tracks = at;
-        info->other_tracks = ot;
+        info->video_tracks = R.vt;
+        info->audio_tracks = R.at;
+        info->other_tracks = R.ot;
     }
 done:
-    av->av_dict_free(&opts);
-    av->avcodec_free_context(&dc);
-    if (fc)
-        av->avformat_close_input(&fc);
-    if (io) {
-        av->av_freep(&io->buffer);
-        av->avio_context_free(&io);
-    }
-    av->av_packet_free(&pkt);
-    av->av_frame_free(&f);
+    close_reader(&R);
     free(rl.rgba);
     free(rl.pts);
     free(delay);

@@ -53,6 +53,70 @@ static const char *picture_error(WebPEncodingError e)
     }
 }
 
+/* The animation's settings (loop, no keyframes after the first) and the
+ * encoder's (lossless or lossy, quality, effort), checked by libwebp. */
+static poyo_status set_options(const anim *a, const webp_options *o, WebPAnimEncoderOptions *eo, WebPConfig *config,
+                               poyo_error *err)
+{
+    eo->anim_params.loop_count = a->loop;
+    eo->anim_params.bgcolor = 0x00000000;   /* transparent */
+    eo->minimize_size = 0;
+    eo->kmin = 0;
+    eo->kmax = 0;   /* keyframes off: the first frame only */
+    eo->allow_mixed = o->lossy;
+    eo->verbose = 0;
+
+    config->lossless = !o->lossy;
+    config->quality = o->lossy ? (float)o->quality : 75.0f;   /* lossless: libwebp's default effort */
+    config->method = o->lossy ? o->method : o->lossless_method;
+    config->thread_level = 0;
+    if (o->lossy)
+        config->alpha_quality = o->alpha_quality;
+    if (!WebPValidateConfig(config))
+        return poyo_fail(err, POYO_ERR_USAGE, "invalid WebP encoder settings");
+    return POYO_OK;
+}
+
+/* Adds every frame to enc at its timestamp (ms, the delays added up), then the end. */
+static poyo_status add_frames(WebPAnimEncoder *enc, const anim *a, const int *ms, WebPPicture *pic,
+                              const WebPConfig *config, poyo_error *err)
+{
+    int timestamp = 0;
+    for (int i = 0; i < a->count; i++) {
+        if (!WebPPictureImportRGBA(pic, anim_frame(a, i), a->width * 4))
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory importing WebP frame %d", i + 1);
+        if (!WebPAnimEncoderAdd(enc, pic, timestamp, config)) {
+            const char *why = WebPAnimEncoderGetError(enc);
+            return poyo_fail(err, POYO_ERR_NOMEM, "WebP encoding of frame %d failed: %s", i + 1,
+                             why && *why ? why : picture_error(pic->error_code));
+        }
+        if (ms[i] > 0x7fffffff - timestamp)
+            return poyo_fail(err, POYO_ERR_USAGE, "animation is too long for WebP timestamps");
+        timestamp += ms[i];
+    }
+    if (!WebPAnimEncoderAdd(enc, NULL, timestamp, NULL)) {
+        const char *why = WebPAnimEncoderGetError(enc);
+        return poyo_fail(err, POYO_ERR_NOMEM, "WebP encoding failed at the end: %s", why && *why ? why : "unknown");
+    }
+    return POYO_OK;
+}
+
+/* Appends the finished file that enc assembles to out. */
+static poyo_status assemble(WebPAnimEncoder *enc, bytebuf *out, poyo_error *err)
+{
+    WebPData data;
+    WebPDataInit(&data);
+    poyo_status st;
+    if (!WebPAnimEncoderAssemble(enc, &data)) {
+        const char *why = WebPAnimEncoderGetError(enc);
+        st = poyo_fail(err, POYO_ERR_NOMEM, "WebP assembly failed: %s", why && *why ? why : "unknown");
+    } else {
+        st = bytebuf_append(out, data.bytes, data.size, err);
+    }
+    WebPDataClear(&data);
+    return st;
+}
+
 poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, poyo_error *err)
 {
     webp_options o = opt ? *opt : webp_default_def();
@@ -61,37 +125,20 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
         return st;
 
     WebPAnimEncoder *enc = NULL;
-    WebPData data;
     WebPPicture pic;
     WebPConfig config;
     WebPAnimEncoderOptions eo;
     int *ms = NULL;
     int pic_ready = 0;
-    WebPDataInit(&data);
 
     if (!WebPAnimEncoderOptionsInit(&eo) || !WebPConfigInit(&config) || !WebPPictureInit(&pic)) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "the linked libwebp does not match its headers");
         goto done;
     }
     pic_ready = 1;
-    eo.anim_params.loop_count = a->loop;
-    eo.anim_params.bgcolor = 0x00000000;   /* transparent */
-    eo.minimize_size = 0;
-    eo.kmin = 0;
-    eo.kmax = 0;   /* keyframes off: the first frame only */
-    eo.allow_mixed = o.lossy;
-    eo.verbose = 0;
-
-    config.lossless = !o.lossy;
-    config.quality = o.lossy ? (float)o.quality : 75.0f;   /* lossless: libwebp's default effort */
-    config.method = o.lossy ? o.method : o.lossless_method;
-    config.thread_level = 0;
-    if (o.lossy)
-        config.alpha_quality = o.alpha_quality;
-    if (!WebPValidateConfig(&config)) {
-        st = poyo_fail(err, POYO_ERR_USAGE, "invalid WebP encoder settings");
+    st = set_options(a, &o, &eo, &config, err);
+    if (st != POYO_OK)
         goto done;
-    }
 
     ms = malloc((size_t)a->count * sizeof *ms);
     if (!ms) {
@@ -110,37 +157,10 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
     pic.height = a->height;
     pic.use_argb = 1;
 
-    int timestamp = 0;
-    for (int i = 0; i < a->count; i++) {
-        if (!WebPPictureImportRGBA(&pic, anim_frame(a, i), a->width * 4)) {
-            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory importing WebP frame %d", i + 1);
-            goto done;
-        }
-        if (!WebPAnimEncoderAdd(enc, &pic, timestamp, &config)) {
-            const char *why = WebPAnimEncoderGetError(enc);
-            st = poyo_fail(err, POYO_ERR_NOMEM, "WebP encoding of frame %d failed: %s", i + 1,
-                           why && *why ? why : picture_error(pic.error_code));
-            goto done;
-        }
-        if (ms[i] > 0x7fffffff - timestamp) {
-            st = poyo_fail(err, POYO_ERR_USAGE, "animation is too long for WebP timestamps");
-            goto done;
-        }
-        timestamp += ms[i];
-    }
-    if (!WebPAnimEncoderAdd(enc, NULL, timestamp, NULL)) {
-        const char *why = WebPAnimEncoderGetError(enc);
-        st = poyo_fail(err, POYO_ERR_NOMEM, "WebP encoding failed at the end: %s", why && *why ? why : "unknown");
-        goto done;
-    }
-    if (!WebPAnimEncoderAssemble(enc, &data)) {
-        const char *why = WebPAnimEncoderGetError(enc);
-        st = poyo_fail(err, POYO_ERR_NOMEM, "WebP assembly failed: %s", why && *why ? why : "unknown");
-        goto done;
-    }
-    st = bytebuf_append(out, data.bytes, data.size, err);
+    st = add_frames(enc, a, ms, &pic, &config, err);
+    if (st == POYO_OK)
+        st = assemble(enc, out, err);
 done:
-    WebPDataClear(&data);
     WebPAnimEncoderDelete(enc);
     if (pic_ready)
         WebPPictureFree(&pic);
