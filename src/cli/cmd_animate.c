@@ -651,14 +651,14 @@ static int add_dir_failure(dir_walk *w, const char *dir, int e)
  * one) is not read again; one that cannot be read becomes a failed job; a
  * FIFO, device or socket with an image's name is passed over with a note.
  * Returns -1 only when out of memory. */
-static int add_dir(dir_walk *w, const char *dir)
+/* Whether directory dir (st) was walked already: a link back to a folder being
+ * read (a file system loop) or the same folder by another name, said unless
+ * quiet. */
+static int walked_before(const dir_walk *w, const char *dir, const struct stat *st)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return add_dir_failure(w, dir, errno);
     for (size_t i = 0; i < w->n; i++) {
         const dir_seen *s = &w->seen[i];
-        if (s->dev != st.st_dev || s->ino != st.st_ino)
+        if (s->dev != st->st_dev || s->ino != st->st_ino)
             continue;
         if (!w->quiet) {
             if (s->open)
@@ -666,8 +666,56 @@ static int add_dir(dir_walk *w, const char *dir)
             else
                 cli_note(dir, "is the directory %s again; not read twice", s->path);
         }
-        return 0;
+        return 1;
     }
+    return 0;
+}
+
+/* The entries of open directory d (named dir) a walk takes: images, and
+ * folders when recursive, as full paths in *names (*n of them), hidden ones
+ * left out. Returns 0, or -1 out of memory; *read_errno when reading failed. */
+static int list_dir(const dir_walk *w, DIR *d, const char *dir, char ***names, size_t *n, int *read_errno)
+{
+    size_t cap = 0;
+    struct dirent *e;
+    for (;;) {
+        errno = 0;
+        if ((e = readdir(d)) == NULL) {
+            *read_errno = errno;
+            return 0;
+        }
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        if (!path)
+            return -1;
+        snprintf(path, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+        int is_dir = file_is_dir(path);
+        if ((is_dir && !w->recursive) || (!is_dir && !has_image_suffix(e->d_name))) {
+            free(path);
+            continue;
+        }
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **p = realloc(*names, cap * sizeof *p);
+            if (!p) {
+                free(path);
+                return -1;
+            }
+            *names = p;
+        }
+        (*names)[(*n)++] = path;
+    }
+}
+
+static int add_dir(dir_walk *w, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return add_dir_failure(w, dir, errno);
+    if (walked_before(w, dir, &st))
+        return 0;
     if (w->n == w->cap) {
         size_t nc = w->cap ? w->cap * 2 : 16;
         dir_seen *p = realloc(w->seen, nc * sizeof *p);
@@ -687,41 +735,9 @@ static int add_dir(dir_walk *w, const char *dir)
         return add_dir_failure(w, dir, errno);
     }
     char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0, read_errno = 0;
-    struct dirent *e;
-    for (;;) {
-        errno = 0;
-        if ((e = readdir(d)) == NULL) {
-            read_errno = errno;
-            break;
-        }
-        if (e->d_name[0] == '.')
-            continue;
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        char *path = malloc(len);
-        if (!path) {
-            rc = -1;
-            break;
-        }
-        snprintf(path, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
-        int is_dir = file_is_dir(path);
-        if ((is_dir && !w->recursive) || (!is_dir && !has_image_suffix(e->d_name))) {
-            free(path);
-            continue;
-        }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **p = realloc(names, cap * sizeof *p);
-            if (!p) {
-                free(path);
-                rc = -1;
-                break;
-            }
-            names = p;
-        }
-        names[n++] = path;
-    }
+    size_t n = 0;
+    int read_errno = 0;
+    int rc = list_dir(w, d, dir, &names, &n, &read_errno);
     closedir(d);
     if (rc == 0 && read_errno)
         rc = add_dir_failure(w, dir, read_errno);
