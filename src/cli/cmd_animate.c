@@ -1290,17 +1290,57 @@ static int take_text(run_opts *o, const char **inputs, int *ninputs, char **text
     return 1;
 }
 
+/* Whether the settings parsed hang together: the clip's and the quantiser's
+ * definitions, -f with --skip-existing, and an input (or a text) given. 1 when
+ * they do, else 0 after saying why. */
+static int check_settings(const run_opts *o, int ninputs, int text_mode)
+{
+    poyo_error err;
+    if (animate_check_def(&o->anim, &err) != POYO_OK || quantize_check_def(&o->out.quant, &err) != POYO_OK) {
+        cli_error(NULL, "%s", err.msg);
+        return 0;
+    }
+    if (o->skip_existing && o->out.force) {
+        cli_error("--skip-existing", "cannot be used with -f (--force)");
+        return 0;
+    }
+    if (ninputs == 0) {
+        cli_error(NULL, text_mode ? "no text (usage: poyo text [OPTIONS] TEXT...; see poyo text --help)"
+                                  : "no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)");
+        return 0;
+    }
+    return 1;
+}
+
+/* Every setting at its default: the modules' own, then the command's. */
+static void run_defaults(run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->text = text_default_def();
+    o->anim = animate_default_def();
+    o->out = output_default_def();
+    o->max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
+    o->max_memory = MEMLIMIT_DEFAULT_MEMORY;
+    o->workers = batch_cores();
+    o->out.mode = cli_file_mode();
+}
+
+/* -o DIR/ (or -o for several inputs) made when missing. 1 when it is there,
+ * else 0 after saying why. */
+static int make_output_dir(const run_opts *o, int many)
+{
+    if (o->output && (many || o->output[strlen(o->output) - 1] == '/') && !file_is_dir(o->output) &&
+        make_dirs(o->output) != 0) {
+        cli_error(o->output, "cannot create the directory: %s", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
 static int animate_main(int argc, char **argv, int parse_only, int text_mode)
 {
     run_opts o;
-    memset(&o, 0, sizeof o);
-    o.text = text_default_def();
-    o.anim = animate_default_def();
-    o.out = output_default_def();
-    o.max_pixels = IMAGE_DEFAULT_MAX_PIXELS;
-    o.max_memory = MEMLIMIT_DEFAULT_MEMORY;
-    o.workers = batch_cores();
-    o.out.mode = cli_file_mode();
+    run_defaults(&o);
     const char **inputs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *inputs);
     if (!inputs) {
         cli_error(NULL, "out of memory");
@@ -1320,24 +1360,8 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         return 0;
     }
     memlimit_set(o.max_memory);
-    poyo_error err;
-    if (ok && animate_check_def(&o.anim, &err) != POYO_OK) {
-        cli_error(NULL, "%s", err.msg);
-        ok = 0;
-    }
-    if (ok && quantize_check_def(&o.out.quant, &err) != POYO_OK) {
-        cli_error(NULL, "%s", err.msg);
-        ok = 0;
-    }
-    if (ok && o.skip_existing && o.out.force) {
-        cli_error("--skip-existing", "cannot be used with -f (--force)");
-        ok = 0;
-    }
-    if (ok && ninputs == 0) {
-        cli_error(NULL, text_mode ? "no text (usage: poyo text [OPTIONS] TEXT...; see poyo text --help)"
-                                  : "no input file (usage: poyo [animate] [OPTIONS] INPUT...; see poyo --help)");
-        ok = 0;
-    }
+    if (ok)
+        ok = check_settings(&o, ninputs, text_mode);
     char *text = NULL;
     if (ok && text_mode && (ok = take_text(&o, inputs, &ninputs, &text)) < 0) {
         free(inputs);
@@ -1359,9 +1383,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
         free(inputs);
         return ok ? 0 : 2;
     }
-    if (o.output && (many || o.output[strlen(o.output) - 1] == '/') && !file_is_dir(o.output) &&
-        make_dirs(o.output) != 0) {
-        cli_error(o.output, "cannot create the directory: %s", strerror(errno));
+    if (!make_output_dir(&o, many)) {
         glyph_images_free(&o);
         image_free(&o.text_im);
         free(text);
