@@ -583,6 +583,9 @@ static void jobs_free(job_list *l)
         if (l->jobs[i].owned)
             free((char *)l->jobs[i].input);
         free(l->jobs[i].output);
+        free(l->jobs[i].error); /* lines a job never got to say */
+        free(l->jobs[i].note);
+        free(l->jobs[i].search);
     }
     free(l->jobs);
     l->jobs = NULL;
