@@ -1394,7 +1394,34 @@ done:
     return F;
 }
 
-static int analyse(const opts *o, clip *c)
+/* The figures, in the order they are printed. */
+typedef struct figset {
+    figure fig[64];
+    int n;
+} figset;
+
+static void fig_add(figset *fs, const char *key, double v, int is_int)
+{
+    fs->fig[fs->n].key = key;
+    fs->fig[fs->n].v = v;
+    fs->fig[fs->n++].is_int = is_int;
+}
+
+/* What the figures share: frame 0's facts and size, the kick point, and the
+ * first frame back on the floor after a leap (-1 when none). */
+typedef struct basis {
+    const facts *s0;
+    double h0, w0;
+    int jumpy;
+    double ax, ay;
+    int have_kick;
+    int touchdown;
+} basis;
+
+/* Each frame's facts, frame 0's opaque pixels, and F registered (with --exact,
+ * taken from the render grid, *flow_error saying how far the frame-only F is
+ * from it). Returns 0, or 1 after saying why not. */
+static int measure_frames(const opts *o, clip *c, double *flow_error)
 {
     int w = c->w, h = c->h, n = c->n;
     long wh = (long)w * h;
@@ -1405,15 +1432,12 @@ static int analyse(const opts *o, clip *c)
         frame_facts(c->fr[i].rgba, w, h, &c->st[i], mask, lab, stack);
         c->st[i].ident = memcmp(c->fr[i].rgba, c->fr[0].rgba, (size_t)wh * 4) == 0;
     }
-    const facts *s0 = &c->st[0];
-    if (!s0->area) {
-        free(mask);
-        free(lab);
-        free(stack);
+    free(mask);
+    free(lab);
+    free(stack);
+    if (!c->st[0].area)
         return fail(o->dir, "frame_0000.png has no opaque pixel (alpha >= 128)");
-    }
-    int rc = 0;
-    c->npix = s0->area;
+    c->npix = c->st[0].area;
     c->px = malloc((size_t)c->npix * sizeof *c->px);
     c->py = malloc((size_t)c->npix * sizeof *c->py);
     long m = 0;
@@ -1423,100 +1447,87 @@ static int analyse(const opts *o, clip *c)
                 c->px[m] = x + 0.5;
                 c->py[m++] = y + 0.5;
             }
-    if (!clipset_register(c)) {
-        rc = fail(o->dir, "out of memory");
-        goto done;
-    }
-    double flow_error = NAN;
+    if (!clipset_register(c))
+        return fail(o->dir, "out of memory");
+    *flow_error = NAN;
     if (o->exact) {
         /* the frame-only estimate against the render grid, then the exact F for the figures */
         float *E = exact_flow(o, c);
-        if (!E) {
-            rc = 1;
-            goto done;
-        }
+        if (!E)
+            return 1;
         double se = 0, sf = 0;
         for (size_t k = 0; k < (size_t)c->n * c->npix * 2; k++) {
             se += (double)(c->F[k] - E[k]) * (c->F[k] - E[k]);
             sf += (double)E[k] * E[k];
         }
-        flow_error = sf > 0 ? sqrt(se / sf) : 0.0;
+        *flow_error = sf > 0 ? sqrt(se / sf) : 0.0;
         free(c->F);
         c->F = E;
     }
+    return 0;
+}
 
-    /* D(i): Hausdorff distance of the quarter-pixel silhouettes, 95th percentile of |F| */
-    {
-        int uw = UP * w, uh = UP * h, side = uw > uh ? uw : uh;
-        long un = (long)uw * uh;
-        uint8_t *m0 = malloc((size_t)un), *mi = malloc((size_t)un);
-        float *dt0 = malloc((size_t)un * sizeof *dt0), *dti = malloc((size_t)un * sizeof *dti);
-        float *buf = malloc((size_t)(5 * side + 8) * sizeof *buf);
-        double *mag = malloc((size_t)c->npix * sizeof *mag);
-        upsample_mask(c->fr[0].rgba, w, h, 0, 0, uw, uh, m0);
-        edt2d(m0, uw, uh, dt0, buf);
-        for (int i = 0; i < n; i++) {
-            facts *st = &c->st[i];
-            if (i == 0)
-                continue;
-            if (!st->area) {
-                st->haus = st->d = hypot(w, h);
-                st->p95 = 0;
-                continue;
-            }
-            /* the silhouettes lie within 1 px of their opaque boxes: work in their union */
-            int bx0 = (st->x0 < s0->x0 ? st->x0 : s0->x0) - 1, by0 = (st->y0 < s0->y0 ? st->y0 : s0->y0) - 1;
-            int bx1 = (st->x1 > s0->x1 ? st->x1 : s0->x1) + 1, by1 = (st->y1 > s0->y1 ? st->y1 : s0->y1) + 1;
-            bx0 = bx0 < 0 ? 0 : bx0;
-            by0 = by0 < 0 ? 0 : by0;
-            bx1 = bx1 > w ? w : bx1;
-            by1 = by1 > h ? h : by1;
-            int cu = UP * bx0, cv = UP * by0, cw = UP * (bx1 - bx0), ch = UP * (by1 - by0);
-            upsample_mask(c->fr[i].rgba, w, h, cu, cv, cw, ch, mi);
-            edt2d(mi, cw, ch, dti, buf);
-            double a = directed_hausdorff(m0, 0, 0, uw, uh, dti, cu, cv, cw);
-            double b = directed_hausdorff(mi, cu, cv, cw, ch, dt0, 0, 0, uw);
-            st->haus = a > b ? a : b;
-            const float *F = c->F + (size_t)i * c->npix * 2;
-            for (long k = 0; k < c->npix; k++)
-                mag[k] = hypot(F[2 * k], F[2 * k + 1]);
-            st->p95 = quantile(mag, c->npix, 0.95);
-            st->d = st->haus > st->p95 ? st->haus : st->p95;
+/* D(i): Hausdorff distance of the quarter-pixel silhouettes, 95th percentile of |F| */
+static void distances(clip *c)
+{
+    int w = c->w, h = c->h, n = c->n;
+    const facts *s0 = &c->st[0];
+    int uw = UP * w, uh = UP * h, side = uw > uh ? uw : uh;
+    long un = (long)uw * uh;
+    uint8_t *m0 = malloc((size_t)un), *mi = malloc((size_t)un);
+    float *dt0 = malloc((size_t)un * sizeof *dt0), *dti = malloc((size_t)un * sizeof *dti);
+    float *buf = malloc((size_t)(5 * side + 8) * sizeof *buf);
+    double *mag = malloc((size_t)c->npix * sizeof *mag);
+    upsample_mask(c->fr[0].rgba, w, h, 0, 0, uw, uh, m0);
+    edt2d(m0, uw, uh, dt0, buf);
+    for (int i = 0; i < n; i++) {
+        facts *st = &c->st[i];
+        if (i == 0)
+            continue;
+        if (!st->area) {
+            st->haus = st->d = hypot(w, h);
+            st->p95 = 0;
+            continue;
         }
-        free(m0);
-        free(mi);
-        free(dt0);
-        free(dti);
-        free(buf);
-        free(mag);
+        /* the silhouettes lie within 1 px of their opaque boxes: work in their union */
+        int bx0 = (st->x0 < s0->x0 ? st->x0 : s0->x0) - 1, by0 = (st->y0 < s0->y0 ? st->y0 : s0->y0) - 1;
+        int bx1 = (st->x1 > s0->x1 ? st->x1 : s0->x1) + 1, by1 = (st->y1 > s0->y1 ? st->y1 : s0->y1) + 1;
+        bx0 = bx0 < 0 ? 0 : bx0;
+        by0 = by0 < 0 ? 0 : by0;
+        bx1 = bx1 > w ? w : bx1;
+        by1 = by1 > h ? h : by1;
+        int cu = UP * bx0, cv = UP * by0, cw = UP * (bx1 - bx0), ch = UP * (by1 - by0);
+        upsample_mask(c->fr[i].rgba, w, h, cu, cv, cw, ch, mi);
+        edt2d(mi, cw, ch, dti, buf);
+        double a = directed_hausdorff(m0, 0, 0, uw, uh, dti, cu, cv, cw);
+        double b = directed_hausdorff(mi, cu, cv, cw, ch, dt0, 0, 0, uw);
+        st->haus = a > b ? a : b;
+        const float *F = c->F + (size_t)i * c->npix * 2;
+        for (long k = 0; k < c->npix; k++)
+            mag[k] = hypot(F[2 * k], F[2 * k + 1]);
+        st->p95 = quantile(mag, c->npix, 0.95);
+        st->d = st->haus > st->p95 ? st->haus : st->p95;
     }
+    free(m0);
+    free(mi);
+    free(dt0);
+    free(dti);
+    free(buf);
+    free(mag);
+}
 
-    double h0 = s0->y1 - s0->y0, w0 = s0->x1 - s0->x0, fps = o->fps;
-    int jumpy = impulse_is(o, "jump", "drop");
-    figure fig[64];
-    int nf = 0;
-#define FIG(K, V) (fig[nf].key = (K), fig[nf].v = (V), fig[nf++].is_int = 0)
-#define FIGI(K, V) (fig[nf].key = (K), fig[nf].v = (V), fig[nf++].is_int = 1)
-    fps = fps_from_sidecar(o->dir, n, fps);
-    FIGI("frames", n);
-    FIG("fps", fps);
-    if (o->exact)
-        FIG("flow_error", flow_error); /* RMS of (frame-only F - render-grid F) over RMS of the latter */
-    FIG("duration", n / fps);
-    FIGI("w0", w0);
-    FIGI("h0", h0);
-
-    /* 1. full size */
+/* The input's opaque box and size (in_box, in_size), for --at, and the size
+ * ratio: the stamp at rest against the input as a still emoji shows it, the
+ * whole image (its transparent margin included) fitted into the canvas.
+ * Returns 0, or 1 after saying why not. */
+static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, double in_box[4], int in_size[2])
+{
     double size_ratio = NAN;
-    double in_box[4] = { 0, 0, 0, 0 }; /* the input's opaque box and size, for --at */
-    int in_size[2] = { 0, 0 };
     if (o->input) {
         image in = { 0 };
         poyo_error err;
-        if (image_load(o->input, IMAGE_DEFAULT_MAX_PIXELS, &in, &err) != POYO_OK) {
-            rc = fail(o->input, err.msg);
-            goto done;
-        }
+        if (image_load(o->input, IMAGE_DEFAULT_MAX_PIXELS, &in, &err) != POYO_OK)
+            return fail(o->input, err.msg);
         int bx0 = in.w, by0 = in.h, bx1 = 0, by1 = 0;
         for (int y = 0; y < in.h; y++)
             for (int x = 0; x < in.w; x++)
@@ -1530,47 +1541,46 @@ static int analyse(const opts *o, clip *c)
         in_box[0] = bx0, in_box[1] = by0, in_box[2] = bx1, in_box[3] = by1;
         in_size[0] = in_w, in_size[1] = in_h;
         image_free(&in);
-        if (bx1 <= bx0) {
-            rc = fail(o->input, "has no opaque pixel (alpha >= 128)");
-            goto done;
-        }
-        /* the reference is the input as a still emoji shows it: the whole image
-         * (its transparent margin included) fitted into the canvas */
-        double bw = bx1 - bx0, bh = by1 - by0, sc = fmin((double)w / in_w, (double)h / in_h);
-        size_ratio = 0.5 * (w0 / (sc * bw) + h0 / (sc * bh));
+        if (bx1 <= bx0)
+            return fail(o->input, "has no opaque pixel (alpha >= 128)");
+        double bw = bx1 - bx0, bh = by1 - by0, sc = fmin((double)c->w / in_w, (double)c->h / in_h);
+        size_ratio = 0.5 * (b->w0 / (sc * bw) + b->h0 / (sc * bh));
     }
-    FIG("size_ratio", size_ratio);
+    fig_add(fs, "size_ratio", size_ratio, 0);
     int edge = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < c->n; i++)
         edge += c->st[i].edge;
-    FIGI("edge_touch", edge);
+    fig_add(fs, "edge_touch", edge, 1);
+    return 0;
+}
 
-    /* 2. lively, 3. visible */
-    int moving = 0, peak = 0;
-    for (int i = 0; i < n; i++) {
-        moving += c->st[i].d >= 1;
-        if (c->st[i].d > c->st[peak].d)
-            peak = i;
-    }
-    FIG("moving_fraction", (double)moving / n);
-    FIG("peak_d", c->st[peak].d);
-    FIG("peak_d_rel", c->st[peak].d / h0);
-
-    /* 4. strength in poyo's units */
-    double ax = s0->x0 + (o->have_at ? o->atx : 0.5) * w0, ay = s0->y0 + (o->have_at ? o->aty : 0.5) * h0;
-    int have_kick = o->have_at;
+/* The kick point: --at (in the input's image fractions when it is known, else
+ * in frame 0's box), or poyo's default for poke and pat. */
+static void kick_point(const opts *o, basis *b, const double in_box[4], const int in_size[2])
+{
+    const facts *s0 = b->s0;
+    double h0 = b->h0, w0 = b->w0;
+    b->ax = s0->x0 + (o->have_at ? o->atx : 0.5) * w0, b->ay = s0->y0 + (o->have_at ? o->aty : 0.5) * h0;
+    b->have_kick = o->have_at;
     if (!o->have_at && impulse_is(o, "poke", NULL))
-        ay = s0->y0 + 0.15 * h0, have_kick = 1;
+        b->ay = s0->y0 + 0.15 * h0, b->have_kick = 1;
     if (o->have_at && in_size[0] > 0) {
         /* with the input known, --at is in its image fractions as poyo takes it:
          * the point relative to the input's opaque box is the same in frame 0's */
         double px = o->atx * in_size[0], py = o->aty * in_size[1];
-        ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
-        ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
+        b->ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
+        b->ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
     }
     if (!o->have_at && impulse_is(o, "pat", NULL))
-        ay = s0->y0, have_kick = 1;
-    double strength = NAN;
+        b->ay = s0->y0, b->have_kick = 1;
+}
+
+/* 4. strength in poyo's units */
+static double strength_of(const opts *o, const clip *c, const basis *b)
+{
+    const facts *s0 = b->s0;
+    double h0 = b->h0;
+    int n = c->n;
     if (impulse_is(o, "squash", "stretch")) {
         double lo = h0, hi = h0;
         for (int i = 0; i < n; i++)
@@ -1579,14 +1589,16 @@ static int analyse(const opts *o, clip *c)
                 lo = hh < lo ? hh : lo;
                 hi = hh > hi ? hh : hi;
             }
-        strength = impulse_is(o, "squash", NULL) ? 1 - lo / h0 : hi / h0 - 1;
-    } else if (jumpy) {
+        return impulse_is(o, "squash", NULL) ? 1 - lo / h0 : hi / h0 - 1;
+    }
+    if (b->jumpy) {
         double t = 0;
         for (int i = 0; i < n; i++)
             if (c->st[i].area)
                 t = fmax(t, fabs((double)c->st[i].y1 - s0->y1));
-        strength = t / h0;
-    } else if (impulse_is(o, "shake", "wave")) {
+        return t / h0;
+    }
+    if (impulse_is(o, "shake", "wave")) {
         double best = 0;
         for (int i = 1; i < n; i++) {
             const float *F = c->F + (size_t)i * c->npix * 2;
@@ -1600,204 +1612,230 @@ static int analyse(const opts *o, clip *c)
             if (cnt)
                 best = fmax(best, fabs(s / cnt));
         }
-        strength = best / h0;
-    } else if (impulse_is(o, "twist", NULL)) {
+        return best / h0;
+    }
+    if (impulse_is(o, "twist", NULL)) {
         double best = 0, rr, rt;
         for (int i = 1; i < n; i++)
             best = fmax(best, fabs(affine_fit(c->px, c->py, c->F + (size_t)i * c->npix * 2, c->npix, &rr, &rt)));
-        strength = best;
-    } else if (impulse_is(o, "poke", "pat")) {
+        return best;
+    }
+    if (impulse_is(o, "poke", "pat")) {
         double best = NAN;
         for (int i = 1; i < n; i++) {
-            double v = mean_disp_near(c, i, ax, ay, 0, 0.1 * h0);
+            double v = mean_disp_near(c, i, b->ax, b->ay, 0, 0.1 * h0);
             if (!isnan(v))
                 best = isnan(best) ? v : fmax(best, v);
         }
-        strength = best / h0;
+        return best / h0;
     }
-    FIG("strength", strength);
+    return NAN;
+}
 
-    /* 5. local jelly: the three frames with the largest D */
-    {
-        int top[3] = { -1, -1, -1 };
-        for (int i = 1; i < n; i++)
-            for (int t = 0; t < 3; t++)
-                if (top[t] < 0 || c->st[i].d > c->st[top[t]].d) {
-                    for (int u = 2; u > t; u--)
-                        top[u] = top[u - 1];
-                    top[t] = i;
-                    break;
-                }
-        double js = 0;
-        int jn = 0;
-        for (int t = 0; t < 3; t++) {
-            if (top[t] < 0)
+/* 5. local jelly: the three frames with the largest D */
+static double jelly_of(const clip *c)
+{
+    int top[3] = { -1, -1, -1 };
+    for (int i = 1; i < c->n; i++)
+        for (int t = 0; t < 3; t++)
+            if (top[t] < 0 || c->st[i].d > c->st[top[t]].d) {
+                for (int u = 2; u > t; u--)
+                    top[u] = top[u - 1];
+                top[t] = i;
+                break;
+            }
+    double js = 0;
+    int jn = 0;
+    for (int t = 0; t < 3; t++) {
+        if (top[t] < 0)
+            continue;
+        double rr, rt;
+        affine_fit(c->px, c->py, c->F + (size_t)top[t] * c->npix * 2, c->npix, &rr, &rt);
+        if (rt > 1e-6) {
+            js += rr / rt;
+            jn++;
+        }
+    }
+    return jn ? js / jn : NAN;
+}
+
+/* A dent: how much deeper it is than the mirrored point moves (*ratio) and
+ * whether it spreads outward after (*spread); NaN without a kick point. */
+static void dent_of(const clip *c, const basis *b, double *ratio, double *spread)
+{
+    const facts *s0 = b->s0;
+    double h0 = b->h0, w0 = b->w0, ax = b->ax, ay = b->ay;
+    int n = c->n;
+    *ratio = *spread = NAN;
+    if (!b->have_kick)
+        return;
+    /* the dent is deepest where the pixels around the kick point have
+     * moved furthest inward, toward the stamp's centre (a rim springing
+     * back outward is not a deeper dent); a dent held a few frames is
+     * deepest from the first of them within 5 % of that depth on */
+    double nx = s0->x0 + 0.5 * w0 - ax, ny = s0->y0 + 0.5 * h0 - ay, nl = hypot(nx, ny);
+    nx = nl > 1e-9 ? nx / nl : 0.0;
+    ny = nl > 1e-9 ? ny / nl : 1.0;
+    int deep = -1;
+    double dv = 0, most = 0, *in = malloc((size_t)n * sizeof *in);
+    for (int i = 1; in && i < n; i++) {
+        in[i] = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
+        most = isnan(in[i]) ? most : fmax(most, in[i]);
+    }
+    for (int i = 1; in && i < n && deep < 0 && most > 0; i++)
+        if (!isnan(in[i]) && in[i] >= 0.95 * most)
+            dv = in[i], deep = i;
+    free(in);
+    if (deep <= 0)
+        return;
+    double mx = s0->x0 + w0 - (ax - s0->x0), my = s0->y0 + h0 - (ay - s0->y0);
+    double mv = mean_disp_near(c, deep, mx, my, 0, 0.15 * h0);
+    *ratio = isnan(mv) ? NAN : mv > 1e-9 ? dv / mv : INFINITY;
+    /* spreading: the mean |F| on the ring 0.25..0.35 h0 around the kick point grows
+     * within the three frames after the deepest one */
+    double ring0 = mean_disp_near(c, deep, ax, ay, 0.25 * h0, 0.35 * h0), later = -1;
+    for (int i = deep + 1; i < n && i <= deep + 3; i++) {
+        double v = mean_disp_near(c, i, ax, ay, 0.25 * h0, 0.35 * h0);
+        later = isnan(v) ? later : fmax(later, v);
+    }
+    *spread = isnan(ring0) ? NAN : later > ring0;
+}
+
+/* 6. volume; landing frames: the bottom edge back within 1 px of rest after
+ * leaving it (b->touchdown, the first of them); 7. clean */
+static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
+{
+    const facts *s0 = b->s0;
+    int n = c->n;
+    double dev = 0, devl = NAN;
+    int left = 0;
+    b->touchdown = -1;
+    for (int i = 0; i < n; i++) {
+        double a = fabs((double)c->st[i].area / s0->area - 1);
+        dev = fmax(dev, a);
+        int off = abs(c->st[i].y1 - s0->y1) > 1 || !c->st[i].area;
+        if (off)
+            left = 1;
+        else if (left) {
+            if (b->touchdown < 0)
+                b->touchdown = i;
+            devl = isnan(devl) ? a : fmax(devl, a);
+        }
+    }
+    fig_add(fs, "area_dev", dev, 0);
+    fig_add(fs, "area_dev_landing", b->jumpy || o->landing ? devl : NAN, 0);
+    int pc = 0, hn = 0;
+    double kmax = 0;
+    for (int i = 0; i < n; i++) {
+        pc += c->st[i].parts != s0->parts;
+        hn += c->st[i].holes > s0->holes;
+        kmax = fmax(kmax, c->st[i].kink);
+    }
+    fig_add(fs, "parts_changed", pc, 1);
+    fig_add(fs, "holes_new", hn, 1);
+    fig_add(fs, "kink_rest", s0->kink, 0);
+    fig_add(fs, "kink_max", kmax, 0);
+}
+
+/* 8. physical loops: each step (the seam from the last frame to the first
+ * included) against the median one */
+static void fig_steps(const opts *o, clip *c, figset *fs)
+{
+    int n = c->n;
+    double *step = malloc((size_t)n * sizeof *step), *tmp = malloc((size_t)(n + c->npix) * sizeof *tmp);
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        const facts *a = &c->st[i], *b = &c->st[j];
+        double cs = a->area && b->area ? hypot(b->cx - a->cx, b->cy - a->cy) : 0;
+        const float *Fa = c->F + (size_t)i * c->npix * 2, *Fb = c->F + (size_t)j * c->npix * 2;
+        for (long k = 0; k < c->npix; k++)
+            tmp[k] = hypot(Fb[2 * k] - Fa[2 * k], Fb[2 * k + 1] - Fa[2 * k + 1]);
+        double p = quantile(tmp, c->npix, 0.95);
+        step[i] = cs > p ? cs : p;
+        c->st[i].step = step[i];
+    }
+    double med = NAN, smax = NAN, seam = n > 1 ? step[n - 1] : 0;
+    if (n > 1) {
+        memcpy(tmp, step, (size_t)(n - 1) * sizeof *tmp);
+        med = quantile(tmp, n - 1, 0.5);
+        smax = tmp[n - 2];
+    }
+    fig_add(fs, "step_median", med, 0);
+    fig_add(fs, "step_max", smax, 0);
+    fig_add(fs, "step_ratio", med > 0 ? smax / med : NAN, 0);
+    fig_add(fs, "seam", seam, 0);
+    double side = o->periodic && n > 2 ? 0.5 * (step[n - 2] + step[0]) : med;
+    fig_add(fs, "seam_ratio", side > 0 ? seam / side : NAN, 0);
+    free(step);
+    free(tmp);
+}
+
+/* 9. shape-aware: a long shape's principal axis from touchdown on, and the
+ * stamp in the canvas and back at rest by the last frame */
+static void fig_shape(const clip *c, const basis *b, figset *fs)
+{
+    int n = c->n;
+    double ratio, a0 = principal_axis(b->s0, &ratio), axis = NAN;
+    if (ratio >= 2) {
+        axis = 0;
+        for (int i = b->jumpy && b->touchdown > 0 ? b->touchdown : 0; i < n; i++) {
+            if (!c->st[i].area)
                 continue;
-            double rr, rt;
-            affine_fit(c->px, c->py, c->F + (size_t)top[t] * c->npix * 2, c->npix, &rr, &rt);
-            if (rt > 1e-6) {
-                js += rr / rt;
-                jn++;
-            }
+            double d = fabs(principal_axis(&c->st[i], NULL) - a0) * 180 / PI;
+            d = fmod(d, 180);
+            d = d > 90 ? 180 - d : d;
+            axis = fmax(axis, d);
         }
-        FIG("jelly", jn ? js / jn : NAN);
     }
-    {
-        double ratio = NAN, spread = NAN;
-        if (have_kick) {
-            /* the dent is deepest where the pixels around the kick point have
-             * moved furthest inward, toward the stamp's centre (a rim springing
-             * back outward is not a deeper dent); a dent held a few frames is
-             * deepest from the first of them within 5 % of that depth on */
-            double nx = s0->x0 + 0.5 * w0 - ax, ny = s0->y0 + 0.5 * h0 - ay, nl = hypot(nx, ny);
-            nx = nl > 1e-9 ? nx / nl : 0.0;
-            ny = nl > 1e-9 ? ny / nl : 1.0;
-            int deep = -1;
-            double dv = 0, most = 0, *in = malloc((size_t)n * sizeof *in);
-            for (int i = 1; in && i < n; i++) {
-                in[i] = mean_disp_along(c, i, ax, ay, 0.15 * h0, nx, ny);
-                most = isnan(in[i]) ? most : fmax(most, in[i]);
-            }
-            for (int i = 1; in && i < n && deep < 0 && most > 0; i++)
-                if (!isnan(in[i]) && in[i] >= 0.95 * most)
-                    dv = in[i], deep = i;
-            free(in);
-            if (deep > 0) {
-                double mx = s0->x0 + w0 - (ax - s0->x0), my = s0->y0 + h0 - (ay - s0->y0);
-                double mv = mean_disp_near(c, deep, mx, my, 0, 0.15 * h0);
-                ratio = isnan(mv) ? NAN : mv > 1e-9 ? dv / mv : INFINITY;
-                /* spreading: the mean |F| on the ring 0.25..0.35 h0 around the kick point grows
-                 * within the three frames after the deepest one */
-                double ring0 = mean_disp_near(c, deep, ax, ay, 0.25 * h0, 0.35 * h0), later = -1;
-                for (int i = deep + 1; i < n && i <= deep + 3; i++) {
-                    double v = mean_disp_near(c, i, ax, ay, 0.25 * h0, 0.35 * h0);
-                    later = isnan(v) ? later : fmax(later, v);
-                }
-                spread = isnan(ring0) ? NAN : later > ring0;
-            }
-        }
-        FIG("dent_ratio", ratio);
-        FIG("dent_spread", spread);
+    fig_add(fs, "axis_dev_max", axis, 0);
+    int inside = c->st[n - 1].d < 1;
+    for (int i = 0; i < n; i++)
+        inside &= c->st[i].area > 0;
+    fig_add(fs, "in_canvas", inside, 1);
+}
+
+/* 10. crisp: the sharpness of moving frames against rest, and frames near rest
+ * that differ from frame 0 */
+static void fig_crisp(const clip *c, const basis *b, figset *fs)
+{
+    const facts *s0 = b->s0;
+    double smin = NAN;
+    int tw = 0;
+    for (int i = 1; i < c->n; i++) {
+        if (c->st[i].d >= 1 && s0->sharp > 0)
+            smin = isnan(smin) ? c->st[i].sharp / s0->sharp : fmin(smin, c->st[i].sharp / s0->sharp);
+        tw += c->st[i].d < 0.5 && !c->st[i].ident;
     }
+    fig_add(fs, "sharp_min", smin, 0);
+    fig_add(fs, "twinkle", tw, 1);
+}
 
-    /* 6. volume; landing frames: the bottom edge back within 1 px of rest after leaving it */
-    {
-        double dev = 0, devl = NAN;
-        int left = 0, touchdown = -1;
-        for (int i = 0; i < n; i++) {
-            double a = fabs((double)c->st[i].area / s0->area - 1);
-            dev = fmax(dev, a);
-            int off = abs(c->st[i].y1 - s0->y1) > 1 || !c->st[i].area;
-            if (off)
-                left = 1;
-            else if (left) {
-                if (touchdown < 0)
-                    touchdown = i;
-                devl = isnan(devl) ? a : fmax(devl, a);
-            }
-        }
-        FIG("area_dev", dev);
-        FIG("area_dev_landing", jumpy || o->landing ? devl : NAN);
-
-        /* 7. clean */
-        int pc = 0, hn = 0;
-        double kmax = 0;
-        for (int i = 0; i < n; i++) {
-            pc += c->st[i].parts != s0->parts;
-            hn += c->st[i].holes > s0->holes;
-            kmax = fmax(kmax, c->st[i].kink);
-        }
-        FIGI("parts_changed", pc);
-        FIGI("holes_new", hn);
-        FIG("kink_rest", s0->kink);
-        FIG("kink_max", kmax);
-
-        /* 8. physical loops */
-        double *step = malloc((size_t)n * sizeof *step), *tmp = malloc((size_t)(n + c->npix) * sizeof *tmp);
-        for (int i = 0; i < n; i++) {
-            int j = (i + 1) % n;
-            const facts *a = &c->st[i], *b = &c->st[j];
-            double cs = a->area && b->area ? hypot(b->cx - a->cx, b->cy - a->cy) : 0;
-            const float *Fa = c->F + (size_t)i * c->npix * 2, *Fb = c->F + (size_t)j * c->npix * 2;
-            for (long k = 0; k < c->npix; k++)
-                tmp[k] = hypot(Fb[2 * k] - Fa[2 * k], Fb[2 * k + 1] - Fa[2 * k + 1]);
-            double p = quantile(tmp, c->npix, 0.95);
-            step[i] = cs > p ? cs : p;
-            c->st[i].step = step[i];
-        }
-        double med = NAN, smax = NAN, seam = n > 1 ? step[n - 1] : 0;
-        if (n > 1) {
-            memcpy(tmp, step, (size_t)(n - 1) * sizeof *tmp);
-            med = quantile(tmp, n - 1, 0.5);
-            smax = tmp[n - 2];
-        }
-        FIG("step_median", med);
-        FIG("step_max", smax);
-        FIG("step_ratio", med > 0 ? smax / med : NAN);
-        FIG("seam", seam);
-        double side = o->periodic && n > 2 ? 0.5 * (step[n - 2] + step[0]) : med;
-        FIG("seam_ratio", side > 0 ? seam / side : NAN);
-        free(step);
-        free(tmp);
-
-        /* 9. shape-aware */
-        double ratio, a0 = principal_axis(s0, &ratio), axis = NAN;
-        if (ratio >= 2) {
-            axis = 0;
-            for (int i = jumpy && touchdown > 0 ? touchdown : 0; i < n; i++) {
-                if (!c->st[i].area)
-                    continue;
-                double d = fabs(principal_axis(&c->st[i], NULL) - a0) * 180 / PI;
-                d = fmod(d, 180);
-                d = d > 90 ? 180 - d : d;
-                axis = fmax(axis, d);
-            }
-        }
-        FIG("axis_dev_max", axis);
-        int inside = c->st[n - 1].d < 1;
-        for (int i = 0; i < n; i++)
-            inside &= c->st[i].area > 0;
-        FIGI("in_canvas", inside);
-    }
-
-    /* 10. crisp */
-    {
-        double smin = NAN;
-        int tw = 0;
-        for (int i = 1; i < n; i++) {
-            if (c->st[i].d >= 1 && s0->sharp > 0)
-                smin = isnan(smin) ? c->st[i].sharp / s0->sharp : fmin(smin, c->st[i].sharp / s0->sharp);
-            tw += c->st[i].d < 0.5 && !c->st[i].ident;
-        }
-        FIG("sharp_min", smin);
-        FIGI("twinkle", tw);
-    }
-    FIG("reg_ms", c->reg_ms);
-#undef FIG
-#undef FIGI
-
+/* The figures, as "key value" lines or one JSON object, then with
+ * --per-frame each frame's facts. */
+static void print_figures(const opts *o, const clip *c, const figset *fs)
+{
     if (o->json) {
-        printf("{\"canvas\": \"%dx%d\"", w, h);
-        for (int i = 0; i < nf; i++) {
-            if (!isfinite(fig[i].v))
-                printf(", \"%s\": null", fig[i].key);
-            else if (fig[i].is_int)
-                printf(", \"%s\": %.0f", fig[i].key, fig[i].v);
+        printf("{\"canvas\": \"%dx%d\"", c->w, c->h);
+        for (int i = 0; i < fs->n; i++) {
+            if (!isfinite(fs->fig[i].v))
+                printf(", \"%s\": null", fs->fig[i].key);
+            else if (fs->fig[i].is_int)
+                printf(", \"%s\": %.0f", fs->fig[i].key, fs->fig[i].v);
             else
-                printf(", \"%s\": %.4f", fig[i].key, fig[i].v);
+                printf(", \"%s\": %.4f", fs->fig[i].key, fs->fig[i].v);
         }
         printf("}\n");
     } else {
-        printf("canvas %dx%d\n", w, h);
-        for (int i = 0; i < nf; i++) {
-            if (fig[i].is_int)
-                printf("%s %.0f\n", fig[i].key, fig[i].v);
+        printf("canvas %dx%d\n", c->w, c->h);
+        for (int i = 0; i < fs->n; i++) {
+            if (fs->fig[i].is_int)
+                printf("%s %.0f\n", fs->fig[i].key, fs->fig[i].v);
             else
-                printf("%s %.4f\n", fig[i].key, fig[i].v);
+                printf("%s %.4f\n", fs->fig[i].key, fs->fig[i].v);
         }
     }
     if (o->per_frame)
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < c->n; i++) {
             const facts *s = &c->st[i];
             fprintf(o->json ? stderr : stdout,
                     "frame %d d %.3f haus %.3f p95 %.3f area %ld height %d bottom %d parts %d holes %d kink %.1f "
@@ -1805,11 +1843,56 @@ static int analyse(const opts *o, clip *c)
                     i, s->d, s->haus, s->p95, s->area, s->y1 - s->y0, s->y1, s->parts, s->holes, s->kink, s->sharp,
                     s->step);
         }
-done:
-    free(mask);
-    free(lab);
-    free(stack);
-    return rc;
+}
+
+static int analyse(const opts *o, clip *c)
+{
+    double flow_error;
+    if (measure_frames(o, c, &flow_error) != 0)
+        return 1;
+    distances(c);
+    int n = c->n;
+    basis b = { &c->st[0], 0, 0, impulse_is(o, "jump", "drop"), 0, 0, 0, -1 };
+    b.h0 = b.s0->y1 - b.s0->y0, b.w0 = b.s0->x1 - b.s0->x0;
+    double fps = fps_from_sidecar(o->dir, n, o->fps);
+    figset fs;
+    fs.n = 0;
+    fig_add(&fs, "frames", n, 1);
+    fig_add(&fs, "fps", fps, 0);
+    if (o->exact)
+        fig_add(&fs, "flow_error", flow_error, 0); /* RMS of (frame-only F - render-grid F) over RMS of the latter */
+    fig_add(&fs, "duration", n / fps, 0);
+    fig_add(&fs, "w0", b.w0, 1);
+    fig_add(&fs, "h0", b.h0, 1);
+    /* 1. full size */
+    double in_box[4] = { 0, 0, 0, 0 }; /* the input's opaque box and size, for --at */
+    int in_size[2] = { 0, 0 };
+    if (fig_size(o, c, &b, &fs, in_box, in_size) != 0)
+        return 1;
+    /* 2. lively, 3. visible */
+    int moving = 0, peak = 0;
+    for (int i = 0; i < n; i++) {
+        moving += c->st[i].d >= 1;
+        if (c->st[i].d > c->st[peak].d)
+            peak = i;
+    }
+    fig_add(&fs, "moving_fraction", (double)moving / n, 0);
+    fig_add(&fs, "peak_d", c->st[peak].d, 0);
+    fig_add(&fs, "peak_d_rel", c->st[peak].d / b.h0, 0);
+    kick_point(o, &b, in_box, in_size);
+    fig_add(&fs, "strength", strength_of(o, c, &b), 0);
+    fig_add(&fs, "jelly", jelly_of(c), 0);
+    double ratio, spread;
+    dent_of(c, &b, &ratio, &spread);
+    fig_add(&fs, "dent_ratio", ratio, 0);
+    fig_add(&fs, "dent_spread", spread, 0);
+    fig_volume_clean(o, c, &b, &fs);
+    fig_steps(o, c, &fs);
+    fig_shape(c, &b, &fs);
+    fig_crisp(c, &b, &fs);
+    fig_add(&fs, "reg_ms", c->reg_ms, 0);
+    print_figures(o, c, &fs);
+    return 0;
 }
 
 /* ---- self-test: recover known warps ------------------------------------------------ */
