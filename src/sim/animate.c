@@ -35,11 +35,11 @@ poyo_status animate_check_def(const animate_def *d, poyo_error *err)
     if (d->grid < LATTICE_GRID_MIN || d->grid > LATTICE_GRID_MAX)
         return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be %d to %d, not %d", LATTICE_GRID_MIN, LATTICE_GRID_MAX,
                          d->grid);
-    if (!(d->fps >= ANIM_FPS_MIN && d->fps <= ANIM_FPS_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be %g to %g, not %g", ANIM_FPS_MIN, ANIM_FPS_MAX, d->fps);
-    if (d->duration != 0.0 && !(d->duration >= ANIM_DURATION_MIN && d->duration <= ANIM_DURATION_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--duration: must be %g to %g seconds, not %g", ANIM_DURATION_MIN,
-                         ANIM_DURATION_MAX, d->duration);
+    poyo_status st = poyo_check_range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
+    if (st == POYO_OK && d->duration != 0.0)
+        st = poyo_check_range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+    if (st != POYO_OK)
+        return st;
     if (d->width < 0 || d->width > ANIM_SIDE_MAX || d->height < 0 || d->height > ANIM_SIDE_MAX)
         return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to %d pixels per side, not %dx%d", ANIM_SIDE_MAX,
                          d->width, d->height);
@@ -47,7 +47,7 @@ poyo_status animate_check_def(const animate_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "render threads must be 1 to 8, not %d", d->threads);
     if (d->loop < 0 || d->loop > ANIM_LOOP_MAX)
         return poyo_fail(err, POYO_ERR_USAGE, "--loop: must be 0 to %d, not %d", ANIM_LOOP_MAX, d->loop);
-    poyo_status st = softbody_check_def(&d->body, err);
+    st = softbody_check_def(&d->body, err);
     if (st != POYO_OK)
         return st;
     impulse_def imp = d->impulse;

@@ -54,14 +54,6 @@ charm_def charm_default_def(void)
 
 static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi; }
 
-/* Fails naming opt when v is not within [lo, hi] (unit after the range, or ""). */
-static poyo_status range(poyo_error *err, const char *opt, double v, double lo, double hi, const char *unit)
-{
-    if (in_range(v, lo, hi))
-        return POYO_OK;
-    return poyo_fail(err, POYO_ERR_USAGE, "%s: must be %g to %g%s%s, not %g", opt, lo, hi, *unit ? " " : "", unit, v);
-}
-
 poyo_status charm_check_def(const charm_def *d, poyo_error *err)
 {
     if (d->width < 1 || d->width > ANIM_SIDE_MAX || d->height < 1 || d->height > ANIM_SIDE_MAX)
@@ -72,29 +64,29 @@ poyo_status charm_check_def(const charm_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--anchor-at: must be %g to %g in both coordinates, not %g,%g",
                          CHARM_ANCHOR_MIN, CHARM_ANCHOR_MAX, d->anchor.x, d->anchor.y);
     poyo_status st = POYO_OK;
-    if (st == POYO_OK) st = range(err, "--length", d->length, CHARM_LENGTH_MIN, CHARM_LENGTH_MAX, "canvas heights");
-    if (st == POYO_OK) st = range(err, "--segments", d->segments, 1, CHARM_SEGMENTS_MAX, "");
-    if (st == POYO_OK) st = range(err, "--stiffness", d->stiffness, CHARM_STIFFNESS_MIN, 1.0, "");
-    if (st == POYO_OK) st = range(err, "--iterations", d->iterations, 1, CHARM_ITERATIONS_MAX, "");
-    if (st == POYO_OK) st = range(err, "--rope-damping", d->rope_damping, 0.0, 1.0, "");
-    if (st == POYO_OK) st = range(err, "--drag", d->drag, 0.0, CHARM_DRAG_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--length", d->length, CHARM_LENGTH_MIN, CHARM_LENGTH_MAX, "canvas heights");
+    if (st == POYO_OK) st = poyo_check_range(err, "--segments", d->segments, 1, CHARM_SEGMENTS_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--stiffness", d->stiffness, CHARM_STIFFNESS_MIN, 1.0, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--iterations", d->iterations, 1, CHARM_ITERATIONS_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--rope-damping", d->rope_damping, 0.0, 1.0, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--drag", d->drag, 0.0, CHARM_DRAG_MAX, "");
     if (st == POYO_OK)
-        st = range(err, "--gravity", d->gravity, CHARM_GRAVITY_MIN, CHARM_GRAVITY_MAX, "canvas heights/s^2");
-    if (st == POYO_OK) st = range(err, "--rope-mass", d->rope_mass, CHARM_ROPE_MASS_MIN, CHARM_ROPE_MASS_MAX, "");
-    if (st == POYO_OK) st = range(err, "--stamp-size", d->stamp_size, CHARM_STAMP_SIZE_MIN, 1.0, "");
-    if (st == POYO_OK) st = range(err, "--grid", d->grid, LATTICE_GRID_MIN, LATTICE_GRID_MAX, "");
-    if (st == POYO_OK) st = range(err, "--wobble", d->wobble, 0.0, CHARM_WOBBLE_MAX, "");
-    if (st == POYO_OK) st = range(err, "--kick", d->kick, 0.0, CHARM_KICK_MAX, "canvas heights/s");
-    if (st == POYO_OK) st = range(err, "--angle", d->angle, -CHARM_ANGLE_MAX, CHARM_ANGLE_MAX, "degrees");
-    if (st == POYO_OK) st = range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
+        st = poyo_check_range(err, "--gravity", d->gravity, CHARM_GRAVITY_MIN, CHARM_GRAVITY_MAX, "canvas heights/s^2");
+    if (st == POYO_OK) st = poyo_check_range(err, "--rope-mass", d->rope_mass, CHARM_ROPE_MASS_MIN, CHARM_ROPE_MASS_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--stamp-size", d->stamp_size, CHARM_STAMP_SIZE_MIN, 1.0, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--grid", d->grid, LATTICE_GRID_MIN, LATTICE_GRID_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--wobble", d->wobble, 0.0, CHARM_WOBBLE_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--kick", d->kick, 0.0, CHARM_KICK_MAX, "canvas heights/s");
+    if (st == POYO_OK) st = poyo_check_range(err, "--angle", d->angle, -CHARM_ANGLE_MAX, CHARM_ANGLE_MAX, "degrees");
+    if (st == POYO_OK) st = poyo_check_range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
     if (st == POYO_OK && d->duration != 0.0)
-        st = range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+        st = poyo_check_range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
     if (st == POYO_OK)
-        st = range(err, "the longest clip", d->max_duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+        st = poyo_check_range(err, "the longest clip", d->max_duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
     if (st == POYO_OK)
-        st = range(err, "--rope-width", d->rope_width, CHARM_ROPE_WIDTH_MIN, CHARM_ROPE_WIDTH_MAX, "pixels");
-    if (st == POYO_OK) st = range(err, "--loop", d->loop, 0, ANIM_LOOP_MAX, "");
-    if (st == POYO_OK) st = range(err, "render threads", d->threads, 1, 8, "");
+        st = poyo_check_range(err, "--rope-width", d->rope_width, CHARM_ROPE_WIDTH_MIN, CHARM_ROPE_WIDTH_MAX, "pixels");
+    if (st == POYO_OK) st = poyo_check_range(err, "--loop", d->loop, 0, ANIM_LOOP_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "render threads", d->threads, 1, 8, "");
     return st == POYO_OK ? softbody_check_def(&d->body, err) : st;
 }
 

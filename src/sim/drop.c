@@ -42,20 +42,12 @@ drop_def drop_default_def(void)
 
 static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi; }
 
-/* Fails naming opt when v is not within [lo, hi] (unit after the range, or ""). */
-static poyo_status range(poyo_error *err, const char *opt, double v, double lo, double hi, const char *unit)
-{
-    if (in_range(v, lo, hi))
-        return POYO_OK;
-    return poyo_fail(err, POYO_ERR_USAGE, "%s: must be %g to %g%s%s, not %g", opt, lo, hi, *unit ? " " : "", unit, v);
-}
-
 poyo_status drop_check_def(const drop_def *d, poyo_error *err)
 {
     if (d->width < 1 || d->width > ANIM_SIDE_MAX || d->height < 1 || d->height > ANIM_SIDE_MAX)
         return poyo_fail(err, POYO_ERR_USAGE, "--size: must be 1 to %d pixels per side, not %dx%d", ANIM_SIDE_MAX,
                          d->width, d->height);
-    poyo_status st = range(err, "--stamp-size", d->stamp_size, DROP_STAMP_SIZE_MIN, 1.0, "");
+    poyo_status st = poyo_check_range(err, "--stamp-size", d->stamp_size, DROP_STAMP_SIZE_MIN, 1.0, "");
     if (st != POYO_OK)
         return st;
     if (d->stamp_size * fmin(d->width, d->height) < 2.0)
@@ -68,20 +60,20 @@ poyo_status drop_check_def(const drop_def *d, poyo_error *err)
         !in_range(d->velocity.y, -DROP_VELOCITY_MAX, DROP_VELOCITY_MAX))
         return poyo_fail(err, POYO_ERR_USAGE, "--velocity: must be %g to %g in both coordinates, not %g,%g",
                          -DROP_VELOCITY_MAX, DROP_VELOCITY_MAX, d->velocity.x, d->velocity.y);
-    if (st == POYO_OK) st = range(err, "--spin", d->spin, -DROP_SPIN_MAX, DROP_SPIN_MAX, "degrees per second");
-    if (st == POYO_OK) st = range(err, "--tilt", d->tilt, -DROP_TILT_MAX, DROP_TILT_MAX, "degrees");
-    if (st == POYO_OK) st = range(err, "--gravity", d->gravity, -DROP_GRAVITY_MAX, DROP_GRAVITY_MAX, "");
-    if (st == POYO_OK) st = range(err, "--restitution", d->restitution, 0.0, 1.0, "");
-    if (st == POYO_OK) st = range(err, "--friction", d->friction, 0.0, DROP_FRICTION_MAX, "");
-    if (st == POYO_OK) st = range(err, "--grid", d->grid, LATTICE_GRID_MIN, LATTICE_GRID_MAX, "");
-    if (st == POYO_OK) st = range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--spin", d->spin, -DROP_SPIN_MAX, DROP_SPIN_MAX, "degrees per second");
+    if (st == POYO_OK) st = poyo_check_range(err, "--tilt", d->tilt, -DROP_TILT_MAX, DROP_TILT_MAX, "degrees");
+    if (st == POYO_OK) st = poyo_check_range(err, "--gravity", d->gravity, -DROP_GRAVITY_MAX, DROP_GRAVITY_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--restitution", d->restitution, 0.0, 1.0, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--friction", d->friction, 0.0, DROP_FRICTION_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--grid", d->grid, LATTICE_GRID_MIN, LATTICE_GRID_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "");
     if (st == POYO_OK && d->duration != 0.0)
-        st = range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+        st = poyo_check_range(err, "--duration", d->duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
     if (st == POYO_OK)
-        st = range(err, "the longest clip", d->max_duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
-    if (st == POYO_OK) st = range(err, "--hold", d->hold, 0.0, DROP_HOLD_MAX, "seconds");
-    if (st == POYO_OK) st = range(err, "--loop", d->loop, 0, ANIM_LOOP_MAX, "");
-    if (st == POYO_OK) st = range(err, "render threads", d->threads, 1, 8, "");
+        st = poyo_check_range(err, "the longest clip", d->max_duration, ANIM_DURATION_MIN, ANIM_DURATION_MAX, "seconds");
+    if (st == POYO_OK) st = poyo_check_range(err, "--hold", d->hold, 0.0, DROP_HOLD_MAX, "seconds");
+    if (st == POYO_OK) st = poyo_check_range(err, "--loop", d->loop, 0, ANIM_LOOP_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "render threads", d->threads, 1, 8, "");
     return st == POYO_OK ? softbody_check_def(&d->body, err) : st;
 }
 

@@ -64,15 +64,14 @@ poyo_status follow_check_def(const follow_def *d, poyo_error *err)
     if (!(d->duration >= ANIM_DURATION_MIN && d->duration <= ANIM_DURATION_MAX))
         return poyo_fail(err, POYO_ERR_USAGE, "one trip along the path must take %g to %g seconds, not %g",
                          ANIM_DURATION_MIN, ANIM_DURATION_MAX, d->duration);
-    if (!(d->fps >= ANIM_FPS_MIN && d->fps <= ANIM_FPS_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--fps: must be %g to %g, not %g", ANIM_FPS_MIN, ANIM_FPS_MAX, d->fps);
+    if (poyo_check_range(err, "--fps", d->fps, ANIM_FPS_MIN, ANIM_FPS_MAX, "") != POYO_OK)
+        return POYO_ERR_USAGE;
     if (d->mode != FOLLOW_ONCE && d->mode != FOLLOW_LOOP && d->mode != FOLLOW_BOUNCE)
         return poyo_fail(err, POYO_ERR_USAGE, "unknown follow mode");
     if (!isnan(d->facing) && !isfinite(d->facing))
         return poyo_fail(err, POYO_ERR_USAGE, "--facing: must be a finite angle");
-    if (!(d->core >= FOLLOW_CORE_MIN && d->core <= FOLLOW_CORE_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--core: must be %g to %g, not %g", FOLLOW_CORE_MIN, FOLLOW_CORE_MAX,
-                         d->core);
+    if (poyo_check_range(err, "--core", d->core, FOLLOW_CORE_MIN, FOLLOW_CORE_MAX, "") != POYO_OK)
+        return POYO_ERR_USAGE;
     if (d->grid < LATTICE_GRID_MIN || d->grid > LATTICE_GRID_MAX)
         return poyo_fail(err, POYO_ERR_USAGE, "--grid: must be %d to %d, not %d", LATTICE_GRID_MIN, LATTICE_GRID_MAX,
                          d->grid);

@@ -80,17 +80,13 @@ static int in_range(double v, double lo, double hi) { return v >= lo && v <= hi;
 
 poyo_status softbody_check_def(const softbody_def *d, poyo_error *err)
 {
-    if (!in_range(d->hz, SOFTBODY_HZ_MIN, SOFTBODY_HZ_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--hz: must be %g to %g, not %g", SOFTBODY_HZ_MIN, SOFTBODY_HZ_MAX, d->hz);
-    if (!in_range(d->damping, 0.0, SOFTBODY_DAMPING_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--damping: must be 0 to %g, not %g", SOFTBODY_DAMPING_MAX, d->damping);
-    if (!in_range(d->volume, 0.0, SOFTBODY_VOLUME_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--volume: must be 0 to %g, not %g", SOFTBODY_VOLUME_MAX, d->volume);
-    if (!in_range(d->drag, 0.0, SOFTBODY_DRAG_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--drag: must be 0 to %g, not %g", SOFTBODY_DRAG_MAX, d->drag);
-    if (!in_range(d->outline, 0.0, SOFTBODY_OUTLINE_MAX))
-        return poyo_fail(err, POYO_ERR_USAGE, "--outline-stiffness: must be 0 to %g, not %g", SOFTBODY_OUTLINE_MAX,
-                         d->outline);
+    poyo_status st = poyo_check_range(err, "--hz", d->hz, SOFTBODY_HZ_MIN, SOFTBODY_HZ_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--damping", d->damping, 0.0, SOFTBODY_DAMPING_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--volume", d->volume, 0.0, SOFTBODY_VOLUME_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--drag", d->drag, 0.0, SOFTBODY_DRAG_MAX, "");
+    if (st == POYO_OK) st = poyo_check_range(err, "--outline-stiffness", d->outline, 0.0, SOFTBODY_OUTLINE_MAX, "");
+    if (st != POYO_OK)
+        return st;
     if (!in_range(d->pressure, 0.0, 1.0))
         return poyo_fail(err, POYO_ERR_USAGE, "the pressure must be 0 to 1, not %g", d->pressure);
     if (d->substeps < 1 || d->substeps > SOFTBODY_SUBSTEPS_MAX)

@@ -14,3 +14,10 @@ poyo_status poyo_fail(poyo_error *err, poyo_status st, const char *fmt, ...)
     }
     return st;
 }
+
+poyo_status poyo_check_range(poyo_error *err, const char *opt, double v, double lo, double hi, const char *unit)
+{
+    if (v >= lo && v <= hi)
+        return POYO_OK;
+    return poyo_fail(err, POYO_ERR_USAGE, "%s: must be %g to %g%s%s, not %g", opt, lo, hi, *unit ? " " : "", unit, v);
+}

@@ -21,4 +21,8 @@ poyo_status poyo_fail(poyo_error *err, poyo_status st, const char *fmt, ...)
 #endif
     ;
 
+/* POYO_OK when lo <= v <= hi; else fails with POYO_ERR_USAGE and "OPT: must be LO
+ * to HI[ UNIT], not V" (unit "" for none), the one shape of a range's message. */
+poyo_status poyo_check_range(poyo_error *err, const char *opt, double v, double lo, double hi, const char *unit);
+
 #endif
