@@ -88,14 +88,24 @@ static void typed_patterns(FILE *out)
         each_option(&cli_commands[i], typed_pattern, out);
 }
 
-static void bash_value_case(FILE *out, const cli_command *cmd, const cli_opt *o)
+/* The label of a shell case for the value after option o of cmd
+ * ("cmd:--name|cmd:-x)"), written unless o takes no value or one typed by
+ * hand; returns whether it was. bash and zsh both match "$cmd:$prev". */
+static int value_case_label(FILE *out, const cli_command *cmd, const cli_opt *o)
 {
     if (o->kind == CLI_FLAG || typed_value(o))
-        return;
+        return 0;
     fprintf(out, "    %s:--%s", cmd->name, o->name);
     if (o->short_name)
         fprintf(out, "|%s:-%c", cmd->name, o->short_name);
     fputs(")\n        ", out);
+    return 1;
+}
+
+static void bash_value_case(FILE *out, const cli_command *cmd, const cli_opt *o)
+{
+    if (!value_case_label(out, cmd, o))
+        return;
     if (o->kind == CLI_ENUM) {
         fputs("COMPREPLY=($(compgen -W '", out);
         put_words(out, o);
@@ -173,12 +183,8 @@ static void print_bash(FILE *out)
 
 static void zsh_value_case(FILE *out, const cli_command *cmd, const cli_opt *o)
 {
-    if (o->kind == CLI_FLAG || typed_value(o))
+    if (!value_case_label(out, cmd, o))
         return;
-    fprintf(out, "    %s:--%s", cmd->name, o->name);
-    if (o->short_name)
-        fprintf(out, "|%s:-%c", cmd->name, o->short_name);
-    fputs(")\n        ", out);
     if (o->kind == CLI_ENUM) {
         fputs("compadd -- ", out);
         put_words(out, o);
