@@ -188,6 +188,42 @@ void indexed_free(indexed *ix)
 #define CACHE_BITS 16
 #define CACHE_SIZE (1u << CACHE_BITS)
 
+/* Each colour's palette entry once it is found: flat stamps repeat their
+ * colours, and the nearest entry is the slow part of a remap. The slots and
+ * their count stay with the caller, in locals the remap loop keeps in
+ * registers. */
+typedef struct cache_slot {
+    uint32_t key;
+    int val; /* < 0: empty */
+} cache_slot;
+
+static cache_slot *cache_new(void)
+{
+    cache_slot *slot = malloc(sizeof *slot * CACHE_SIZE);
+    if (slot)
+        memset(slot, 0xff, sizeof *slot * CACHE_SIZE); /* every val -1 */
+    return slot;
+}
+
+/* The value kept for key: negative when it is new (then set it). Nearly full
+ * (*used counts the keys), the cache starts afresh. */
+static inline int *cache_find(cache_slot *slot, unsigned *used, uint32_t key)
+{
+    uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
+    while (slot[h].val >= 0 && slot[h].key != key)
+        h = (h + 1) & (CACHE_SIZE - 1);
+    if (slot[h].val < 0) {
+        if (*used * 4 > CACHE_SIZE * 3) {
+            memset(slot, 0xff, sizeof *slot * CACHE_SIZE);
+            *used = 0;
+            h = (key * 2654435761u) >> (32 - CACHE_BITS);
+        }
+        slot[h].key = key;
+        ++*used;
+    }
+    return &slot[h].val;
+}
+
 /* How a pixel is quantised: alpha is thresholded to 1 bit; opaque pixels
  * keep their colour (blended onto the matte when one is given and the pixel
  * was partly transparent), the rest are (0,0,0,0). */
@@ -344,11 +380,10 @@ static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorte
                                  poyo_error *err)
 {
     const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
-    struct cache_entry { uint32_t rgb; uint8_t index; } *cache = malloc(sizeof *cache * CACHE_SIZE);
+    cache_slot *cache = cache_new();
+    unsigned used = 0;
     if (!cache)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
-    memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
-    unsigned cache_used = 0;
     size_t npx = (size_t)a->width * a->height;
     for (int f = 0; f < a->count; f++) {
         const uint8_t *sp = anim_frame(a, f);
@@ -364,21 +399,10 @@ static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorte
                     idx = (uint8_t)tr;
                 } else {
                     uint32_t rgb = k & 0xffffffu;
-                    uint32_t h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
-                    while (cache[h].rgb != 0xffffffffu && cache[h].rgb != rgb)
-                        h = (h + 1) & (CACHE_SIZE - 1);
-                    if (cache[h].rgb == 0xffffffffu) {
-                        if (cache_used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
-                            memset(cache, 0xff, sizeof *cache * CACHE_SIZE);
-                            cache_used = 0;
-                            h = (rgb * 2654435761u) >> (32 - CACHE_BITS);
-                        }
-                        cache[h].rgb = rgb;
-                        cache[h].index = (uint8_t)nearest_sorted(spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255),
-                                                                 (int)(rgb & 255));
-                        cache_used++;
-                    }
-                    idx = cache[h].index;
+                    int *e = cache_find(cache, &used, rgb);
+                    if (*e < 0)
+                        *e = nearest_sorted(spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255), (int)(rgb & 255));
+                    idx = (uint8_t)*e;
                 }
             }
             ip[i] = idx;
@@ -587,12 +611,10 @@ static poyo_status reduce_histogram(const anim *a, liq_attr *attr, liq_histogram
  * dithering), each distinct pixel value looked up once. */
 static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *err)
 {
-    struct slot { uint32_t v; int idx; } *cache = malloc(sizeof *cache * CACHE_SIZE);
+    cache_slot *cache = cache_new();
+    unsigned used = 0;
     if (!cache)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
-    for (size_t i = 0; i < CACHE_SIZE; i++)
-        cache[i].idx = -1;
-    unsigned used = 0;
     premul_palette pp;
     premul_palette_init(&pp, pal);
     size_t npx = (size_t)a->width * a->height;
@@ -605,22 +627,12 @@ static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *er
                 raw = v;
                 liq_color c = { 0, 0, 0, 0 };
                 if (p[4 * i + 3] != 0) {
-                    uint32_t h = (v * 2654435761u) >> (32 - CACHE_BITS);
-                    while (cache[h].idx >= 0 && cache[h].v != v)
-                        h = (h + 1) & (CACHE_SIZE - 1);
-                    if (cache[h].idx < 0) {
-                        if (used * 4 > CACHE_SIZE * 3) { /* nearly full: start afresh */
-                            for (size_t k = 0; k < CACHE_SIZE; k++)
-                                cache[k].idx = -1;
-                            used = 0;
-                            h = (v * 2654435761u) >> (32 - CACHE_BITS);
-                        }
+                    int *e = cache_find(cache, &used, v);
+                    if (*e < 0) {
                         int k = nearest_premul(&pp, v);
-                        cache[h].v = v;
-                        cache[h].idx = k < 0 ? 256 : k;
-                        used++;
+                        *e = k < 0 ? 256 : k;
                     }
-                    c = cache[h].idx < 256 ? pal->entries[cache[h].idx] : nearest_visible(pal, p + 4 * i);
+                    c = *e < 256 ? pal->entries[*e] : nearest_visible(pal, p + 4 * i);
                 }
                 uint8_t q[4] = { c.a ? c.r : 0, c.a ? c.g : 0, c.a ? c.b : 0, c.a };
                 memcpy(&out, q, 4);
