@@ -21,6 +21,8 @@ typedef struct lattice {
     int count;             /* active nodes */
     int *ni, *nj;          /* count entries: grid coordinates of each active node */
     double bx0, by0, bx1, by1; /* bounding box of the visible pixels, image pixels */
+    double sx0, sy0, sx1, sy1; /* bounding box of the opaque part (alpha >= 1/2), edges where alpha
+                                * crosses one half; all 0 when no pixel reaches it */
 } lattice;
 
 /* Lays a lattice with `grid` nodes (LATTICE_GRID_MIN to _MAX) along the longer side of the visible

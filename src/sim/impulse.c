@@ -459,6 +459,17 @@ static void add_handle(impulse_run *run, int k, double dx, double dy)
 
 /* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
  * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
+/* The stamp's opaque box (alpha at least one half), or its visible box when
+ * no pixel is that opaque: x0, y0, x1, y1 in image pixels. */
+static void opaque_box(const lattice *l, double b[4])
+{
+    int solid = l->sx1 > l->sx0 && l->sy1 > l->sy0;
+    b[0] = solid ? l->sx0 : l->bx0;
+    b[1] = solid ? l->sy0 : l->by0;
+    b[2] = solid ? l->sx1 : l->bx1;
+    b[3] = solid ? l->sy1 : l->by1;
+}
+
 static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
                            double px, double py, double *dx, double *dy)
 {
@@ -637,6 +648,31 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
 #undef from_anchor
 }
 
+/* How much shorter (squash) or taller (stretch) the opaque box is now, over
+ * its height: the mean move of its top and of its bottom edge, sampled
+ * across its width where cells are drawn. The nodes reach past the opaque
+ * edges (a cell's worth on a thin bar), so pressing them moves the edges
+ * less than the nodes. */
+static double height_change(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
+{
+    double box[4];
+    opaque_box(run->lat, box);
+    double x0 = box[0], y0 = box[1], x1 = box[2], y1 = box[3];
+    double top = 0.0, bottom = 0.0, dx, dy;
+    int nt = 0, nb = 0;
+    for (int a = 0; a <= 8; a++) {
+        double px = x0 + (x1 - x0) * (a / 8.0);
+        if (displacement_at(run, nd, rx, ry, px, y0, &dx, &dy))
+            top += dy, nt++;
+        if (displacement_at(run, nd, rx, ry, px, y1, &dx, &dy))
+            bottom += dy, nb++;
+    }
+    if (!nt || !nb)
+        return 0.0;
+    double change = (bottom / nb - top / nt) / (y1 - y0);
+    return run->def.kind == IMPULSE_SQUASH ? -change : change;
+}
+
 /* The deformation now in the strength's own units (poke: the mean displacement
  * within 0.1 of the height around the kick point over the height; twist: the
  * least-squares turn of the body, radians). */
@@ -647,14 +683,16 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd, co
         ry = nd->qy;
     }
     if (run->def.kind == IMPULSE_WAVE) {
-        /* the mean sideways move of the top quarter of the visible box, over
+        /* the mean sideways move of the top quarter of the opaque box, over
          * points in drawn cells (where the pixels are) */
         const lattice *l = run->lat;
-        double sum = 0.0, hq = 0.25 * (l->by1 - l->by0);
+        double box[4];
+        opaque_box(l, box);
+        double sum = 0.0, hq = 0.25 * (box[3] - box[1]);
         int count = 0;
         for (int a = 0; a <= 16; a++)
             for (int b = 0; b <= 4; b++) {
-                double px = l->bx0 + (l->bx1 - l->bx0) * a / 16.0, py = l->by0 + hq * b / 4.0, dx, dy;
+                double px = box[0] + (box[2] - box[0]) * a / 16.0, py = box[1] + hq * b / 4.0, dx, dy;
                 int ci = (int)floor((px - l->ox) / l->h), cj = (int)floor((py - l->oy) / l->h);
                 if (ci < 0 || cj < 0 || ci >= l->nx - 1 || cj >= l->ny - 1 || !l->cell[(size_t)cj * (l->nx - 1) + ci] ||
                     !displacement_at(run, nd, rx, ry, px, py, &dx, &dy))
@@ -664,6 +702,8 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd, co
             }
         return count ? fabs(sum / count) / run->size : 0.0;
     }
+    if (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
+        return height_change(run, nd, rx, ry);
     if (run->def.kind == IMPULSE_TWIST) {
         double cx = 0, cy = 0, px = 0, py = 0, dot = 0, cross = 0;
         for (int k = 0; k < nd->n; k++) {
@@ -709,15 +749,17 @@ static void press_start(impulse_run *run, softbody *sb)
 }
 
 /* The kick point in image pixels and the kick's direction: --at in image
- * fractions (a default point outside the visible box is taken in fractions of
+ * fractions (a default point outside the opaque box is taken in fractions of
  * the box instead, so a stamp with wide margins, a bar lying across the square,
  * is poked on its own top, not in the air); --angle, or towards the centre. */
 static v2 kick_point(impulse_run *run, const impulse_def *def, const lattice *lat, int iw, int ih, v2 *dir)
 {
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
     v2 at = v2_make(run->def.at.x * iw, run->def.at.y * ih);
-    if (isnan(def->at.x) && (at.x < lat->bx0 || at.x > lat->bx1 || at.y < lat->by0 || at.y > lat->by1))
-        at = v2_make(lat->bx0 + run->def.at.x * (lat->bx1 - lat->bx0), lat->by0 + run->def.at.y * (lat->by1 - lat->by0));
+    double b[4];
+    opaque_box(lat, b);
+    if (isnan(def->at.x) && (at.x < b[0] || at.x > b[2] || at.y < b[1] || at.y > b[3]))
+        at = v2_make(b[0] + run->def.at.x * (b[2] - b[0]), b[1] + run->def.at.y * (b[3] - b[1]));
     if (isnan(run->def.angle)) {
         *dir = v2_normalize(v2_sub(v2_make(cx, cy), at));
         if (v2_len2(*dir) == 0.0)
@@ -847,8 +889,12 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         if (nd.qx[k] < left) left = nd.qx[k];
         if (nd.qx[k] > right) right = nd.qx[k];
     }
-    /* strengths are fractions of the visible height (the nodes reach a little past it) */
-    double size = lat->by1 - lat->by0;
+    /* strengths are fractions of the opaque height (the faint fringe of an
+     * antialiased edge is a fifth of a thin bar's visible height; the nodes
+     * reach a little past it) */
+    double box[4];
+    opaque_box(lat, box);
+    double size = box[3] - box[1];
     if (size < lat->h)
         size = fmax(bottom - top, lat->h);
     run->size = size;
@@ -882,7 +928,8 @@ double impulse_release_time(const impulse_run *run)
  * one period (from its first frame) is then the strength asked. A body whose
  * sway is far from linear in the drive (a flag on a thin pole swayed 3.6 times
  * the strength on the first trial, and 1.8 times once scaled) is tried again
- * at the scaled drive when the first trial was more than 20 % off. */
+ * while a trial is more than 20 % off, three times at most, each new drive
+ * set by the power law of sway in drive that fits the last two trials. */
 static void scale_drive(impulse_run *run, softbody *sb, double wn)
 {
     double s = run->def.strength;
@@ -900,7 +947,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     if (!rx)
         return;
     int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
-    for (int trial = 0; trial < 2; trial++) {
+    double first_peak = 0.0, first_gain = 0.0;
+    for (int trial = 0; trial < 3; trial++) {
         double peak = 0.0;
         for (int p = 0; p < periods; p++) {
             if (p == periods - 1) {
@@ -916,7 +964,14 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         softbody_reset(sb);
         if (!(peak > 1e-9))
             break;
-        double g = fmin(64.0, fmax(1.0 / 64.0, s / peak));
+        /* a keycap swaying against the canvas's walls answered 0.71 of the
+         * first drive with half the sway */
+        double k = trial > 0 && fabs(peak - first_peak) > 1e-3 * peak
+                       ? fmin(3.0, fmax(0.3, log(peak / first_peak) / log(run->gain / first_gain)))
+                       : 1.0;
+        double g = fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
+        first_peak = peak;
+        first_gain = run->gain;
         run->gain *= g;
         if (fabs(log(g)) < log(1.2))
             break;
@@ -924,10 +979,11 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     free(rx);
 }
 
-/* A trial press for poke and twist: its peak, measured as the strength is,
- * scales the real one. A finger is pressed anew as deep as that asks, with a
- * tip as wide as the new depth (so the dent's slope stays below one and no
- * cell folds), and tried again. */
+/* A trial press for poke, twist, squash and stretch: its peak, measured as
+ * the strength is, scales the real one. Twist, squash and stretch scale the
+ * hand; poke presses a finger anew as deep as that asks, with a tip as wide
+ * as the new depth (so the dent's slope stays below one and no cell folds),
+ * and is tried again. */
 static void scale_press(impulse_run *run, softbody *sb)
 {
     double s = run->def.strength;
@@ -935,13 +991,16 @@ static void scale_press(impulse_run *run, softbody *sb)
     int cap = run->cap_energy;
     run->cap_energy = 0;
     double depth = s * run->size;
-    int twist = run->def.kind == IMPULSE_TWIST;
-    for (int trial = 0; trial < (twist ? 2 : 3); trial++) {
+    int by_gain = run->def.kind != IMPULSE_POKE, twist = run->def.kind == IMPULSE_TWIST;
+    for (int trial = 0; trial < (by_gain ? 2 : 3); trial++) {
         press_start(run, sb);
-        double peak = 0.0;
-        while (run->held) {
+        double peak = 0.0, t_after = INFINITY;
+        while (run->held || softbody_time(sb) < t_after) {
             softbody_step(sb);
             peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
+            /* a dent springs back past rest after the finger lets go: half a wobble more */
+            if (!run->held && isinf(t_after))
+                t_after = by_gain ? 0.0 : softbody_time(sb) + 0.5 / softbody_get_def(sb)->hz;
         }
         softbody_reset(sb);
         for (int h = 0; h < run->nh; h++)
@@ -950,7 +1009,7 @@ static void scale_press(impulse_run *run, softbody *sb)
             break;
         /* a tall thin body bends more than it turns: its turn may need six times the hand's */
         double g = fmin(twist ? 6.0 : 3.0, fmax(0.25, s / peak));
-        if (twist) {
+        if (by_gain) {
             run->gain *= g;
             if (fabs(log(g)) < log(1.1))
                 break;
@@ -1001,7 +1060,8 @@ void impulse_kick(impulse_run *run, softbody *sb)
         scale_drive(run, sb, 2.0 * PI * softbody_get_def(sb)->hz);
         break;
     default:
-        if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST)
+        if (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SQUASH ||
+            run->def.kind == IMPULSE_STRETCH)
             scale_press(run, sb);
         if (run->def.kind == IMPULSE_JUMP && run->launch > 0.0)
             scale_leap(run, sb);

@@ -7,7 +7,8 @@
  * resampled from its intrinsic size, and so do a crop of it and a frame the
  * renderer draws of it at rest; it is recognised by its root element after any prolog, sized
  * from width and height or the viewBox; bad, hostile and non-SVG XML is
- * refused with one sentence. */
+ * refused with one sentence. The lattice's opaque box leaves out the faint
+ * fringe of antialiased edges. */
 #include "test.h"
 
 #include <stdlib.h>
@@ -382,7 +383,38 @@ static void bad_and_hostile_svg_is_refused(void)
     image_free(&im);
 }
 
+/* A bar of 30 x 10 opaque pixels with a faint fringe (alpha 64) one pixel
+ * wide around it: the lattice's visible box holds the fringe, its opaque box
+ * has the edges where alpha crosses one half between pixel centres, a sixth
+ * of a pixel outside the bar's own (the fringe is a quarter opaque). */
+static void lattice_opaque_box_leaves_out_the_fringe(void)
+{
+    int w = 48, h = 32;
+    uint8_t *px = calloc((size_t)w * h * 4, 1);
+    ENSURE(px);
+    for (int y = 9; y <= 20; y++)
+        for (int x = 5; x <= 36; x++) {
+            uint8_t *p = px + 4 * ((size_t)y * w + x);
+            p[0] = 200;
+            p[3] = (y == 9 || y == 20 || x == 5 || x == 36) ? 64 : 255;
+        }
+    image im = { w, h, px, NULL };
+    lattice lat;
+    poyo_error err;
+    poyo_status st = lattice_build(&im, 12, &lat, &err);
+    free(px);
+    ENSURE(st == POYO_OK);
+    double edge = (0.5 - 64 / 255.0) / (1.0 - 64 / 255.0);
+    int ok = fabs(lat.by1 - lat.by0 - 12.0) < 1e-9 && fabs(lat.bx1 - lat.bx0 - 32.0) < 1e-9 &&
+             fabs(lat.sy0 - (9.5 + edge)) < 1e-6 && fabs(lat.sy1 - (20.5 - edge)) < 1e-6 &&
+             fabs(lat.sx0 - (5.5 + edge)) < 1e-6 && fabs(lat.sx1 - (36.5 - edge)) < 1e-6;
+    double sx0 = lat.sx0, sy0 = lat.sy0, sx1 = lat.sx1, sy1 = lat.sy1;
+    lattice_free(&lat);
+    ENSURE_MSG(ok, "opaque box %.3f,%.3f to %.3f,%.3f", sx0, sy0, sx1, sy1);
+}
+
 const struct test_case test_cases[] = {
+    { "lattice_opaque_box_leaves_out_the_fringe", lattice_opaque_box_leaves_out_the_fringe },
     { "big_emoji_drawn_small_keeps_its_outline", big_emoji_drawn_small_keeps_its_outline },
     { "own_size_is_a_copy", own_size_is_a_copy },
     { "webp_and_gif_give_their_first_frame", webp_and_gif_give_their_first_frame },
