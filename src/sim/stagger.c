@@ -1,11 +1,288 @@
-/* stagger.c - parts of a stamp as bodies of their own: each part simulated
- * with the same impulse, placed where the whole stamp is, started one after
- * another (or phase-lagged, for a periodic drive) and composited per frame. */
+/* stagger.c - parts of a stamp as bodies of their own joined by soft links
+ * (links.c): each part kicked by the same impulse, placed where the whole
+ * stamp is, started one after another (or phase-lagged, for a periodic
+ * drive), all stepped together as one driver of the clip engine so that the
+ * motion of one part pulls on its neighbours, and composited per frame. */
 #include "stagger.h"
+
+#include "links.h"
+#include "geom/vec2.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The links' frequency over the bodies' own and their damping ratio: a
+ * neighbour follows a part about as readily as the part springs back. */
+#define STAGGER_LINK_HZ 0.4
+#define STAGGER_LINK_DAMPING 0.3
+
+/* One part's body and the impulse that kicks it. */
+typedef struct part_body {
+    softbody *sb;
+    impulse_run run;
+    int steps;        /* solver steps per frame */
+    int start;        /* frame the part starts moving; it is still before */
+} part_body;
+
+/* Every part stepped together: the clip engine's driver. */
+typedef struct chain {
+    int n;
+    part_body p[STAGGER_MAX_PARTS];
+    softbody_nodes nd[STAGGER_MAX_PARTS];
+    int first[STAGGER_MAX_PARTS + 1]; /* each part's first node in the recorded frames; first[n] = all */
+    links lk;
+    long frame;       /* frames stepped */
+} chain;
+
+/* The body a part is made of, as the main job makes it (animate.c): the
+ * impulse's own anchor unless given; a body that lands calibrated standing
+ * (*land set) and let go after; a body held by nothing giving back at most
+ * 0.8 of its lost area per step. */
+static softbody_def body_for(const animate_def *def, const impulse_info *info, int *land)
+{
+    softbody_def body = def->body;
+    if (def->anchor_auto)
+        body.anchor = info->anchor;
+    *land = info->has_floor && body.anchor == ANCHOR_NONE;
+    if (*land)
+        body.anchor = ANCHOR_BOTTOM;
+    if (body.anchor == ANCHOR_NONE && body.pressure > 0.8)
+        body.pressure = 0.8;
+    return body;
+}
+
+/* Walls for a part's nodes: the canvas's inner box (image pixels) widened by
+ * how far its lattice reaches past its visible pixels, less px for the curves
+ * drawn between nodes (as the main job's). */
+static void part_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px)
+{
+    softbody_nodes nd = softbody_view(sb);
+    double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
+    for (int k = 1; k < nd.n; k++) {
+        lo_x = fmin(lo_x, nd.qx[k]);
+        hi_x = fmax(hi_x, nd.qx[k]);
+        lo_y = fmin(lo_y, nd.qy[k]);
+        hi_y = fmax(hi_y, nd.qy[k]);
+    }
+    double w[4] = { wall[0] - (lat->bx0 - lo_x) + px, wall[1] - (lat->by0 - lo_y) + px,
+                    wall[2] + (hi_x - lat->bx1) - px, wall[3] + (hi_y - lat->by1) - px };
+    impulse_set_walls(run, sb, w);
+}
+
+/* Frames in one period of a periodic drive at def's frame rate. */
+static int drive_period(const impulse_run *run, const animate_def *def)
+{
+    int period = (int)lround(def->fps / run->def.rate);
+    return period < 2 ? 2 : period;
+}
+
+/* Builds part i's lattice (into m), body and impulse, calibrated and kicked;
+ * wall (or NULL) keeps its nodes inside the canvas, px image pixels a side. */
+static poyo_status part_begin(chain *c, int i, const image *src, const animate_def *def, const double *wall,
+                              double px, motion *m, poyo_error *err)
+{
+    part_body *p = &c->p[i];
+    poyo_status st = lattice_build(src, def->grid, &m->lat, err);
+    if (st != POYO_OK)
+        return st;
+    const impulse_info *info = impulse_get_info(def->impulse.kind);
+    if (!info)
+        return poyo_fail(err, POYO_ERR_USAGE, "unknown impulse");
+    int land;
+    softbody_def body = body_for(def, info, &land);
+    if ((st = softbody_create(&m->lat, &body, &p->sb, err)) != POYO_OK)
+        return st;
+    if ((st = impulse_begin(&p->run, &def->impulse, p->sb, &m->lat, src->w, src->h, err)) != POYO_OK)
+        return st;
+    if ((st = softbody_calibrate(p->sb, p->run.px, p->run.py, def->fps, err)) != POYO_OK)
+        return st;
+    if (land)
+        softbody_unpin_all(p->sb);
+    if (wall)
+        part_walls(&p->run, p->sb, &m->lat, wall, px);
+    c->nd[i] = softbody_view(p->sb);
+    m->n = c->nd[i].n;
+    m->steps = p->steps = softbody_steps(p->sb);
+    m->lambda = softbody_lambda(p->sb);
+    m->qx = malloc((size_t)m->n * sizeof(double));
+    m->qy = malloc((size_t)m->n * sizeof(double));
+    if (!m->qx || !m->qy)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    memcpy(m->qx, c->nd[i].qx, (size_t)m->n * sizeof(double));
+    memcpy(m->qy, c->nd[i].qy, (size_t)m->n * sizeof(double));
+    if (info->periodic)
+        p->run.omega = 2.0 * PI * def->fps / drive_period(&p->run, def);
+    else /* the cap guards undamped bodies */
+        p->run.cap_energy = !info->has_floor && body.damping < 0.05;
+    impulse_kick(&p->run, p->sb);
+    return POYO_OK;
+}
+
+/* One frame: every part that has started takes its solver steps, the steps
+ * of all parts interleaved in time, each after the links' pull on it. */
+static void chain_step(void *user, long f)
+{
+    chain *c = user;
+    int done[STAGGER_MAX_PARTS] = { 0 };
+    (void)f;
+    for (;;) {
+        int next = -1;
+        double t_next = 2.0;
+        for (int i = 0; i < c->n; i++) {
+            double t = (done[i] + 0.5) / c->p[i].steps;
+            if (c->frame >= c->p[i].start && done[i] < c->p[i].steps && t < t_next) {
+                t_next = t;
+                next = i;
+            }
+        }
+        if (next < 0)
+            break;
+        links_pull(&c->lk, next, c->nd, softbody_dt(c->p[next].sb));
+        softbody_step(c->p[next].sb);
+        done[next]++;
+    }
+    c->frame++;
+}
+
+static void chain_capture(void *user, double *x, double *y, double *e)
+{
+    chain *c = user;
+    (void)e;
+    for (int i = 0; i < c->n; i++)
+        softbody_positions(c->p[i].sb, x + c->first[i], y + c->first[i]);
+}
+
+/* Frees the bodies and the links. */
+static void chain_free(chain *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        impulse_end(&c->p[i].run);
+        softbody_destroy(c->p[i].sb);
+    }
+    links_free(&c->lk);
+    free(c);
+}
+
+/* How the clip of all parts is filmed (as the main job's, animate.c): one
+ * period of a periodic drive, or from rest until the last part has settled,
+ * the parts starting s->delay frames apart. rest holds every part's rest
+ * pose, in the order of the recorded frames. */
+static void plan(const chain *c, const animate_def *def, const stagger *s, const double *rest_x,
+                 const double *rest_y, clip_def *cd)
+{
+    const impulse_run *run = &c->p[0].run;
+    if (run->info->periodic) {
+        cd->kind = CLIP_PERIODIC;
+        cd->period = drive_period(run, def);
+        return;
+    }
+    cd->kind = CLIP_ONESHOT;
+    clip_set_length(cd, def->duration, def->max_duration);
+    int later = (c->n - 1) * s->delay;
+    if (cd->fixed)
+        cd->fixed += later;
+    cd->max_frames += later;
+    /* over: each part has flown (if it flies) and wobbled a while since its
+     * start; then for half a wobble every node stays within two fifths of
+     * the largest excursion (and a pixel) of rest; the ease brings it home */
+    for (int i = 0; i < c->n; i++) {
+        double flight = run->info->has_floor ? impulse_release_time(&c->p[i].run) + 0.3 : 0.0;
+        int min = c->p[i].start + (int)ceil((0.8 + flight) * def->fps);
+        if (min > cd->min_frames)
+            cd->min_frames = min;
+    }
+    cd->still = INFINITY;
+    cd->near = 1.0;
+    cd->fade = 0.4;
+    cd->quiet = (int)ceil(0.5 * def->fps / softbody_get_def(c->p[0].sb)->hz);
+    cd->rest_x = rest_x;
+    cd->rest_y = rest_y;
+    cd->frame0_rest = 1;
+    cd->ease = (int)lround(0.2 * def->fps);
+    cd->ease_to_end = 1;
+}
+
+/* Each part's frames out of the clip of all parts (whose arrays are freed). */
+static poyo_status split_frames(const chain *c, clip_frames *cf, stagger *s, poyo_error *err)
+{
+    poyo_status st = POYO_OK;
+    s->count = cf->count;
+    for (int i = 0; i < c->n && st == POYO_OK; i++) {
+        motion *m = &s->m[i];
+        size_t len = (size_t)cf->count * (size_t)m->n;
+        m->x = malloc(len * sizeof(double));
+        m->y = malloc(len * sizeof(double));
+        if (!m->x || !m->y) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the clip");
+            break;
+        }
+        for (int f = 0; f < cf->count; f++) {
+            size_t from = (size_t)f * (size_t)cf->n + (size_t)c->first[i];
+            memcpy(m->x + (size_t)f * m->n, cf->x + from, (size_t)m->n * sizeof(double));
+            memcpy(m->y + (size_t)f * m->n, cf->y + from, (size_t)m->n * sizeof(double));
+        }
+        m->count = cf->count;
+        m->periodic = cf->periodic;
+        m->settled = cf->settled;
+    }
+    clip_free(cf);
+    return st;
+}
+
+/* Every part's rest pose, one after another; NULL when out of memory. */
+static double *rest_of(const stagger *s, int total, int y)
+{
+    double *r = malloc((size_t)total * sizeof *r);
+    for (int i = 0, at = 0; r && i < s->n; at += s->m[i].n, i++)
+        memcpy(r + at, y ? s->m[i].qy : s->m[i].qx, (size_t)s->m[i].n * sizeof *r);
+    return r;
+}
+
+/* Links the parts, plans the clip and films it. */
+static poyo_status film(chain *c, const image *whole, const animate_def *def, stagger *s, poyo_error *err)
+{
+    const lattice *lat[STAGGER_MAX_PARTS];
+    for (int i = 0; i < c->n; i++)
+        lat[i] = &s->m[i].lat;
+    poyo_status st = links_build(lat, c->nd, c->n, STAGGER_LINK_HZ * softbody_get_def(c->p[0].sb)->hz,
+                                 STAGGER_LINK_DAMPING, &c->lk, err);
+    if (st != POYO_OK)
+        return st;
+    int total = c->first[c->n];
+    double *rx = rest_of(s, total, 0), *ry = rest_of(s, total, 1);
+    if (!rx || !ry) {
+        free(rx);
+        free(ry);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    }
+    clip_def cd;
+    memset(&cd, 0, sizeof cd);
+    cd.width = def->width ? def->width : whole->w;
+    cd.height = def->height ? def->height : whole->h;
+    cd.sx = cd.sy = fmin((double)cd.width / whole->w, (double)cd.height / whole->h);
+    cd.fps = def->fps;
+    cd.snap = 1.0;
+    plan(c, def, s, rx, ry, &cd);
+    clip_driver drv = { c, total, 0, chain_step, chain_capture, NULL, NULL };
+    clip_frames cf;
+    st = clip_film(&cd, &drv, &cf, err);
+    free(rx);
+    free(ry);
+    return st == POYO_OK ? split_frames(c, &cf, s, err) : st;
+}
+
+/* The frames between one part's start and the next's: a one-shot impulse
+ * 0.1 s (all within 0.6 s), a periodic drive half a period over all parts. */
+static int start_gap(const chain *c, const animate_def *def)
+{
+    int n = c->n;
+    if (n < 2)
+        return 0;
+    if (c->p[0].run.info->periodic)
+        return (int)lround(drive_period(&c->p[0].run, def) / (2.0 * n));
+    return (int)lround(fmin(0.1, 0.6 / (n - 1)) * def->fps);
+}
 
 poyo_status stagger_simulate(const image *whole, const image *parts, int n, const animate_def *def, stagger *out,
                              poyo_error *err)
@@ -13,49 +290,42 @@ poyo_status stagger_simulate(const image *whole, const image *parts, int n, cons
     memset(out, 0, sizeof *out);
     if (n < 1 || n > STAGGER_MAX_PARTS)
         return poyo_fail(err, POYO_ERR_USAGE, "a stamp of %d parts (1 to %d)", n, STAGGER_MAX_PARTS);
-    /* where the whole stamp sits with this motion: every part is placed there */
+    /* where the whole stamp sits with this motion: every part is placed there,
+     * and kept inside the canvas's edges when the whole had to be */
     motion all;
     poyo_status st = animate_simulate(whole, def, &all, err);
     if (st != POYO_OK)
         return st;
+    chain *c = calloc(1, sizeof *c);
+    if (!c) {
+        motion_free(&all);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
+    }
+    double wall[4];
+    render_inner_box(all.place, all.canvas_w, all.canvas_h, wall);
+    double px = 1.0 / fmin((double)all.canvas_w / whole->w, (double)all.canvas_h / whole->h);
     out->parts = parts;
     for (int i = 0; i < n && st == POYO_OK; i++) {
-        st = animate_simulate(&parts[i], def, &out->m[i], err);
-        if (st == POYO_OK) {
-            out->n = i + 1;
-            out->m[i].place = all.place;
-            out->m[i].canvas_w = all.canvas_w;
-            out->m[i].canvas_h = all.canvas_h;
-        }
+        c->n = out->n = i + 1;
+        st = part_begin(c, i, &parts[i], def, all.walled ? wall : NULL, px, &out->m[i], err);
+        c->first[i + 1] = c->first[i] + out->m[i].n;
+        out->m[i].place = all.place;
+        out->m[i].canvas_w = all.canvas_w;
+        out->m[i].canvas_h = all.canvas_h;
+        out->m[i].walled = all.walled;
     }
     motion_free(&all);
-    if (st != POYO_OK) {
-        stagger_free(out);
-        return st;
-    }
-    out->periodic = out->m[0].periodic;
-    if (out->periodic) {
-        /* half a period from the first part to the last */
-        out->count = out->m[0].count;
-        out->delay = n > 1 ? (int)lround(out->count / (2.0 * n)) : 0;
-    } else {
-        double gap = n > 1 ? fmin(0.1, 0.6 / (n - 1)) : 0;
-        out->delay = (int)lround(gap * def->fps);
+    if (st == POYO_OK) {
+        out->periodic = c->p[0].run.info->periodic;
+        out->delay = start_gap(c, def);
         for (int i = 0; i < n; i++)
-            if (out->m[i].count + i * out->delay > out->count)
-                out->count = out->m[i].count + i * out->delay;
+            c->p[i].start = i * out->delay;
+        st = film(c, whole, def, out, err);
     }
-    return POYO_OK;
-}
-
-/* The frame of part i's own clip (of count frames) shown at frame f. */
-static int part_frame(const stagger *s, int i, int f, int count)
-{
-    int k = f - i * s->delay;
-    if (s->periodic)
-        return ((k % count) + count) % count;
-    /* at rest (its frame 0) before it starts and after it ends */
-    return k < 0 || k >= count ? 0 : k;
+    chain_free(c);
+    if (st != POYO_OK)
+        stagger_free(out);
+    return st;
 }
 
 poyo_status stagger_render(const stagger *s, const animate_def *def, anim *out, poyo_error *err)
@@ -74,7 +344,7 @@ poyo_status stagger_render(const stagger *s, const animate_def *def, anim *out, 
             size_t px = (size_t)a.width * (size_t)a.height;
             for (int f = 0; f < s->count; f++) {
                 uint8_t *dst = anim_frame(out, f);
-                const uint8_t *src = anim_frame(&a, part_frame(s, i, f, a.count));
+                const uint8_t *src = anim_frame(&a, f);
                 for (size_t p = 0; p < px; p++)
                     anim_blend_over(dst + 4 * p, src + 4 * p);
             }

@@ -12,8 +12,9 @@
  *                                    then each frame's delay (ms) and RGBA bytes
  *   animinfo --pixel N X Y FILE      "R G B A" of pixel X,Y of frame N (negative
  *                                    N counts from the last frame)
- *   animinfo --bbox N FILE           "X0 Y0 X1 Y1", the visible pixels (alpha > 0)
- *                                    of frame N in [X0, X1) x [Y0, Y1), or "none" */
+ *   animinfo --bbox N [C0 C1] FILE   "X0 Y0 X1 Y1", the visible pixels (alpha > 0)
+ *                                    of frame N in [X0, X1) x [Y0, Y1), or "none";
+ *                                    with C0 C1, of columns [C0, C1) only */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,19 +278,24 @@ static int show_pixel(int argc, char **argv)
     return ok ? 0 : 1;
 }
 
-/* animinfo --bbox N FILE: the box of frame N's pixels that are not clear. */
+/* animinfo --bbox N [C0 C1] FILE: the box of frame N's pixels that are not clear (in columns [C0, C1)). */
 static int show_bbox(int argc, char **argv)
 {
     anim a;
     anim_meta m;
-    (void)argc;
-    if (!load(argv[3], &a, &m))
+    const char *file = argv[argc - 1];
+    if (!load(file, &a, &m))
         return 1;
     int n = atoi(argv[2]);
     if (n < 0)
         n += a.count;
+    int c0 = argc == 6 ? atoi(argv[3]) : 0, c1 = argc == 6 ? atoi(argv[4]) : a.width;
+    if (c0 < 0)
+        c0 = 0;
+    if (c1 > a.width)
+        c1 = a.width;
     if (n < 0 || n >= a.count) {
-        fprintf(stderr, "animinfo: no frame %d in %s\n", n, argv[3]);
+        fprintf(stderr, "animinfo: no frame %d in %s\n", n, file);
         anim_free(&a);
         anim_meta_free(&m);
         return 1;
@@ -297,7 +303,7 @@ static int show_bbox(int argc, char **argv)
     int x0 = a.width, y0 = a.height, x1 = 0, y1 = 0;
     const uint8_t *p = anim_frame(&a, n);
     for (int y = 0; y < a.height; y++)
-        for (int x = 0; x < a.width; x++)
+        for (int x = c0; x < c1; x++)
             if (p[((size_t)y * (size_t)a.width + (size_t)x) * 4 + 3]) {
                 if (x < x0) x0 = x;
                 if (y < y0) y0 = y;
@@ -327,9 +333,9 @@ int main(int argc, char **argv)
         return show_compare(argc, argv);
     if (argc == 6 && strcmp(argv[1], "--pixel") == 0)
         return show_pixel(argc, argv);
-    if (argc == 4 && strcmp(argv[1], "--bbox") == 0)
+    if ((argc == 4 || argc == 6) && strcmp(argv[1], "--bbox") == 0)
         return show_bbox(argc, argv);
     fprintf(stderr, "usage: animinfo FILE | --png N OUT FILE | --diff A B FILE | --compare [--alpha T] N REF FILE"
-                    " | --pixel N X Y FILE | --bbox N FILE\n");
+                    " | --pixel N X Y FILE | --bbox N [C0 C1] FILE\n");
     return 2;
 }
