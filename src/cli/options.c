@@ -252,7 +252,8 @@ static const cli_opt text_opts[] = {
       .help = "fill: each line stretched over its share of the canvas; keep: proportions kept",
       .note = "--fit auto|none is the canvas fit of poyo animate" },
     { .id = OPT_PER_GLYPH, .kind = CLI_FLAG, .name = "per-glyph",
-      .help = "each glyph a body of its own, kicked one after another (at most " STR(STAGGER_MAX_PARTS) ")" },
+      .help = "each glyph a body of its own, joined to its neighbours by soft links and kicked one after "
+              "another (at most " STR(STAGGER_MAX_PARTS) ")" },
     ROW_SIZE("canvas size"),
     HEADING("\nEvery option of poyo animate applies (see poyo animate --help): -o, --format, -p,\n"
             "--max-bytes, --max-memory SIZE, --frames, --sheet, -i, --strength, --hz,\n"

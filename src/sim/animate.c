@@ -99,7 +99,7 @@ static double def_scale(const image *src, const animate_def *def)
 
 /* The body the impulse acts on: its anchor the impulse's own unless given; a
  * body that lands is calibrated standing (*land set) and let go after. */
-static softbody_def body_for(const animate_def *def, const impulse_info *info, int *land)
+softbody_def animate_body_for(const animate_def *def, const impulse_info *info, int *land)
 {
     softbody_def body = def->body;
     if (def->anchor_auto)
@@ -120,7 +120,7 @@ static softbody_def body_for(const animate_def *def, const impulse_info *info, i
 /* Walls for the nodes: the canvas's inner box wall (image pixels) widened by
  * how far the lattice reaches past the visible pixels, and a pixel more for
  * the curves drawn between nodes. */
-static void set_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px)
+void animate_set_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px)
 {
     softbody_nodes nd = softbody_view(sb);
     double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
@@ -141,9 +141,7 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
                           const animate_def *def, const motion *m, clip_def *cd)
 {
     if (info->periodic) {
-        int period = (int)lround(def->fps / run->def.rate);
-        if (period < 2)
-            period = 2;
+        int period = animate_drive_period(run, def);
         run->omega = 2.0 * PI * def->fps / period;
         impulse_kick(run, sb);
         cd->kind = CLIP_PERIODIC;
@@ -153,23 +151,39 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
     /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
     run->cap_energy = !info->has_floor && body->damping < 0.05;
     impulse_kick(run, sb);
+    animate_plan_oneshot(def, body->hz, cd);
+    cd->min_frames = animate_min_frames(run, def);
+    cd->rest_x = m->qx;
+    cd->rest_y = m->qy;
+}
+
+int animate_drive_period(const impulse_run *run, const animate_def *def)
+{
+    int period = (int)lround(def->fps / run->def.rate);
+    return period < 2 ? 2 : period;
+}
+
+void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd)
+{
     cd->kind = CLIP_ONESHOT;
     clip_set_length(cd, def->duration, def->max_duration);
     /* over: for half a wobble the body stays within two fifths of its largest
-     * excursion (and a pixel) of rest; the ease then brings it home. A body
-     * that flies is measured against its flight, so it lands first and
-     * wobbles for a while before its clip may end */
-    double flight = info->has_floor ? impulse_release_time(run) + 0.3 : 0.0;
-    cd->min_frames = (int)ceil((0.8 + flight) * def->fps);
+     * excursion (and a pixel) of rest; the ease then brings it home */
     cd->still = INFINITY;
     cd->near = 1.0;
     cd->fade = 0.4;
-    cd->quiet = (int)ceil(0.5 * def->fps / body->hz);
-    cd->rest_x = m->qx;
-    cd->rest_y = m->qy;
+    cd->quiet = (int)ceil(0.5 * def->fps / hz);
     cd->frame0_rest = 1; /* frame 0 is the still image */
     cd->ease = (int)lround(0.2 * def->fps);
     cd->ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
+}
+
+int animate_min_frames(const impulse_run *run, const animate_def *def)
+{
+    /* a body that flies is measured against its flight, so it lands first and
+     * wobbles for a while before its clip may end */
+    double flight = run->info->has_floor ? impulse_release_time(run) + 0.3 : 0.0;
+    return (int)ceil((0.8 + flight) * def->fps);
 }
 
 /* One simulation of the clip; with wall not NULL the nodes stay inside it. */
@@ -189,7 +203,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
         goto fail;
     }
     int land;
-    softbody_def body = body_for(def, info, &land);
+    softbody_def body = animate_body_for(def, info, &land);
     st = softbody_create(&m->lat, &body, &sb, err);
     if (st != POYO_OK)
         goto fail;
@@ -202,7 +216,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     if (land)
         softbody_unpin_all(sb);
     if (wall)
-        set_walls(&run, sb, &m->lat, wall, 1.0 / def_scale(src, def));
+        animate_set_walls(&run, sb, &m->lat, wall, 1.0 / def_scale(src, def));
     softbody_nodes nd = softbody_view(sb);
     int n = nd.n;
     m->n = n;

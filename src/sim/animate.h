@@ -47,6 +47,21 @@ typedef struct motion {
     int walled;            /* 1: the motion was kept inside the canvas's edges by walls */
 } motion;
 
+/* The body the impulse acts on: its anchor the impulse's own unless given; a
+ * body that lands is calibrated standing (*land set) and let go after. */
+softbody_def animate_body_for(const animate_def *def, const impulse_info *info, int *land);
+/* Walls for the nodes of sb: the canvas's inner box wall (image pixels)
+ * widened by how far lat reaches past the visible pixels, less px for the
+ * curves drawn between nodes. */
+void animate_set_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px);
+/* Frames in one period of run's periodic drive at def's frame rate (at least 2). */
+int animate_drive_period(const impulse_run *run, const animate_def *def);
+/* The settling rules of a one-shot clip at def's length and frame rate, for
+ * a body wobbling at hz; the caller sets min_frames and the rest pose. */
+void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd);
+/* The frames a one-shot clip lasts at least: 0.8 s, and a flight's time more. */
+int animate_min_frames(const impulse_run *run, const animate_def *def);
+
 /* Simulates the clip for src; def must have passed animate_check_def(). */
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *out, poyo_error *err);
 /* Moves a filmed clip's node positions into m (which keeps its lattice and rest pose). */

@@ -35,48 +35,6 @@ typedef struct chain {
     long frame;       /* frames stepped */
 } chain;
 
-/* The body a part is made of, as the main job makes it (animate.c): the
- * impulse's own anchor unless given; a body that lands calibrated standing
- * (*land set) and let go after; a body held by nothing giving back at most
- * 0.8 of its lost area per step. */
-static softbody_def body_for(const animate_def *def, const impulse_info *info, int *land)
-{
-    softbody_def body = def->body;
-    if (def->anchor_auto)
-        body.anchor = info->anchor;
-    *land = info->has_floor && body.anchor == ANCHOR_NONE;
-    if (*land)
-        body.anchor = ANCHOR_BOTTOM;
-    if (body.anchor == ANCHOR_NONE && body.pressure > 0.8)
-        body.pressure = 0.8;
-    return body;
-}
-
-/* Walls for a part's nodes: the canvas's inner box (image pixels) widened by
- * how far its lattice reaches past its visible pixels, less px for the curves
- * drawn between nodes (as the main job's). */
-static void part_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px)
-{
-    softbody_nodes nd = softbody_view(sb);
-    double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
-    for (int k = 1; k < nd.n; k++) {
-        lo_x = fmin(lo_x, nd.qx[k]);
-        hi_x = fmax(hi_x, nd.qx[k]);
-        lo_y = fmin(lo_y, nd.qy[k]);
-        hi_y = fmax(hi_y, nd.qy[k]);
-    }
-    double w[4] = { wall[0] - (lat->bx0 - lo_x) + px, wall[1] - (lat->by0 - lo_y) + px,
-                    wall[2] + (hi_x - lat->bx1) - px, wall[3] + (hi_y - lat->by1) - px };
-    impulse_set_walls(run, sb, w);
-}
-
-/* Frames in one period of a periodic drive at def's frame rate. */
-static int drive_period(const impulse_run *run, const animate_def *def)
-{
-    int period = (int)lround(def->fps / run->def.rate);
-    return period < 2 ? 2 : period;
-}
-
 /* Builds part i's lattice (into m), body and impulse, calibrated and kicked;
  * wall (or NULL) keeps its nodes inside the canvas, px image pixels a side. */
 static poyo_status part_begin(chain *c, int i, const image *src, const animate_def *def, const double *wall,
@@ -90,7 +48,7 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
     if (!info)
         return poyo_fail(err, POYO_ERR_USAGE, "unknown impulse");
     int land;
-    softbody_def body = body_for(def, info, &land);
+    softbody_def body = animate_body_for(def, info, &land);
     if ((st = softbody_create(&m->lat, &body, &p->sb, err)) != POYO_OK)
         return st;
     if ((st = impulse_begin(&p->run, &def->impulse, p->sb, &m->lat, src->w, src->h, err)) != POYO_OK)
@@ -100,7 +58,7 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
     if (land)
         softbody_unpin_all(p->sb);
     if (wall)
-        part_walls(&p->run, p->sb, &m->lat, wall, px);
+        animate_set_walls(&p->run, p->sb, &m->lat, wall, px);
     c->nd[i] = softbody_view(p->sb);
     m->n = c->nd[i].n;
     m->steps = p->steps = softbody_steps(p->sb);
@@ -112,7 +70,7 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
     memcpy(m->qx, c->nd[i].qx, (size_t)m->n * sizeof(double));
     memcpy(m->qy, c->nd[i].qy, (size_t)m->n * sizeof(double));
     if (info->periodic)
-        p->run.omega = 2.0 * PI * def->fps / drive_period(&p->run, def);
+        p->run.omega = 2.0 * PI * def->fps / animate_drive_period(&p->run, def);
     else /* the cap guards undamped bodies */
         p->run.cap_energy = !info->has_floor && body.damping < 0.05;
     impulse_kick(&p->run, p->sb);
@@ -174,33 +132,22 @@ static void plan(const chain *c, const animate_def *def, const stagger *s, const
     const impulse_run *run = &c->p[0].run;
     if (run->info->periodic) {
         cd->kind = CLIP_PERIODIC;
-        cd->period = drive_period(run, def);
+        cd->period = animate_drive_period(run, def);
         return;
     }
-    cd->kind = CLIP_ONESHOT;
-    clip_set_length(cd, def->duration, def->max_duration);
+    animate_plan_oneshot(def, softbody_get_def(c->p[0].sb)->hz, cd);
     int later = (c->n - 1) * s->delay;
     if (cd->fixed)
         cd->fixed += later;
     cd->max_frames += later;
-    /* over: each part has flown (if it flies) and wobbled a while since its
-     * start; then for half a wobble every node stays within two fifths of
-     * the largest excursion (and a pixel) of rest; the ease brings it home */
+    /* each part has flown (if it flies) and wobbled a while since its start */
     for (int i = 0; i < c->n; i++) {
-        double flight = run->info->has_floor ? impulse_release_time(&c->p[i].run) + 0.3 : 0.0;
-        int min = c->p[i].start + (int)ceil((0.8 + flight) * def->fps);
+        int min = c->p[i].start + animate_min_frames(&c->p[i].run, def);
         if (min > cd->min_frames)
             cd->min_frames = min;
     }
-    cd->still = INFINITY;
-    cd->near = 1.0;
-    cd->fade = 0.4;
-    cd->quiet = (int)ceil(0.5 * def->fps / softbody_get_def(c->p[0].sb)->hz);
     cd->rest_x = rest_x;
     cd->rest_y = rest_y;
-    cd->frame0_rest = 1;
-    cd->ease = (int)lround(0.2 * def->fps);
-    cd->ease_to_end = 1;
 }
 
 /* Each part's frames out of the clip of all parts (whose arrays are freed). */
@@ -280,7 +227,7 @@ static int start_gap(const chain *c, const animate_def *def)
     if (n < 2)
         return 0;
     if (c->p[0].run.info->periodic)
-        return (int)lround(drive_period(&c->p[0].run, def) / (2.0 * n));
+        return (int)lround(animate_drive_period(&c->p[0].run, def) / (2.0 * n));
     return (int)lround(fmin(0.1, 0.6 / (n - 1)) * def->fps);
 }
 

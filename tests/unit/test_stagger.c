@@ -36,6 +36,15 @@ static int top(const anim *a, int f, int x0, int x1)
     return a->height;
 }
 
+/* The defaults, kicked by impulse, drawn on one thread. */
+static animate_def def_for(const char *impulse)
+{
+    animate_def d = animate_default_def();
+    d.impulse.kind = (impulse_kind)impulse_lookup(impulse);
+    d.threads = 1;
+    return d;
+}
+
 /* Simulates n parts of the stamp of both blocks, kicked by impulse, from
  * the left block (first 0) or the right one (first 1). */
 static poyo_status simulate(const char *impulse, int first, int n, image parts[2], stagger *s, poyo_error *err)
@@ -44,9 +53,7 @@ static poyo_status simulate(const char *impulse, int first, int n, image parts[2
     blocks(&whole, 1, 1);
     blocks(&parts[0], 1, 0);
     blocks(&parts[1], 0, 1);
-    animate_def d = animate_default_def();
-    d.impulse.kind = (impulse_kind)impulse_lookup(impulse);
-    d.threads = 1;
+    animate_def d = def_for(impulse);
     poyo_status st = stagger_simulate(&whole, parts + first, n, &d, s, err);
     image_free(&whole);
     return st;
@@ -55,17 +62,11 @@ static poyo_status simulate(const char *impulse, int first, int n, image parts[2
 /* Simulates and draws the two blocks as parts kicked by impulse. */
 static poyo_status film(const char *impulse, stagger *s, anim *a, poyo_error *err)
 {
-    image whole, parts[2];
-    blocks(&whole, 1, 1);
-    blocks(&parts[0], 1, 0);
-    blocks(&parts[1], 0, 1);
-    animate_def d = animate_default_def();
-    d.impulse.kind = (impulse_kind)impulse_lookup(impulse);
-    d.threads = 1;
-    poyo_status st = stagger_simulate(&whole, parts, 2, &d, s, err);
+    image parts[2];
+    animate_def d = def_for(impulse);
+    poyo_status st = simulate(impulse, 0, 2, parts, s, err);
     if (st == POYO_OK && (st = stagger_render(s, &d, a, err)) != POYO_OK)
         stagger_free(s);
-    image_free(&whole);
     for (int k = 0; k < 2; k++)
         image_free(&parts[k]);
     return st;
