@@ -119,6 +119,30 @@ static int solid_extent(const image *im, int col, double *lo, double *hi)
     return 1;
 }
 
+/* The centres of the opaque pixels (alpha at least one half), every stride-th
+ * of them across and down so that at most LATTICE_OPAQUE_SAMPLES are kept. */
+static int sample_opaque(const image *im, lattice *out)
+{
+    long count = 0;
+    for (size_t p = 0; p < (size_t)im->w * (size_t)im->h; p++)
+        count += im->rgba[4 * p + 3] >= 128;
+    int stride = 1;
+    while (count / ((long)stride * stride) > LATTICE_OPAQUE_SAMPLES)
+        stride++;
+    out->op_x = malloc(LATTICE_OPAQUE_SAMPLES * sizeof *out->op_x);
+    out->op_y = malloc(LATTICE_OPAQUE_SAMPLES * sizeof *out->op_y);
+    if (!out->op_x || !out->op_y)
+        return 0;
+    for (int y = stride / 2; y < im->h; y += stride)
+        for (int x = stride / 2; x < im->w && out->op_n < LATTICE_OPAQUE_SAMPLES; x += stride)
+            if (im->rgba[4 * ((size_t)y * im->w + x) + 3] >= 128) {
+                out->op_x[out->op_n] = (float)(x + 0.5);
+                out->op_y[out->op_n] = (float)(y + 0.5);
+                out->op_n++;
+            }
+    return 1;
+}
+
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -154,7 +178,7 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
-    if (!mark_cells(im, out, x0, y0, x1, y1)) {
+    if (!mark_cells(im, out, x0, y0, x1, y1) || !sample_opaque(im, out)) {
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
@@ -170,5 +194,7 @@ void lattice_free(lattice *l)
     free(l->index);
     free(l->ni);
     free(l->nj);
+    free(l->op_x);
+    free(l->op_y);
     memset(l, 0, sizeof *l);
 }

@@ -23,7 +23,12 @@ typedef struct lattice {
     double bx0, by0, bx1, by1; /* bounding box of the visible pixels, image pixels */
     double sx0, sy0, sx1, sy1; /* bounding box of the opaque part (alpha >= 1/2), edges where alpha
                                 * crosses one half; all 0 when no pixel reaches it */
+    int op_n;              /* opaque pixels sampled on a regular stride, at most LATTICE_OPAQUE_SAMPLES */
+    float *op_x, *op_y;    /* op_n: their centres, image pixels (owned) */
 } lattice;
+
+/* The most opaque pixels a lattice samples (to measure a deformation where the picture is). */
+#define LATTICE_OPAQUE_SAMPLES 2048
 
 /* Lays a lattice with `grid` nodes (LATTICE_GRID_MIN to _MAX) along the longer side of the visible
  * bounding box. Fails with POYO_ERR_INPUT when no pixel is visible. */

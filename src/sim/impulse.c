@@ -648,6 +648,34 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
 #undef from_anchor
 }
 
+/* The turn of the best affine map of the displacement over the opaque
+ * pixels (the rotation of p -> p + A p, radians): what a viewer sees turn,
+ * where the picture is and not the air between a tower's legs. */
+static double affine_turn(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
+{
+    const lattice *l = run->lat;
+    double s[12] = { 0 }; /* n, x, y, fx, fy, xx, xy, yy, x fx, y fx, x fy, y fy */
+    for (int k = 0; k < l->op_n; k++) {
+        double x = l->op_x[k], y = l->op_y[k], fx, fy;
+        if (!displacement_at(run, nd, rx, ry, x, y, &fx, &fy))
+            continue;
+        double v[12] = { 1, x, y, fx, fy, x * x, x * y, y * y, x * fx, y * fx, x * fy, y * fy };
+        for (int i = 0; i < 12; i++)
+            s[i] += v[i];
+    }
+    if (s[0] < 3)
+        return 0.0;
+    double n = s[0], cx = s[1] / n, cy = s[2] / n, mx = s[3] / n, my = s[4] / n;
+    double sxx = s[5] - n * cx * cx, sxy = s[6] - n * cx * cy, syy = s[7] - n * cy * cy;
+    double bx0 = s[8] - n * cx * mx, bx1 = s[9] - n * cy * mx, by0 = s[10] - n * cx * my, by1 = s[11] - n * cy * my;
+    double det = sxx * syy - sxy * sxy;
+    if (!(fabs(det) > 1e-12))
+        return 0.0;
+    double a11 = (syy * bx0 - sxy * bx1) / det, a12 = (sxx * bx1 - sxy * bx0) / det;
+    double a21 = (syy * by0 - sxy * by1) / det, a22 = (sxx * by1 - sxy * by0) / det;
+    return atan2(a21 - a12, 2 + a11 + a22);
+}
+
 /* How much shorter (squash) or taller (stretch) the opaque box is now, over
  * its height: the mean move of its top and of its bottom edge, sampled
  * across its width where cells are drawn. The nodes reach past the opaque
@@ -675,7 +703,7 @@ static double height_change(const impulse_run *run, const softbody_nodes *nd, co
 
 /* The deformation now in the strength's own units (poke: the mean displacement
  * within 0.1 of the height around the kick point over the height; twist: the
- * least-squares turn of the body, radians). */
+ * turn of the best affine map over the opaque pixels, radians). */
 static double press_measure(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
     if (!rx) {
@@ -704,22 +732,8 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd, co
     }
     if (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
         return height_change(run, nd, rx, ry);
-    if (run->def.kind == IMPULSE_TWIST) {
-        double cx = 0, cy = 0, px = 0, py = 0, dot = 0, cross = 0;
-        for (int k = 0; k < nd->n; k++) {
-            cx += nd->qx[k];
-            cy += nd->qy[k];
-            px += nd->x[k];
-            py += nd->y[k];
-        }
-        cx /= nd->n, cy /= nd->n, px /= nd->n, py /= nd->n;
-        for (int k = 0; k < nd->n; k++) {
-            double qx = nd->qx[k] - cx, qy = nd->qy[k] - cy, sx = nd->x[k] - px, sy = nd->y[k] - py;
-            dot += qx * sx + qy * sy;
-            cross += qx * sy - qy * sx;
-        }
-        return fabs(atan2(cross, dot));
-    }
+    if (run->def.kind == IMPULSE_TWIST)
+        return fabs(affine_turn(run, nd, rx, ry));
     double r = 0.1 * run->size, sum = 0;
     int count = 0;
     for (int a = -4; a <= 4; a++)
@@ -1007,8 +1021,10 @@ static void scale_press(impulse_run *run, softbody *sb)
             softbody_set_pinned(sb, run->hk[h], 0);
         if (!(peak > 1e-9))
             break;
-        /* a tall thin body bends more than it turns: its turn may need six times the hand's */
-        double g = fmin(twist ? 6.0 : 3.0, fmax(0.25, s / peak));
+        /* the hand turns at most four times as far as asked in all: a spire
+         * on a wide base (the Tokyo tower) would need six, and its spire
+         * folds over instead of turning */
+        double g = fmin(twist ? 4.0 / run->gain : 3.0, fmax(0.25, s / peak));
         if (by_gain) {
             run->gain *= g;
             if (fabs(log(g)) < log(1.1))
