@@ -105,6 +105,7 @@ function goal(col, imp, name, long, med,   jd) {
     else if (col == "dent") { G_op = ">="; G_a = 3 }
     else if (col == "area") { if (!jd) { G_op = "<="; G_a = 0.05 } }
     else if (col == "land") { G_op = "<="; G_a = 0.08 }
+    else if (col == "parts" || col == "holes") { G_op = "<="; G_a = 0 }
     else if (col == "srat") { G_op = "<="; G_a = 3 }
     else if (col == "seam") { G_op = "<="; G_a = imp ~ /^(wave|pat)/ ? 1.25 : med > 1 ? med : 1 }
     else if (col == "axis") { if (jd) { G_op = "<="; G_a = 10 } }
@@ -165,7 +166,7 @@ END {
     printf "%-12s %3s", "impulse", "n"
     for (c = 1; c <= ncol; c++) printf " %11s", cols[c]
     printf "\n%-12s %3s", "goal", ""
-    split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 - - - <=3 <=max(s,1)/1.25 <=10 =1 >=.95 =0 -", gl, " ")
+    split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 =0 =0 - <=3 <=max(s,1)/1.25 <=10 =1 >=.95 =0 -", gl, " ")
     for (c = 1; c <= ncol; c++) printf " %11s", gl[c]
     printf "\n"
     n = split(impulses, imps, " ")
@@ -191,7 +192,7 @@ END {
     print "move: moving_fraction   peak: peak_d_rel (goal .10 squash stretch jump drop, .06 the others)"
     print "str: strength / the impulse default strength   jelly: goal on round faces (" round "), .50 poke, .32 squash twist"
     print "dent, sprd: dent_ratio, dent_spread (poke, pat)   area: area_dev (no goal for jump, drop)   land: area_dev_landing"
-    print "parts, holes: frames that change them   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
+    print "parts, holes: frames that change the parts or open a hole (seen through, alpha < 64)   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
     print "axis: axis_dev_max (degrees, shapes with a 2:1 second-moment ratio; goal from touchdown, jump and drop)"
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"

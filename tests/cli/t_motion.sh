@@ -3,9 +3,9 @@
 # (tests/tools/motionstats, with F from the render grid of the same clip): on
 # two round faces at 128 px every impulse at its defaults shows the stamp at
 # full size and off the canvas's edge, moves in most frames, reaches a visible
-# peak and the strength asked, keeps its area, loops without a jump, stays as
-# crisp as at rest and does not shimmer when still, hanging or free too; a
-# poke is a dent and a twist is not a tilt.
+# peak and the strength asked, keeps its area, neither tears nor opens a hole,
+# loops without a jump, stays as crisp as at rest and does not shimmer when
+# still, hanging or free too; a poke is a dent and a twist is not a tilt.
 . "$(dirname "$0")/lib.sh"
 
 # measure IMAGE IMPULSE [POYO OPTIONS]: poyo's frames at 128 px and their figures in fig.txt
@@ -45,7 +45,7 @@ for img in 1f600.png 1f431.png; do
         # the cat has no head between its ears, where pat lands by default
         at=
         [ "$imp $img" = "pat 1f431.png" ] && at="--at 0.5,0.2"
-        test_expect_success "$imp on $img: full size, lively, visible, honest, area kept, seamless, crisp, no shimmer" '
+        test_expect_success "$imp on $img: full size, lively, visible, honest, area kept, whole, seamless, crisp, no shimmer" '
             measure '"$img"' '"$imp"' '"$at"' &&
             s=$(strength_of '"$imp"') &&
             case '"$imp"' in
@@ -60,6 +60,7 @@ for img in 1f600.png 1f431.png; do
             holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
             holds crisp "sharp_min >= 0.95" &&
             holds shimmer "twinkle == 0" &&
+            holds whole "parts_changed == 0 && holes_new == 0" &&
             holds steps "step_ratio <= 3" &&
             case '"$imp"' in
             wave | pat) holds seam "seam_ratio <= 1.25" ;;
