@@ -471,6 +471,25 @@ static void write_head(gif_writer *g, const indexed *ix, int w, int h, int bits,
     }
 }
 
+/* The n pixels of row t as a frame stores them over row c (what a decoder
+ * shows): each one c already shows as tr, so that it shows through, eight at
+ * a time. */
+static void changed_pixels(uint8_t *line, const uint8_t *t, const uint8_t *c, int n, uint8_t tr)
+{
+    uint64_t trs = ONES * tr;
+    int x = 0;
+    for (; x + 8 <= n; x += 8) {
+        uint64_t vt, vc;
+        memcpy(&vt, t + x, 8);
+        memcpy(&vc, c + x, 8);
+        uint64_t same = (zero_bytes(vt ^ vc) >> 7) * 0xff; /* 0xff where equal */
+        uint64_t v = (vt & ~same) | (trs & same);
+        memcpy(line + x, &v, 8);
+    }
+    for (; x < n; x++)
+        line[x] = t[x] == c[x] ? tr : t[x];
+}
+
 /* One planned frame: its graphic control and descriptor, then its rectangle's
  * pixels, those a decoder already shows written as the transparent index.
  * canvas is what the decoder shows and is brought up to date; line holds w. */
@@ -493,9 +512,8 @@ static void write_frame(gif_writer *g, const indexed *ix, const uint8_t *target,
     gif_put(g, gce, sizeof gce);
     lzw_start(g, bits < 2 ? 2 : bits);
     for (int y = r.y0; y < r.y1; y++) {
-        const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
-        for (int x = r.x0; x < r.x1; x++)
-            line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
+        const uint8_t *t = target + (size_t)y * w;
+        changed_pixels(line, t + r.x0, canvas + (size_t)y * w + r.x0, rw, (uint8_t)tr);
         lzw_pixels(g, line, rw);
         if (lossy) { /* what was written, where it was not the transparent index */
             uint8_t *cw = canvas + (size_t)y * w + r.x0;
