@@ -14,6 +14,8 @@
  * stamp-sized images, so quantising asks OpenMP for one thread. */
 #include <omp.h>
 
+#include "util/hugemem.h"
+
 /* An exact colour histogram of every frame: open addressing on the packed
  * colour, grown as needed; far cheaper than per-image histograms. */
 typedef struct colour_count {
@@ -436,7 +438,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     if (st != POYO_OK)
         return st;
     size_t npx = (size_t)a->width * a->height;
-    out->index = malloc(npx * (size_t)a->count);
+    out->index = hugemem_calloc(npx, (size_t)a->count);
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = NULL;
     liq_result *res = NULL;

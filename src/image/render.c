@@ -18,6 +18,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "util/hugemem.h"
+
 static void fill_displacements(renderer *r, const double *x, const double *y)
 {
     const lattice *lat = r->lat;
@@ -180,7 +182,7 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
 {
     size_t pw = (size_t)im->w + 2 * PAD, ph = (size_t)im->h + 2 * PAD;
     size_t uw = pw * (size_t)up, uh = ph * (size_t)up;
-    float *f = calloc(uw * uh * 4, sizeof *f);
+    float *f = hugemem_calloc(uw * uh * 4, sizeof *f);
     if (!f)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", im->w, im->h);
     for (int y = 0; y < im->h; y++)
