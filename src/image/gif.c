@@ -23,12 +23,14 @@
 
 /* The bytes written so far and the LZW state of the image being written:
  * GIF's variable-length-code LZW (GIF89a, appendix F), codes packed from the
- * low bit up into sub-blocks of 255 bytes. */
+ * low bit up, gathered for the whole image and then cut into sub-blocks of
+ * 255 bytes. */
 typedef struct gif_writer {
     bytebuf *out;
     int failed;
-    uint8_t block[256];   /* block[0] = bytes held in block[1..] */
-    uint32_t acc;         /* bits not yet written, low bits first */
+    uint8_t *code;        /* the image's packed codes so far: ncode bytes of at most LZW_CODE_BYTES(pixels) */
+    size_t ncode;
+    uint64_t acc;         /* bits not yet in code, low bits first */
     int nacc;
     int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
     int prefix;           /* code of the string matched so far, -1 before the first pixel */
@@ -42,6 +44,11 @@ typedef struct gif_writer {
     uint8_t suffix[4096];
     int err[3];           /* colour error carried along the string being matched */
 } gif_writer;
+
+/* Bytes an image of n pixels packs its codes into at most: a code per pixel
+ * and a clear code per table of 4093 entries, at 12 bits, with the first and
+ * the last codes and the bits not yet a whole byte (four bytes at a time). */
+#define LZW_CODE_BYTES(n) ((size_t)(n) * 2 + 64)
 
 static void gif_start(gif_writer *g, bytebuf *out, int loss, int tr, const uint8_t (*pal)[3])
 {
@@ -58,25 +65,21 @@ static void gif_put(gif_writer *g, const uint8_t *p, size_t n)
         g->failed = 1;
 }
 
-static inline void lzw_byte(gif_writer *g, uint8_t v)
-{
-    if (g->block[0] == 255) {
-        gif_put(g, g->block, 256);
-        g->block[0] = 0;
-    }
-    g->block[++g->block[0]] = v;
-}
-
 /* Writes code at the current width; the width grows once the next code to
  * be made needs it (as giflib does, so the bytes match its encoder's). */
 static inline void lzw_code(gif_writer *g, int code)
 {
-    g->acc |= (uint32_t)code << g->nacc;
+    g->acc |= (uint64_t)code << g->nacc;
     g->nacc += g->bits;
-    while (g->nacc >= 8) {
-        lzw_byte(g, (uint8_t)g->acc);
-        g->acc >>= 8;
-        g->nacc -= 8;
+    if (g->nacc >= 32) {
+        uint8_t *d = g->code + g->ncode;
+        d[0] = (uint8_t)g->acc;
+        d[1] = (uint8_t)(g->acc >> 8);
+        d[2] = (uint8_t)(g->acc >> 16);
+        d[3] = (uint8_t)(g->acc >> 24);
+        g->ncode += 4;
+        g->acc >>= 32;
+        g->nacc -= 32;
     }
     if (g->next >= g->limit && g->bits < 12)
         g->limit = 1 << ++g->bits;
@@ -99,7 +102,7 @@ static void lzw_start(gif_writer *g, int min_bits)
     gif_put(g, &b, 1);
     g->min_bits = min_bits;
     g->clear = 1 << min_bits;
-    g->block[0] = 0;
+    g->ncode = 0;
     g->acc = 0;
     g->nacc = 0;
     g->prefix = -1;
@@ -277,24 +280,31 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
     g->prefix = prefix;
 }
 
-/* Ends the image's data: the last string, the end code, the last bits and
- * an empty sub-block. */
+/* Ends the image's data: the last string, the end code and the last bits,
+ * written as sub-blocks of 255 bytes (the last one shorter), then an empty
+ * one. */
 static void lzw_finish(gif_writer *g)
 {
     if (g->prefix >= 0)
         lzw_code(g, g->prefix);
     lzw_code(g, g->clear + 1);
-    while (g->nacc > 0) {
-        lzw_byte(g, (uint8_t)g->acc);
-        g->acc >>= 8;
-        g->nacc -= 8;
-    }
+    for (; g->nacc > 0; g->nacc -= 8, g->acc >>= 8)
+        g->code[g->ncode++] = (uint8_t)g->acc;
     g->acc = 0;
     g->nacc = 0;
-    if (g->block[0])
-        gif_put(g, g->block, (size_t)g->block[0] + 1);
-    uint8_t end = 0;
-    gif_put(g, &end, 1);
+    if (g->failed || bytebuf_reserve(g->out, g->ncode + g->ncode / 255 + 2, NULL) != POYO_OK) {
+        g->failed = 1;
+        return;
+    }
+    uint8_t *d = g->out->data + g->out->len;
+    for (size_t i = 0; i < g->ncode; i += 255) {
+        size_t n = g->ncode - i < 255 ? g->ncode - i : 255;
+        *d++ = (uint8_t)n;
+        memcpy(d, g->code + i, n);
+        d += n;
+    }
+    *d++ = 0;
+    g->out->len = (size_t)(d - g->out->data);
 }
 
 static double now_ms(void)
@@ -542,7 +552,8 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     int *delays = malloc((size_t)a->count * sizeof *delays);
     int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
     gif_writer *g = malloc(sizeof *g);
-    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g) {
+    uint8_t *code = malloc(LZW_CODE_BYTES(npx));
+    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g || !code) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
@@ -554,6 +565,7 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     anim_delays(&merged, 100, 2, delays);
 
     gif_start(g, out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
+    g->code = code;
     int bits = 1;
     while ((1 << bits) < ix.ncolors)
         bits++;
@@ -582,6 +594,7 @@ done:
     free(src);
     free(hold);
     free(g);
+    free(code);
     indexed_free(&ix);
     return st;
 }
