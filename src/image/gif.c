@@ -35,6 +35,8 @@ typedef struct gif_writer {
     int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
     int prefix;           /* code of the string matched so far, -1 before the first pixel */
     uint32_t slot[LZW_SLOTS]; /* (prefix << 8 | pixel) << 12 | code, or LZW_EMPTY */
+    uint16_t tr_child[4096]; /* exact LZW: the code of each code's string followed by the transparent index
+                                (unchanged pixels, the commonest), 0 for none; those strings are not in slot */
     /* lossy LZW: a string may go on with a pixel of another colour up to the
      * loss away; the table as a tree, each code's children in a list */
     long loss2;           /* largest squared RGB distance allowed, 0 = exact */
@@ -93,6 +95,8 @@ static void lzw_reset(gif_writer *g)
     memset(g->slot, 0xff, sizeof g->slot);
     if (g->loss2)
         memset(g->child, 0xff, sizeof g->child[0] * (size_t)g->clear);
+    else
+        memset(g->tr_child, 0, sizeof g->tr_child);
 }
 
 /* Starts an image's data: the minimum code size, then a clear code. */
@@ -255,23 +259,32 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
         lzw_pixels_lossy(g, px, n);
         return;
     }
-    int i = 0, prefix = g->prefix;
+    int i = 0, prefix = g->prefix, tr = g->tr;
     if (prefix < 0 && n > 0)
         prefix = px[i++];
     for (; i < n; i++) {
-        uint32_t key = (uint32_t)prefix << 8 | px[i];
-        size_t h = lzw_hash(key);
-        uint32_t e;
-        while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
-            h = (h + 1) & (LZW_SLOTS - 1);
-        if (e != LZW_EMPTY) {
-            prefix = (int)(e & 0xfff);
-            continue;
+        uint32_t key = (uint32_t)prefix << 8 | px[i], e;
+        size_t h = 0;
+        if (px[i] == tr) {
+            if (g->tr_child[prefix]) {
+                prefix = g->tr_child[prefix];
+                continue;
+            }
+        } else {
+            for (h = lzw_hash(key); (e = g->slot[h]) != LZW_EMPTY; h = (h + 1) & (LZW_SLOTS - 1))
+                if (e >> 12 == key)
+                    break;
+            if (e != LZW_EMPTY) {
+                prefix = (int)(e & 0xfff);
+                continue;
+            }
         }
         lzw_code(g, prefix);
         if (g->next >= 4095) { /* the table is full: start afresh */
             lzw_code(g, g->clear);
             lzw_reset(g);
+        } else if (px[i] == tr) {
+            g->tr_child[prefix] = (uint16_t)g->next++;
         } else {
             g->slot[h] = key << 12 | (uint32_t)g->next++;
         }
