@@ -17,6 +17,9 @@
 #define LZW_SLOTS (1u << LZW_BITS)
 #define LZW_EMPTY 0xffffffffu
 
+/* pixels whose strings exact LZW keeps in tables of their own */
+#define LZW_DIRECT 4
+
 /* GIF disposal methods (GIF89a, 23.c.iv) */
 #define DISPOSE_DO_NOT 1
 #define DISPOSE_BACKGROUND 2
@@ -35,8 +38,11 @@ typedef struct gif_writer {
     int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
     int prefix;           /* code of the string matched so far, -1 before the first pixel */
     uint32_t slot[LZW_SLOTS]; /* (prefix << 8 | pixel) << 12 | code, or LZW_EMPTY */
-    uint16_t tr_child[4096]; /* exact LZW: the code of each code's string followed by the transparent index
-                                (unchanged pixels, the commonest), 0 for none; those strings are not in slot */
+    /* exact LZW: the strings that go on with one of a few common pixels
+     * (the transparent index and the clip's commonest colours) are kept in
+     * tables indexed by code instead of slot */
+    int8_t direct[256];   /* the table in child_of for each pixel, or -1 (its strings are in slot) */
+    uint16_t child_of[LZW_DIRECT][4096]; /* the code of each code's string followed by that pixel, 0 for none */
     /* lossy LZW: a string may go on with a pixel of another colour up to the
      * loss away; the table as a tree, each code's children in a list */
     long loss2;           /* largest squared RGB distance allowed, 0 = exact */
@@ -58,6 +64,7 @@ static void gif_start(gif_writer *g, bytebuf *out, int loss, int tr, const uint8
     g->failed = 0;
     g->loss2 = (long)loss * loss;
     g->tr = tr;
+    memset(g->direct, -1, sizeof g->direct);
     g->pal = pal;
 }
 
@@ -96,7 +103,7 @@ static void lzw_reset(gif_writer *g)
     if (g->loss2)
         memset(g->child, 0xff, sizeof g->child[0] * (size_t)g->clear);
     else
-        memset(g->tr_child, 0, sizeof g->tr_child);
+        memset(g->child_of, 0, sizeof g->child_of);
 }
 
 /* Starts an image's data: the minimum code size, then a clear code. */
@@ -259,15 +266,16 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
         lzw_pixels_lossy(g, px, n);
         return;
     }
-    int i = 0, prefix = g->prefix, tr = g->tr;
+    int i = 0, prefix = g->prefix;
     if (prefix < 0 && n > 0)
         prefix = px[i++];
     for (; i < n; i++) {
         uint32_t key = (uint32_t)prefix << 8 | px[i], e;
         size_t h = 0;
-        if (px[i] == tr) {
-            if (g->tr_child[prefix]) {
-                prefix = g->tr_child[prefix];
+        int d = g->direct[px[i]];
+        if (d >= 0) {
+            if (g->child_of[d][prefix]) {
+                prefix = g->child_of[d][prefix];
                 continue;
             }
         } else {
@@ -283,8 +291,8 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
         if (g->next >= 4095) { /* the table is full: start afresh */
             lzw_code(g, g->clear);
             lzw_reset(g);
-        } else if (px[i] == tr) {
-            g->tr_child[prefix] = (uint16_t)g->next++;
+        } else if (d >= 0) {
+            g->child_of[d][prefix] = (uint16_t)g->next++;
         } else {
             g->slot[h] = key << 12 | (uint32_t)g->next++;
         }
@@ -474,6 +482,28 @@ static void plan_frames(const indexed *ix, const int *src, int count, int w, int
     plan[count - 1].disposal = DISPOSE_DO_NOT;
 }
 
+/* The pixels an exact writer keeps in tables of their own: the transparent
+ * index (every pixel a decoder already shows) and the commonest colours of
+ * a sample of the frames (every eighth pixel); which ones only decides how
+ * fast the strings are found. */
+static void choose_direct(gif_writer *g, const indexed *ix)
+{
+    size_t n = (size_t)ix->width * ix->height * (size_t)ix->count, seen[256] = { 0 };
+    for (size_t i = 0; i < n; i += 8)
+        seen[ix->index[i]]++;
+    seen[ix->transparent] = (size_t)-1;
+    for (int d = 0; d < LZW_DIRECT; d++) {
+        int best = 0;
+        for (int c = 1; c < 256; c++)
+            if (seen[c] > seen[best])
+                best = c;
+        if (seen[best] == 0)
+            break;
+        g->direct[best] = (int8_t)d;
+        seen[best] = 0;
+    }
+}
+
 /* The header, the logical screen (a global table of 2^bits entries, 8 bits per
  * primary, the transparent index as background, square pixels), the palette
  * and the loop count. */
@@ -578,6 +608,8 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     anim_delays(&merged, 100, 2, delays);
 
     gif_start(g, out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
+    if (!q->lossy)
+        choose_direct(g, &ix);
     g->code = code;
     int bits = 1;
     while ((1 << bits) < ix.ncolors)
