@@ -793,20 +793,23 @@ typedef struct draw_task {
     uint8_t *frames;
 } draw_task;
 
-/* Draws frames first, first + step, ... of the task. Frame 0 is drawn before
- * any task starts; a frame whose nodes are where frame 0's are (the still
- * frames a clip snaps to its first) is a copy of it, not drawn again. */
+/* Whether frame f's nodes are where frame 0's are: a still frame a clip
+ * snaps to its first, drawn as a copy of it. */
+static int same_as_first(const draw_task *t, int f)
+{
+    size_t nb = (size_t)t->n * sizeof *t->x;
+    return f > 0 && memcmp(t->x + (size_t)f * t->n, t->x, nb) == 0 && memcmp(t->y + (size_t)f * t->n, t->y, nb) == 0;
+}
+
+/* Draws frames first, first + step, ... of the task, but for the copies of
+ * frame 0, made once every task is done. */
 static void *draw_some(void *arg)
 {
     draw_task *t = arg;
-    size_t fb = (size_t)t->r->w * t->r->h * 4, nb = (size_t)t->n * sizeof *t->x;
-    for (int f = t->first; f < t->count; f += t->step) {
-        const double *fx = t->x + (size_t)f * t->n, *fy = t->y + (size_t)f * t->n;
-        if (f > 0 && memcmp(fx, t->x, nb) == 0 && memcmp(fy, t->y, nb) == 0)
-            memcpy(t->frames + fb * (size_t)f, t->frames, fb);
-        else
-            renderer_draw(t->r, fx, fy, t->frames + fb * (size_t)f);
-    }
+    size_t fb = (size_t)t->r->w * t->r->h * 4;
+    for (int f = t->first; f < t->count; f += t->step)
+        if (!same_as_first(t, f))
+            renderer_draw(t->r, t->x + (size_t)f * t->n, t->y + (size_t)f * t->n, t->frames + fb * (size_t)f);
     return NULL;
 }
 
@@ -830,14 +833,12 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
         made = t + 1;
     }
     int started = 1;
-    if (count > 0)
-        renderer_draw(r, x, y, frames);
     for (int t = 0; t < made; t++) {
         tasks[t].r = t == 0 ? r : &extra[t];
         tasks[t].x = x;
         tasks[t].y = y;
         tasks[t].n = n;
-        tasks[t].first = t + 1;
+        tasks[t].first = t;
         tasks[t].count = count;
         tasks[t].step = made;
         tasks[t].frames = frames;
@@ -855,6 +856,10 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
         draw_some(&tasks[t]);
     for (int t = 1; t < started; t++)
         pthread_join(th[t], NULL);
+    size_t fb = (size_t)r->w * r->h * 4;
+    for (int f = 1; f < count; f++)
+        if (same_as_first(&tasks[0], f))
+            memcpy(frames + fb * (size_t)f, frames, fb);
     for (int t = 1; t < made; t++)
         renderer_free(&extra[t]);
     return st;
