@@ -391,7 +391,7 @@ static poyo_status remap_dithered(const anim *a, const binarize *bz, liq_attr *a
 }
 
 /* Undithered: each pixel on its nearest entry (never the transparent one tr),
- * remembered per colour, as flat stamps repeat their colours. */
+ * remembered per raw pixel value, as flat stamps repeat their colours. */
 static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorted_palette *spal, int tr,
                                  size_t colours, indexed *out, poyo_error *err)
 {
@@ -411,14 +411,14 @@ static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorte
             uint32_t v = load_px(sp + 4 * i);
             if (v != raw) { /* a run of one raw value keeps its index */
                 raw = v;
-                uint32_t k = pixel_key(bz, sp + 4 * i);
-                if (!k) {
+                if (sp[4 * i + 3] < bz->threshold) {
                     idx = (uint8_t)tr;
-                } else {
-                    uint32_t rgb = k & 0xffffffu;
-                    int *e = cache_find(cache, shift, &used, rgb);
-                    if (*e < 0)
+                } else { /* the entry of each raw value, found from its key once */
+                    int *e = cache_find(cache, shift, &used, v);
+                    if (*e < 0) {
+                        uint32_t rgb = pixel_key(bz, sp + 4 * i) & 0xffffffu;
                         *e = nearest_sorted(spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255), (int)(rgb & 255));
+                    }
                     idx = (uint8_t)*e;
                 }
             }
