@@ -269,17 +269,36 @@ static inline uint32_t load_px(const uint8_t *s)
     return v;
 }
 
+/* Whether frame f (> 0) is the same as frame 0: the still frames a clip
+ * snaps to its first are copies of it. */
+static int same_as_first(const anim *a, int f)
+{
+    return f > 0 && memcmp(anim_frame(a, f), anim_frame(a, 0), anim_frame_bytes(a)) == 0;
+}
+
 /* The exact histogram of the frames' colours as the GIF will show them (bz):
- * runs of one raw pixel value (flat stamps are mostly runs) are counted once.
- * Returns nonzero when out of memory. */
+ * runs of one raw pixel value (flat stamps are mostly runs) are counted once,
+ * and frame 0 once for itself and its copies, its runs that many times as
+ * long: the copies add no colour, so the table ends as if each had been
+ * counted where it is (a growth their first add would have set off
+ * included). Returns nonzero when out of memory. */
 static int count_colours(const anim *a, const binarize *bzp, colour_count *cc)
 {
     const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
     size_t npx = (size_t)a->width * a->height;
+    unsigned copies = 1;
+    int skipped = 0; /* a copy passed over since the last add */
+    for (int f = 1; f < a->count; f++)
+        copies += (unsigned)same_as_first(a, f);
     for (int f = 0; f < a->count; f++) {
+        if (same_as_first(a, f)) {
+            skipped = 1;
+            continue;
+        }
+        skipped = 0;
         const uint8_t *sp = anim_frame(a, f);
         uint32_t raw = load_px(sp), last = pixel_key(bz, sp);
-        unsigned run = 1;
+        unsigned run = 1, times = f == 0 ? copies : 1;
         for (size_t i = 1; i < npx; i++) {
             uint32_t v = load_px(sp + 4 * i);
             if (v == raw) {
@@ -292,15 +311,15 @@ static int count_colours(const anim *a, const binarize *bzp, colour_count *cc)
                 run++;
                 continue;
             }
-            if (cc_add(cc, last, run) != 0)
+            if (cc_add(cc, last, run * times) != 0)
                 return 1;
             last = k;
             run = 1;
         }
-        if (cc_add(cc, last, run) != 0)
+        if (cc_add(cc, last, run * times) != 0)
             return 1;
     }
-    return 0;
+    return skipped && cc->used >= cc->full && cc_grow(cc) != 0;
 }
 
 /* The counted colours handed to libimagequant's histogram. */
@@ -405,6 +424,10 @@ static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorte
     for (int f = 0; f < a->count; f++) {
         const uint8_t *sp = anim_frame(a, f);
         uint8_t *ip = out->index + npx * (size_t)f;
+        if (same_as_first(a, f)) {
+            memcpy(ip, out->index, npx);
+            continue;
+        }
         uint32_t raw = ~load_px(sp);
         uint8_t idx = 0;
         for (size_t i = 0; i < npx; i++) {
