@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hugemem.h"
+
 poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err)
 {
     memset(a, 0, sizeof *a);
@@ -14,7 +16,7 @@ poyo_status anim_init(anim *a, int width, int height, int count, double fps, poy
     size_t bytes = (size_t)width * (size_t)height * 4u;
     if (bytes / 4u / (size_t)width != (size_t)height || bytes > SIZE_MAX / (size_t)count)
         return poyo_fail(err, POYO_ERR_NOMEM, "animation of %dx%d with %d frames is too large", width, height, count);
-    a->rgba = calloc((size_t)count, bytes);
+    a->rgba = hugemem_calloc((size_t)count, bytes);
     a->hold = malloc((size_t)count * sizeof *a->hold);
     if (!a->rgba || !a->hold) {
         anim_free(a);

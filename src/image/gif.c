@@ -17,22 +17,32 @@
 #define LZW_SLOTS (1u << LZW_BITS)
 #define LZW_EMPTY 0xffffffffu
 
+/* pixels whose strings exact LZW keeps in tables of their own */
+#define LZW_DIRECT 4
+
 /* GIF disposal methods (GIF89a, 23.c.iv) */
 #define DISPOSE_DO_NOT 1
 #define DISPOSE_BACKGROUND 2
 
 /* The bytes written so far and the LZW state of the image being written:
  * GIF's variable-length-code LZW (GIF89a, appendix F), codes packed from the
- * low bit up into sub-blocks of 255 bytes. */
+ * low bit up, gathered for the whole image and then cut into sub-blocks of
+ * 255 bytes. */
 typedef struct gif_writer {
     bytebuf *out;
     int failed;
-    uint8_t block[256];   /* block[0] = bytes held in block[1..] */
-    uint32_t acc;         /* bits not yet written, low bits first */
+    uint8_t *code;        /* the image's packed codes so far: ncode bytes of at most LZW_CODE_BYTES(pixels) */
+    size_t ncode;
+    uint64_t acc;         /* bits not yet in code, low bits first */
     int nacc;
     int min_bits, clear, next, bits, limit; /* codes: clear, next free, width, 1 << width */
     int prefix;           /* code of the string matched so far, -1 before the first pixel */
     uint32_t slot[LZW_SLOTS]; /* (prefix << 8 | pixel) << 12 | code, or LZW_EMPTY */
+    /* exact LZW: the strings that go on with one of a few common pixels
+     * (the transparent index and the clip's commonest colours) are kept in
+     * tables indexed by code instead of slot */
+    int8_t direct[256];   /* the table in child_of for each pixel, or -1 (its strings are in slot) */
+    uint16_t child_of[LZW_DIRECT][4096]; /* the code of each code's string followed by that pixel, 0 for none */
     /* lossy LZW: a string may go on with a pixel of another colour up to the
      * loss away; the table as a tree, each code's children in a list */
     long loss2;           /* largest squared RGB distance allowed, 0 = exact */
@@ -43,12 +53,18 @@ typedef struct gif_writer {
     int err[3];           /* colour error carried along the string being matched */
 } gif_writer;
 
+/* Bytes an image of n pixels packs its codes into at most: a code per pixel
+ * and a clear code per table of 4093 entries, at 12 bits, with the first and
+ * the last codes and the bits not yet a whole byte (four bytes at a time). */
+#define LZW_CODE_BYTES(n) ((size_t)(n) * 2 + 64)
+
 static void gif_start(gif_writer *g, bytebuf *out, int loss, int tr, const uint8_t (*pal)[3])
 {
     g->out = out;
     g->failed = 0;
     g->loss2 = (long)loss * loss;
     g->tr = tr;
+    memset(g->direct, -1, sizeof g->direct);
     g->pal = pal;
 }
 
@@ -58,25 +74,21 @@ static void gif_put(gif_writer *g, const uint8_t *p, size_t n)
         g->failed = 1;
 }
 
-static inline void lzw_byte(gif_writer *g, uint8_t v)
-{
-    if (g->block[0] == 255) {
-        gif_put(g, g->block, 256);
-        g->block[0] = 0;
-    }
-    g->block[++g->block[0]] = v;
-}
-
 /* Writes code at the current width; the width grows once the next code to
  * be made needs it (as giflib does, so the bytes match its encoder's). */
 static inline void lzw_code(gif_writer *g, int code)
 {
-    g->acc |= (uint32_t)code << g->nacc;
+    g->acc |= (uint64_t)code << g->nacc;
     g->nacc += g->bits;
-    while (g->nacc >= 8) {
-        lzw_byte(g, (uint8_t)g->acc);
-        g->acc >>= 8;
-        g->nacc -= 8;
+    if (g->nacc >= 32) {
+        uint8_t *d = g->code + g->ncode;
+        d[0] = (uint8_t)g->acc;
+        d[1] = (uint8_t)(g->acc >> 8);
+        d[2] = (uint8_t)(g->acc >> 16);
+        d[3] = (uint8_t)(g->acc >> 24);
+        g->ncode += 4;
+        g->acc >>= 32;
+        g->nacc -= 32;
     }
     if (g->next >= g->limit && g->bits < 12)
         g->limit = 1 << ++g->bits;
@@ -90,6 +102,8 @@ static void lzw_reset(gif_writer *g)
     memset(g->slot, 0xff, sizeof g->slot);
     if (g->loss2)
         memset(g->child, 0xff, sizeof g->child[0] * (size_t)g->clear);
+    else
+        memset(g->child_of, 0, sizeof g->child_of);
 }
 
 /* Starts an image's data: the minimum code size, then a clear code. */
@@ -99,7 +113,7 @@ static void lzw_start(gif_writer *g, int min_bits)
     gif_put(g, &b, 1);
     g->min_bits = min_bits;
     g->clear = 1 << min_bits;
-    g->block[0] = 0;
+    g->ncode = 0;
     g->acc = 0;
     g->nacc = 0;
     g->prefix = -1;
@@ -256,19 +270,29 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
     if (prefix < 0 && n > 0)
         prefix = px[i++];
     for (; i < n; i++) {
-        uint32_t key = (uint32_t)prefix << 8 | px[i];
-        size_t h = lzw_hash(key);
-        uint32_t e;
-        while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
-            h = (h + 1) & (LZW_SLOTS - 1);
-        if (e != LZW_EMPTY) {
-            prefix = (int)(e & 0xfff);
-            continue;
+        uint32_t key = (uint32_t)prefix << 8 | px[i], e;
+        size_t h = 0;
+        int d = g->direct[px[i]];
+        if (d >= 0) {
+            if (g->child_of[d][prefix]) {
+                prefix = g->child_of[d][prefix];
+                continue;
+            }
+        } else {
+            for (h = lzw_hash(key); (e = g->slot[h]) != LZW_EMPTY; h = (h + 1) & (LZW_SLOTS - 1))
+                if (e >> 12 == key)
+                    break;
+            if (e != LZW_EMPTY) {
+                prefix = (int)(e & 0xfff);
+                continue;
+            }
         }
         lzw_code(g, prefix);
         if (g->next >= 4095) { /* the table is full: start afresh */
             lzw_code(g, g->clear);
             lzw_reset(g);
+        } else if (d >= 0) {
+            g->child_of[d][prefix] = (uint16_t)g->next++;
         } else {
             g->slot[h] = key << 12 | (uint32_t)g->next++;
         }
@@ -277,24 +301,31 @@ static void lzw_pixels(gif_writer *g, uint8_t *px, int n)
     g->prefix = prefix;
 }
 
-/* Ends the image's data: the last string, the end code, the last bits and
- * an empty sub-block. */
+/* Ends the image's data: the last string, the end code and the last bits,
+ * written as sub-blocks of 255 bytes (the last one shorter), then an empty
+ * one. */
 static void lzw_finish(gif_writer *g)
 {
     if (g->prefix >= 0)
         lzw_code(g, g->prefix);
     lzw_code(g, g->clear + 1);
-    while (g->nacc > 0) {
-        lzw_byte(g, (uint8_t)g->acc);
-        g->acc >>= 8;
-        g->nacc -= 8;
-    }
+    for (; g->nacc > 0; g->nacc -= 8, g->acc >>= 8)
+        g->code[g->ncode++] = (uint8_t)g->acc;
     g->acc = 0;
     g->nacc = 0;
-    if (g->block[0])
-        gif_put(g, g->block, (size_t)g->block[0] + 1);
-    uint8_t end = 0;
-    gif_put(g, &end, 1);
+    if (g->failed || bytebuf_reserve(g->out, g->ncode + g->ncode / 255 + 2, NULL) != POYO_OK) {
+        g->failed = 1;
+        return;
+    }
+    uint8_t *d = g->out->data + g->out->len;
+    for (size_t i = 0; i < g->ncode; i += 255) {
+        size_t n = g->ncode - i < 255 ? g->ncode - i : 255;
+        *d++ = (uint8_t)n;
+        memcpy(d, g->code + i, n);
+        d += n;
+    }
+    *d++ = 0;
+    g->out->len = (size_t)(d - g->out->data);
 }
 
 static double now_ms(void)
@@ -451,6 +482,28 @@ static void plan_frames(const indexed *ix, const int *src, int count, int w, int
     plan[count - 1].disposal = DISPOSE_DO_NOT;
 }
 
+/* The pixels an exact writer keeps in tables of their own: the transparent
+ * index (every pixel a decoder already shows) and the commonest colours of
+ * a sample of the frames (every eighth pixel); which ones only decides how
+ * fast the strings are found. */
+static void choose_direct(gif_writer *g, const indexed *ix)
+{
+    size_t n = (size_t)ix->width * ix->height * (size_t)ix->count, seen[256] = { 0 };
+    for (size_t i = 0; i < n; i += 8)
+        seen[ix->index[i]]++;
+    seen[ix->transparent] = (size_t)-1;
+    for (int d = 0; d < LZW_DIRECT; d++) {
+        int best = 0;
+        for (int c = 1; c < 256; c++)
+            if (seen[c] > seen[best])
+                best = c;
+        if (seen[best] == 0)
+            break;
+        g->direct[best] = (int8_t)d;
+        seen[best] = 0;
+    }
+}
+
 /* The header, the logical screen (a global table of 2^bits entries, 8 bits per
  * primary, the transparent index as background, square pixels), the palette
  * and the loop count. */
@@ -469,6 +522,25 @@ static void write_head(gif_writer *g, const indexed *ix, int w, int h, int bits,
                             3, 1, (uint8_t)(reps & 0xff), (uint8_t)(reps >> 8), 0 };
         gif_put(g, nab, sizeof nab);
     }
+}
+
+/* The n pixels of row t as a frame stores them over row c (what a decoder
+ * shows): each one c already shows as tr, so that it shows through, eight at
+ * a time. */
+static void changed_pixels(uint8_t *line, const uint8_t *t, const uint8_t *c, int n, uint8_t tr)
+{
+    uint64_t trs = ONES * tr;
+    int x = 0;
+    for (; x + 8 <= n; x += 8) {
+        uint64_t vt, vc;
+        memcpy(&vt, t + x, 8);
+        memcpy(&vc, c + x, 8);
+        uint64_t same = (zero_bytes(vt ^ vc) >> 7) * 0xff; /* 0xff where equal */
+        uint64_t v = (vt & ~same) | (trs & same);
+        memcpy(line + x, &v, 8);
+    }
+    for (; x < n; x++)
+        line[x] = t[x] == c[x] ? tr : t[x];
 }
 
 /* One planned frame: its graphic control and descriptor, then its rectangle's
@@ -493,9 +565,8 @@ static void write_frame(gif_writer *g, const indexed *ix, const uint8_t *target,
     gif_put(g, gce, sizeof gce);
     lzw_start(g, bits < 2 ? 2 : bits);
     for (int y = r.y0; y < r.y1; y++) {
-        const uint8_t *t = target + (size_t)y * w, *c = canvas + (size_t)y * w;
-        for (int x = r.x0; x < r.x1; x++)
-            line[x - r.x0] = (uint8_t)(t[x] == c[x] ? tr : t[x]); /* unchanged shows through */
+        const uint8_t *t = target + (size_t)y * w;
+        changed_pixels(line, t + r.x0, canvas + (size_t)y * w + r.x0, rw, (uint8_t)tr);
         lzw_pixels(g, line, rw);
         if (lossy) { /* what was written, where it was not the transparent index */
             uint8_t *cw = canvas + (size_t)y * w + r.x0;
@@ -524,7 +595,8 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     int *delays = malloc((size_t)a->count * sizeof *delays);
     int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
     gif_writer *g = malloc(sizeof *g);
-    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g) {
+    uint8_t *code = malloc(LZW_CODE_BYTES(npx));
+    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g || !code) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
@@ -536,6 +608,9 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     anim_delays(&merged, 100, 2, delays);
 
     gif_start(g, out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
+    if (!q->lossy)
+        choose_direct(g, &ix);
+    g->code = code;
     int bits = 1;
     while ((1 << bits) < ix.ncolors)
         bits++;
@@ -564,6 +639,7 @@ done:
     free(src);
     free(hold);
     free(g);
+    free(code);
     indexed_free(&ix);
     return st;
 }

@@ -14,12 +14,15 @@
  * stamp-sized images, so quantising asks OpenMP for one thread. */
 #include <omp.h>
 
+#include "util/hugemem.h"
+
 /* An exact colour histogram of every frame: open addressing on the packed
  * colour, grown as needed; far cheaper than per-image histograms. */
 typedef struct colour_count {
     uint32_t *key;   /* 0xRRGGBB | alpha bit << 24, or EMPTY */
     unsigned *count;
     size_t cap, used;
+    size_t full;     /* used at which the table grows: 70 % of cap */
 } colour_count;
 
 #define EMPTY 0xffffffffu
@@ -30,6 +33,7 @@ static int cc_init(colour_count *cc, size_t cap)
     cc->count = calloc(cap, sizeof *cc->count);
     cc->cap = cap;
     cc->used = 0;
+    cc->full = cap * 7 / 10;
     if (!cc->key || !cc->count)
         return -1;
     memset(cc->key, 0xff, cap * sizeof *cc->key);
@@ -64,7 +68,7 @@ static __attribute__((noinline)) int cc_grow(colour_count *cc)
 
 static inline int cc_add(colour_count *cc, uint32_t k, unsigned n)
 {
-    if ((cc->used + 1) * 10 > cc->cap * 7 && cc_grow(cc) != 0)
+    if (cc->used >= cc->full && cc_grow(cc) != 0)
         return -1;
     size_t h = (size_t)((k * 2654435761u) & (uint32_t)(cc->cap - 1));
     while (cc->key[h] != EMPTY && cc->key[h] != k)
@@ -185,38 +189,50 @@ void indexed_free(indexed *ix)
     ix->index = NULL;
 }
 
-#define CACHE_BITS 16
-#define CACHE_SIZE (1u << CACHE_BITS)
+#define CACHE_BITS_MAX 16
 
 /* Each colour's palette entry once it is found: flat stamps repeat their
- * colours, and the nearest entry is the slow part of a remap. The slots and
- * their count stay with the caller, in locals the remap loop keeps in
- * registers. */
+ * colours, and the nearest entry is the slow part of a remap. The slots, their
+ * count and the hash's shift stay with the caller, in locals the remap loop
+ * keeps in registers. */
 typedef struct cache_slot {
     uint32_t key;
     int val; /* < 0: empty */
 } cache_slot;
 
-static cache_slot *cache_new(void)
+/* A cache of 2^bits slots: room for three quarters as many colours. */
+static cache_slot *cache_new(int bits)
 {
-    cache_slot *slot = malloc(sizeof *slot * CACHE_SIZE);
+    cache_slot *slot = malloc(sizeof *slot << bits);
     if (slot)
-        memset(slot, 0xff, sizeof *slot * CACHE_SIZE); /* every val -1 */
+        memset(slot, 0xff, sizeof *slot << bits); /* every val -1 */
     return slot;
 }
 
-/* The value kept for key: negative when it is new (then set it). Nearly full
- * (*used counts the keys), the cache starts afresh. */
-static inline int *cache_find(cache_slot *slot, unsigned *used, uint32_t key)
+/* The fewest slots (at least 2^10, at most 2^CACHE_BITS_MAX) that hold
+ * colours without starting afresh: a cache is only as large as the clip's
+ * colours need, so no time goes to clearing and mapping idle slots. */
+static int cache_bits(size_t colours)
 {
-    uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
+    int bits = 10;
+    while (bits < CACHE_BITS_MAX && ((size_t)1 << bits) < colours * 4)
+        bits++;
+    return bits;
+}
+
+/* The value kept for key in a cache of 2^(32 - shift) slots: negative when
+ * it is new (then set it). Nearly full (*used counts the keys), the cache
+ * starts afresh. */
+static inline int *cache_find(cache_slot *slot, int shift, unsigned *used, uint32_t key)
+{
+    uint32_t mask = 0xffffffffu >> shift, h = (key * 2654435761u) >> shift;
     while (slot[h].val >= 0 && slot[h].key != key)
-        h = (h + 1) & (CACHE_SIZE - 1);
+        h = (h + 1) & mask;
     if (slot[h].val < 0) {
-        if (*used * 4 > CACHE_SIZE * 3) {
-            memset(slot, 0xff, sizeof *slot * CACHE_SIZE);
+        if (*used * 4 > (mask + 1) * 3) {
+            memset(slot, 0xff, sizeof *slot * (mask + 1));
             *used = 0;
-            h = (key * 2654435761u) >> (32 - CACHE_BITS);
+            h = (key * 2654435761u) >> shift;
         }
         slot[h].key = key;
         ++*used;
@@ -253,17 +269,36 @@ static inline uint32_t load_px(const uint8_t *s)
     return v;
 }
 
+/* Whether frame f (> 0) is the same as frame 0: the still frames a clip
+ * snaps to its first are copies of it. */
+static int same_as_first(const anim *a, int f)
+{
+    return f > 0 && memcmp(anim_frame(a, f), anim_frame(a, 0), anim_frame_bytes(a)) == 0;
+}
+
 /* The exact histogram of the frames' colours as the GIF will show them (bz):
- * runs of one raw pixel value (flat stamps are mostly runs) are counted once.
- * Returns nonzero when out of memory. */
+ * runs of one raw pixel value (flat stamps are mostly runs) are counted once,
+ * and frame 0 once for itself and its copies, its runs that many times as
+ * long: the copies add no colour, so the table ends as if each had been
+ * counted where it is (a growth their first add would have set off
+ * included). Returns nonzero when out of memory. */
 static int count_colours(const anim *a, const binarize *bzp, colour_count *cc)
 {
     const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
     size_t npx = (size_t)a->width * a->height;
+    unsigned copies = 1;
+    int skipped = 0; /* a copy passed over since the last add */
+    for (int f = 1; f < a->count; f++)
+        copies += (unsigned)same_as_first(a, f);
     for (int f = 0; f < a->count; f++) {
+        if (same_as_first(a, f)) {
+            skipped = 1;
+            continue;
+        }
+        skipped = 0;
         const uint8_t *sp = anim_frame(a, f);
         uint32_t raw = load_px(sp), last = pixel_key(bz, sp);
-        unsigned run = 1;
+        unsigned run = 1, times = f == 0 ? copies : 1;
         for (size_t i = 1; i < npx; i++) {
             uint32_t v = load_px(sp + 4 * i);
             if (v == raw) {
@@ -276,15 +311,15 @@ static int count_colours(const anim *a, const binarize *bzp, colour_count *cc)
                 run++;
                 continue;
             }
-            if (cc_add(cc, last, run) != 0)
+            if (cc_add(cc, last, run * times) != 0)
                 return 1;
             last = k;
             run = 1;
         }
-        if (cc_add(cc, last, run) != 0)
+        if (cc_add(cc, last, run * times) != 0)
             return 1;
     }
-    return 0;
+    return skipped && cc->used >= cc->full && cc_grow(cc) != 0;
 }
 
 /* The counted colours handed to libimagequant's histogram. */
@@ -375,12 +410,13 @@ static poyo_status remap_dithered(const anim *a, const binarize *bz, liq_attr *a
 }
 
 /* Undithered: each pixel on its nearest entry (never the transparent one tr),
- * remembered per colour, as flat stamps repeat their colours. */
-static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorted_palette *spal, int tr, indexed *out,
-                                 poyo_error *err)
+ * remembered per raw pixel value, as flat stamps repeat their colours. */
+static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorted_palette *spal, int tr,
+                                 size_t colours, indexed *out, poyo_error *err)
 {
     const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
-    cache_slot *cache = cache_new();
+    int bits = cache_bits(colours), shift = 32 - bits;
+    cache_slot *cache = cache_new(bits);
     unsigned used = 0;
     if (!cache)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
@@ -388,20 +424,24 @@ static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorte
     for (int f = 0; f < a->count; f++) {
         const uint8_t *sp = anim_frame(a, f);
         uint8_t *ip = out->index + npx * (size_t)f;
+        if (same_as_first(a, f)) {
+            memcpy(ip, out->index, npx);
+            continue;
+        }
         uint32_t raw = ~load_px(sp);
         uint8_t idx = 0;
         for (size_t i = 0; i < npx; i++) {
             uint32_t v = load_px(sp + 4 * i);
             if (v != raw) { /* a run of one raw value keeps its index */
                 raw = v;
-                uint32_t k = pixel_key(bz, sp + 4 * i);
-                if (!k) {
+                if (sp[4 * i + 3] < bz->threshold) {
                     idx = (uint8_t)tr;
-                } else {
-                    uint32_t rgb = k & 0xffffffu;
-                    int *e = cache_find(cache, &used, rgb);
-                    if (*e < 0)
+                } else { /* the entry of each raw value, found from its key once */
+                    int *e = cache_find(cache, shift, &used, v);
+                    if (*e < 0) {
+                        uint32_t rgb = pixel_key(bz, sp + 4 * i) & 0xffffffu;
                         *e = nearest_sorted(spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255), (int)(rgb & 255));
+                    }
                     idx = (uint8_t)*e;
                 }
             }
@@ -415,13 +455,13 @@ static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorte
 poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
-    colour_count cc = { NULL, NULL, 0, 0 };
+    colour_count cc = { NULL, NULL, 0, 0, 0 };
     omp_set_num_threads(1);
     poyo_status st = quantize_check_def(def, err);
     if (st != POYO_OK)
         return st;
     size_t npx = (size_t)a->width * a->height;
-    out->index = malloc(npx * (size_t)a->count);
+    out->index = hugemem_calloc(npx, (size_t)a->count);
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = NULL;
     liq_result *res = NULL;
@@ -466,7 +506,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     sorted_palette spal;
     sort_palette(&spal, &out->palette[0][0], n, tr);
     st = def->dither > 0.0 ? remap_dithered(a, &bz, attr, res, def->dither, &spal, tr, out, err)
-                           : index_nearest(a, &bz, &spal, tr, out, err);
+                           : index_nearest(a, &bz, &spal, tr, cc.used, out, err);
     if (st != POYO_OK)
         goto done;
     out->ncolors = n < 2 ? 2 : n;
@@ -553,7 +593,7 @@ static int nearest_premul(const premul_palette *pp, uint32_t v)
 static poyo_status reduce_histogram(const anim *a, liq_attr *attr, liq_histogram *hist, int *clear, poyo_error *err)
 {
     size_t npx = (size_t)a->width * a->height;
-    colour_count cc = { NULL, NULL, 0, 0 };
+    colour_count cc = { NULL, NULL, 0, 0, 0 };
     unsigned long white = 0; /* opaque white, whose key is cc's EMPTY */
     if (cc_init(&cc, 1u << 14) != 0) {
         cc_free(&cc);
@@ -611,7 +651,7 @@ static poyo_status reduce_histogram(const anim *a, liq_attr *attr, liq_histogram
  * dithering), each distinct pixel value looked up once. */
 static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *err)
 {
-    cache_slot *cache = cache_new();
+    cache_slot *cache = cache_new(CACHE_BITS_MAX);
     unsigned used = 0;
     if (!cache)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while reducing colours");
@@ -627,7 +667,7 @@ static poyo_status remap_nearest(anim *a, const liq_palette *pal, poyo_error *er
                 raw = v;
                 liq_color c = { 0, 0, 0, 0 };
                 if (p[4 * i + 3] != 0) {
-                    int *e = cache_find(cache, &used, v);
+                    int *e = cache_find(cache, 32 - CACHE_BITS_MAX, &used, v);
                     if (*e < 0) {
                         int k = nearest_premul(&pp, v);
                         *e = k < 0 ? 256 : k;

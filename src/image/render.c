@@ -18,6 +18,19 @@
 #include <emmintrin.h>
 #endif
 
+#include "util/hugemem.h"
+
+/* Four floats handled as one value (GCC and Clang vector extension). */
+typedef float v4f __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+
+static inline v4f load4(const float *p)
+{
+    v4f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 static void fill_displacements(renderer *r, const double *x, const double *y)
 {
     const lattice *lat = r->lat;
@@ -171,6 +184,27 @@ static double keys(double x)
  * then 64 bytes per canvas pixel); larger canvases sample the source itself. */
 #define UP2_MAX_SIDE 1024
 
+/* d = w0 (a0 + a3) + w1 (a1 + a2) for each channel: the pixel Keys' cubic
+ * puts between a1 and a2. */
+static inline void keys_between(float *d, const float *a0, const float *a1, const float *a2, const float *a3,
+                                float w0, float w1)
+{
+    v4f v = w0 * (load4(a0) + load4(a3)) + w1 * (load4(a1) + load4(a2));
+    memcpy(d, &v, sizeof v);
+}
+
+/* Alpha into 0..255, then each colour into 0..alpha (a colour below 0 is 0,
+ * one above alpha is alpha), four channels at once. */
+static inline void clamp_premultiplied(float *d)
+{
+    float a = d[3] < 0.0f ? 0.0f : d[3] > 255.0f ? 255.0f : d[3];
+    v4f v = load4(d), av = { a, a, a, a };
+    v4i over = v > av, below = v < 0.0f;
+    v4i bits = (((v4i)v & ~over) | ((v4i)av & over)) & ~below;
+    memcpy(d, &bits, sizeof bits);
+    d[3] = a;
+}
+
 /* Premultiplied float copy of im with a transparent border of PAD pixels, at
  * up times its resolution: with up = 2 the pixels in between are Keys'
  * cubic of their four neighbours along each axis (overshoot cut), so a
@@ -180,7 +214,7 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
 {
     size_t pw = (size_t)im->w + 2 * PAD, ph = (size_t)im->h + 2 * PAD;
     size_t uw = pw * (size_t)up, uh = ph * (size_t)up;
-    float *f = calloc(uw * uh * 4, sizeof *f);
+    float *f = hugemem_calloc(uw * uh * 4, sizeof *f);
     if (!f)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", im->w, im->h);
     for (int y = 0; y < im->h; y++)
@@ -202,8 +236,7 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
                 size_t xm = x >= 3 ? x - 3 : x - 1, xp = x + 3 < uw ? x + 3 : x + 1 < uw ? x + 1 : x - 1;
                 const float *a0 = f + (y * uw + xm) * 4, *a1 = f + (y * uw + x - 1) * 4;
                 const float *a2 = f + (y * uw + (x + 1 < uw ? x + 1 : x - 1)) * 4, *a3 = f + (y * uw + xp) * 4;
-                for (int c = 0; c < 4; c++)
-                    d[c] = w0 * (a0[c] + a3[c]) + w1 * (a1[c] + a2[c]);
+                keys_between(d, a0, a1, a2, a3, w0, w1);
             }
         for (size_t y = 1; y < uh; y += 2) {
             size_t ym = y >= 3 ? y - 3 : y - 1, yp = y + 3 < uh ? y + 3 : y + 1 < uh ? y + 1 : y - 1;
@@ -212,17 +245,12 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
                 float *d = f + (y * uw + x) * 4;
                 const float *a0 = f + (ym * uw + x) * 4, *a1 = f + ((y - 1) * uw + x) * 4;
                 const float *a2 = f + (y2 * uw + x) * 4, *a3 = f + (yp * uw + x) * 4;
-                for (int c = 0; c < 4; c++)
-                    d[c] = w0 * (a0[c] + a3[c]) + w1 * (a1[c] + a2[c]);
+                keys_between(d, a0, a1, a2, a3, w0, w1);
             }
         }
         /* premultiplied colours within alpha, alpha within 0..255 */
-        for (size_t g = 0; g < uw * uh; g++) {
-            float *d = f + g * 4;
-            d[3] = d[3] < 0.0f ? 0.0f : d[3] > 255.0f ? 255.0f : d[3];
-            for (int c = 0; c < 3; c++)
-                d[c] = d[c] < 0.0f ? 0.0f : d[c] > d[3] ? d[3] : d[c];
-        }
+        for (size_t g = 0; g < uw * uh; g++)
+            clamp_premultiplied(f + g * 4);
     }
     *out = f;
     return POYO_OK;
@@ -466,16 +494,6 @@ int render_inverse_bilinear(double px, double py, const double q[8], double eps,
     return 0;
 }
 
-/* Four floats handled as one value (GCC and Clang vector extension). */
-typedef float v4f __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
-
-static inline v4f load4(const float *p)
-{
-    v4f v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
 
 /* The bilinear mix of the four pixels at p, p + 4, p + stride, p + stride + 4
  * (floats) at fractions tx, ty. */
@@ -775,20 +793,23 @@ typedef struct draw_task {
     uint8_t *frames;
 } draw_task;
 
-/* Draws frames first, first + step, ... of the task. Frame 0 is drawn before
- * any task starts; a frame whose nodes are where frame 0's are (the still
- * frames a clip snaps to its first) is a copy of it, not drawn again. */
+/* Whether frame f's nodes are where frame 0's are: a still frame a clip
+ * snaps to its first, drawn as a copy of it. */
+static int same_as_first(const draw_task *t, int f)
+{
+    size_t nb = (size_t)t->n * sizeof *t->x;
+    return f > 0 && memcmp(t->x + (size_t)f * t->n, t->x, nb) == 0 && memcmp(t->y + (size_t)f * t->n, t->y, nb) == 0;
+}
+
+/* Draws frames first, first + step, ... of the task, but for the copies of
+ * frame 0, made once every task is done. */
 static void *draw_some(void *arg)
 {
     draw_task *t = arg;
-    size_t fb = (size_t)t->r->w * t->r->h * 4, nb = (size_t)t->n * sizeof *t->x;
-    for (int f = t->first; f < t->count; f += t->step) {
-        const double *fx = t->x + (size_t)f * t->n, *fy = t->y + (size_t)f * t->n;
-        if (f > 0 && memcmp(fx, t->x, nb) == 0 && memcmp(fy, t->y, nb) == 0)
-            memcpy(t->frames + fb * (size_t)f, t->frames, fb);
-        else
-            renderer_draw(t->r, fx, fy, t->frames + fb * (size_t)f);
-    }
+    size_t fb = (size_t)t->r->w * t->r->h * 4;
+    for (int f = t->first; f < t->count; f += t->step)
+        if (!same_as_first(t, f))
+            renderer_draw(t->r, t->x + (size_t)f * t->n, t->y + (size_t)f * t->n, t->frames + fb * (size_t)f);
     return NULL;
 }
 
@@ -812,14 +833,12 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
         made = t + 1;
     }
     int started = 1;
-    if (count > 0)
-        renderer_draw(r, x, y, frames);
     for (int t = 0; t < made; t++) {
         tasks[t].r = t == 0 ? r : &extra[t];
         tasks[t].x = x;
         tasks[t].y = y;
         tasks[t].n = n;
-        tasks[t].first = t + 1;
+        tasks[t].first = t;
         tasks[t].count = count;
         tasks[t].step = made;
         tasks[t].frames = frames;
@@ -837,6 +856,10 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
         draw_some(&tasks[t]);
     for (int t = 1; t < started; t++)
         pthread_join(th[t], NULL);
+    size_t fb = (size_t)r->w * r->h * 4;
+    for (int f = 1; f < count; f++)
+        if (same_as_first(&tasks[0], f))
+            memcpy(frames + fb * (size_t)f, frames, fb);
     for (int t = 1; t < made; t++)
         renderer_free(&extra[t]);
     return st;
