@@ -63,7 +63,8 @@ test_expect_success 'every impulse: the word stays together and the clip ends as
         rest=$(($3 - $1))
         while [ "$f" -lt "$n" ]; do
             set -- $("$INFO" --bbox $f $i.gif)
-            [ $(($3 - $1)) -le $((rest + 12)) ] || { echo "$i: frame $f spans $(($3 - $1)) px, $rest at rest" >&2; exit 1; }
+            # a fifth wider at most: a letter turned 0.2 rad swings its top corners out
+            [ $(($3 - $1)) -le $((rest + rest / 5)) ] || { echo "$i: frame $f spans $(($3 - $1)) px, $rest at rest" >&2; exit 1; }
             f=$((f + 1))
         done
     done &&
