@@ -457,8 +457,6 @@ static void add_handle(impulse_run *run, int k, double dx, double dy)
     run->nh++;
 }
 
-/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
- * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
 /* The stamp's opaque box (alpha at least one half), or its visible box when
  * no pixel is that opaque: x0, y0, x1, y1 in image pixels. */
 static void opaque_box(const lattice *l, double b[4])
@@ -470,6 +468,8 @@ static void opaque_box(const lattice *l, double b[4])
     b[3] = solid ? l->sy1 : l->by1;
 }
 
+/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
+ * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
 static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
                            double px, double py, double *dx, double *dy)
 {
@@ -961,7 +961,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     if (!rx)
         return;
     int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
-    double first_peak = 0.0, first_gain = 0.0;
+    double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
     for (int trial = 0; trial < 3; trial++) {
         double peak = 0.0;
         for (int p = 0; p < periods; p++) {
@@ -980,12 +980,12 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
             break;
         /* a keycap swaying against the canvas's walls answered 0.71 of the
          * first drive with half the sway */
-        double k = trial > 0 && fabs(peak - first_peak) > 1e-3 * peak
-                       ? fmin(3.0, fmax(0.3, log(peak / first_peak) / log(run->gain / first_gain)))
+        double k = trial > 0 && fabs(peak - prev_peak) > 1e-3 * peak
+                       ? fmin(3.0, fmax(0.3, log(peak / prev_peak) / log(run->gain / prev_gain)))
                        : 1.0;
         double g = fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
-        first_peak = peak;
-        first_gain = run->gain;
+        prev_peak = peak;
+        prev_gain = run->gain;
         run->gain *= g;
         if (fabs(log(g)) < log(1.2))
             break;
