@@ -81,41 +81,53 @@ static int number_nodes(lattice *out)
     return count;
 }
 
-/* The largest alpha of row (or column, with col set) k, 0 to 1; 0 outside the image. */
-static double line_alpha(const image *im, int k, int col)
+/* The extent of the opaque part (alpha at least one half) along one axis,
+ * from the largest alpha of each of its n lines (rows or columns): its edges
+ * where that alpha crosses one half between pixel centres, what a viewer
+ * sees as the stamp's box without the faint fringe of its antialiased edges.
+ * 0 when no line reaches one half. */
+static int solid_extent(const uint8_t *most, int n, double *lo, double *hi)
 {
-    int n = col ? im->h : im->w;
-    if (k < 0 || k >= (col ? im->w : im->h))
-        return 0.0;
-    size_t step = col ? (size_t)im->w * 4u : 4u;
-    const uint8_t *p = im->rgba + (col ? (size_t)k * 4u : (size_t)k * (size_t)im->w * 4u) + 3;
-    int a = 0;
-    for (int i = 0; i < n; i++, p += step)
-        if (*p > a)
-            a = *p;
-    return a / 255.0;
-}
-
-/* The extent of the opaque part (alpha at least one half) along y (or x,
- * with col set), its edges where the alpha of the rows crosses one half
- * between pixel centres: what a viewer sees as the stamp's box, without the
- * faint fringe of its antialiased edges. 0 when nothing reaches one half. */
-static int solid_extent(const image *im, int col, double *lo, double *hi)
-{
-    int n = col ? im->w : im->h, first = -1, last = -1;
+    int first = -1, last = -1;
     for (int k = 0; k < n; k++)
-        if (line_alpha(im, k, col) >= 0.5) {
+        if (most[k] >= 128) {
             if (first < 0)
                 first = k;
             last = k;
         }
     if (first < 0)
         return 0;
-    double a0 = line_alpha(im, first - 1, col), a1 = line_alpha(im, first, col);
+    double a0 = first > 0 ? most[first - 1] / 255.0 : 0.0, a1 = most[first] / 255.0;
     *lo = first - 0.5 + (a1 > a0 ? (0.5 - a0) / (a1 - a0) : 0.0);
-    a0 = line_alpha(im, last, col);
-    a1 = line_alpha(im, last + 1, col);
+    a0 = most[last] / 255.0;
+    a1 = last + 1 < n ? most[last + 1] / 255.0 : 0.0;
     *hi = last + 0.5 + (a0 > a1 ? (a0 - 0.5) / (a0 - a1) : 0.0);
+    return 1;
+}
+
+/* The lattice's opaque box: the largest alpha of every row and column in one
+ * pass, then the extent along each; 0 when out of memory. */
+static int opaque_box(const image *im, lattice *out)
+{
+    uint8_t *row = calloc((size_t)im->h, 1), *col = calloc((size_t)im->w, 1);
+    if (!row || !col) {
+        free(row);
+        free(col);
+        return 0;
+    }
+    for (int y = 0; y < im->h; y++) {
+        const uint8_t *p = im->rgba + (size_t)y * (size_t)im->w * 4u + 3;
+        for (int x = 0; x < im->w; x++, p += 4) {
+            if (*p > row[y])
+                row[y] = *p;
+            if (*p > col[x])
+                col[x] = *p;
+        }
+    }
+    if (!solid_extent(col, im->w, &out->sx0, &out->sx1) || !solid_extent(row, im->h, &out->sy0, &out->sy1))
+        out->sx0 = out->sy0 = out->sx1 = out->sy1 = 0.0;
+    free(row);
+    free(col);
     return 1;
 }
 
@@ -167,8 +179,6 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
     out->by0 = y0;
     out->bx1 = x1;
     out->by1 = y1;
-    if (!solid_extent(im, 1, &out->sx0, &out->sx1) || !solid_extent(im, 0, &out->sy0, &out->sy1))
-        out->sx0 = out->sy0 = out->sx1 = out->sy1 = 0.0;
     size_t ncell = (size_t)cx * (size_t)cy, nnode = (size_t)out->nx * (size_t)out->ny;
     out->cell = calloc(ncell, 1);
     out->index = malloc(nnode * sizeof *out->index);
@@ -178,7 +188,7 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
-    if (!mark_cells(im, out, x0, y0, x1, y1) || !sample_opaque(im, out)) {
+    if (!mark_cells(im, out, x0, y0, x1, y1) || !opaque_box(im, out) || !sample_opaque(im, out)) {
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
