@@ -39,13 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "geom/vec2.h"
 #include "image/image.h"
 #include "image/render.h"
 #include "sim/animate.h"
 #include "sim/impulse.h"
+
+#include "toolutil.h"
 
 #define MAXLEV 6
 #define OPAQUE 128
@@ -69,25 +70,12 @@ static void frame_premultiply(frame *f, int w, int h)
     }
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The q-quantile (0..1) of n values; sorts v in place. */
 static double quantile(double *v, long n, double q)
 {
     if (n <= 0)
         return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
     long k = (long)ceil(q * n) - 1;
     return v[k < 0 ? 0 : k >= n ? n - 1 : k];
 }
