@@ -424,6 +424,7 @@ static void test_webp_rejects_bad_arguments(void)
 #define UNDER_ASAN 1
 #endif
 
+#ifndef UNDER_ASAN
 /* The process's address space now, in bytes (0 when /proc cannot say). */
 static long address_space(void)
 {
@@ -436,6 +437,7 @@ static long address_space(void)
     }
     return pages * sysconf(_SC_PAGESIZE);
 }
+#endif
 
 /* Under an address space that grows a MiB at a time past what the process holds, a
  * 1024x1024 clip fails with POYO_ERR_NOMEM and a sentence, writing nothing (the encoder
