@@ -42,8 +42,10 @@ LIB_SRCS := $(filter-out src/cli/main.c,$(SRCS))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(filter-out $(BUILD)/tests/test_main,$(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%))
-TOOL_SRCS := $(wildcard tests/tools/*.c)
+# each tool is one .c linked with the helpers they share (tests/tools/toolutil.c)
+TOOL_SRCS := $(filter-out tests/tools/toolutil.c,$(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
+TOOL_UTIL := $(BUILD)/tools/toolutil.o
 
 .PHONY: all completions deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san coverage test-bins golden bench fuzz install uninstall clean
 
@@ -110,8 +112,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUIL
 
 # mkwebm writes test files with libav* itself
 $(BUILD)/tools/mkwebm: LDLIBS += $(shell pkg-config --libs $(DL_PKGS) 2>/dev/null)
-$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libpoyo.a | $(BUILD)/tools
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
+$(TOOL_UTIL): tests/tools/toolutil.c | $(BUILD)/tools
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(BUILD)/tools/%: tests/tools/%.c $(TOOL_UTIL) $(BUILD)/libpoyo.a | $(BUILD)/tools
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(TOOL_UTIL) $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_anim.h tests/fuzz/replay.c $(BUILD)/libpoyo.a | $(BUILD)/fuzz
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/fuzz/replay.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)

@@ -445,6 +445,64 @@ static int write_budgeted(const run_opts *o, batch_job *job, anim *a, rerender *
     return 0;
 }
 
+/* The job's clip simulated from src (a body in m, or the glyphs' bodies in sg), its memory
+ * checked against the bound before (at least the frames --duration asks for) and after (the
+ * frames it holds); what it will hold in need. */
+static poyo_status simulate_job(const run_opts *o, const char *output, const image *src, motion *m, stagger *sg,
+                                double *need, poyo_error *err)
+{
+    int least = o->anim.duration > 0.0 ? (int)lround(o->anim.duration * o->anim.fps) : 2;
+    double glyphs = (double)o->nglyphs * src->w * src->h * 4.0;
+    poyo_status st = job_memory(o, output, src, least < 2 ? 2 : least, o->anim.width ? o->anim.width : src->w,
+                                o->anim.height ? o->anim.height : src->h, glyphs, NULL, err);
+    if (st != POYO_OK)
+        return st;
+    if (o->nglyphs) {
+        st = stagger_simulate(src, o->glyphs, o->nglyphs, &o->anim, sg, err);
+        return st != POYO_OK ? st
+                             : job_memory(o, output, src, stagger_frames_held(sg), sg->m[0].canvas_w,
+                                          sg->m[0].canvas_h, glyphs, need, err);
+    }
+    st = animate_simulate(src, &o->anim, m, err);
+    return st != POYO_OK ? st : job_memory(o, output, src, m->count, m->canvas_w, m->canvas_h, 0.0, need, err);
+}
+
+/* The job's clip a written: its frames, its sprite sheet, and its file (fitted to
+ * --max-bytes or a preset by drawing rr again when asked), and the job's facts from it.
+ * 0, or 1 when the job failed (said). */
+static int write_job(const run_opts *o, batch_job *job, anim *a, rerender *rr, const output_def *od,
+                     const char *input, const char *name, char *tmp)
+{
+    const char *output = job->output;
+    poyo_error err;
+    if (o->frames_dir && output_write_frames(a, o->frames_dir, od, &err) != POYO_OK) {
+        job_fail(job, o->frames_dir, err.msg);
+        return 1;
+    }
+    if (o->sheet && output_write_sheet(a, o->sheet, od, &err) != POYO_OK) {
+        job_fail(job, o->sheet, err.msg);
+        return 1;
+    }
+    size_t bytes = 0;
+    int dims[3] = { 0, 0, 0 }; /* the file's canvas and frames when the budget search chose them */
+    if (output && (o->max_bytes > 0 || o->preset)) {
+        if (write_budgeted(o, job, a, rr, od, input, name, tmp, &bytes, dims))
+            return 1;
+    } else if (output) {
+        poyo_status st = output_write(a, output, input, od, &bytes, &err);
+        if (st != POYO_OK) {
+            job_fail(job, st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, err.msg);
+            return 1;
+        }
+    }
+    job->bytes = bytes;
+    job->width = dims[0] ? dims[0] : a->width;
+    job->height = dims[1] ? dims[1] : a->height;
+    job->frames = dims[2] ? dims[2] : a->count;
+    job->duration = anim_duration(a);
+    return 0;
+}
+
 static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
 {
     const run_opts *o = ctx;
@@ -479,15 +537,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     }
     if (!src)
         src = &im;
-    int least = o->anim.duration > 0.0 ? (int)lround(o->anim.duration * o->anim.fps) : 2;
-    double glyphs = (double)o->nglyphs * src->w * src->h * 4.0;
-    if (job_memory(o, output, src, least < 2 ? 2 : least, o->anim.width ? o->anim.width : src->w,
-                   o->anim.height ? o->anim.height : src->h, glyphs, NULL, &err) != POYO_OK ||
-        (o->nglyphs ? stagger_simulate(src, o->glyphs, o->nglyphs, &o->anim, &sg, &err)
-                    : animate_simulate(src, &o->anim, &m, &err)) != POYO_OK ||
-        (o->nglyphs ? job_memory(o, output, src, stagger_frames_held(&sg), sg.m[0].canvas_w, sg.m[0].canvas_h, glyphs,
-                                 &need, &err)
-                    : job_memory(o, output, src, m.count, m.canvas_w, m.canvas_h, 0.0, &need, &err)) != POYO_OK) {
+    if (simulate_job(o, output, src, &m, &sg, &need, &err) != POYO_OK) {
         job_fail(job, name, err.msg);
         goto done;
     }
@@ -499,33 +549,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         job_fail(job, name, err.msg);
         goto done;
     }
-    if (o->frames_dir && output_write_frames(&a, o->frames_dir, &od, &err) != POYO_OK) {
-        job_fail(job, o->frames_dir, err.msg);
-        goto done;
-    }
-    if (o->sheet && output_write_sheet(&a, o->sheet, &od, &err) != POYO_OK) {
-        job_fail(job, o->sheet, err.msg);
-        goto done;
-    }
-    size_t bytes = 0;
-    int dims[3] = { 0, 0, 0 }; /* the file's canvas and frames when the budget search chose them */
-    if (output && (o->max_bytes > 0 || o->preset)) {
-        rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
-        if (write_budgeted(o, job, &a, &rr, &od, input, name, tmp, &bytes, dims))
-            goto done;
-    } else if (output) {
-        poyo_status st = output_write(&a, output, input, &od, &bytes, &err);
-        if (st != POYO_OK) {
-            job_fail(job, st == POYO_ERR_IO || st == POYO_ERR_USAGE ? output : name, err.msg);
-            goto done;
-        }
-    }
-    job->bytes = bytes;
-    job->width = dims[0] ? dims[0] : a.width;
-    job->height = dims[1] ? dims[1] : a.height;
-    job->frames = dims[2] ? dims[2] : a.count;
-    job->duration = anim_duration(&a);
-    rc = 0;
+    rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
+    rc = write_job(o, job, &a, &rr, &od, input, name, tmp);
 done:
     image_free(&im);
     motion_free(&m);

@@ -274,7 +274,7 @@ static void fish_option(FILE *out, const cli_command *cmd, const cli_opt *o)
     char help[96];
     snprintf(help, sizeof help, "%s", o->help);
     size_t n = strcspn(help, ";(");
-    while (n > 0 && help[n - 1] == ' ')
+    while (n > 0 && (help[n - 1] == ' ' || help[n - 1] == ':'))
         n--;
     help[n] = '\0';
     fputs(" -d ", out);

@@ -109,9 +109,9 @@ static const char *preset_word(int i)
 #define ROW_STAMP_SIZE(lo_, hi_, help_) \
     { .id = OPT_STAMP_SIZE, .kind = CLI_DOUBLE, .name = "stamp-size", .arg = "F", .ranged = 1, .min = (lo_), \
       .max = (hi_), .help = (help_) }
-#define ROW_PRESET(help_) \
+#define ROW_PRESET(help_, note_) \
     { .id = OPT_PRESET, .kind = CLI_ENUM, .name = "preset", .short_name = 'p', .arg = "NAME", \
-      .words = preset_word, .help = (help_) }
+      .words = preset_word, .list_words = 1, .help = (help_), .note = (note_) }
 
 /* ---- poyo [animate] -------------------------------------------------------- */
 
@@ -122,8 +122,7 @@ static const cli_opt animate_opts[] = {
     ROW_FRAMES,
     ROW_SHEET,
     ROW_FORCE("overwrite existing output files"),
-    ROW_PRESET("slack, discord, discord-sticker, line, line-emoji, telegram, telegram-emoji, teams, mastodon, "
-               "signal or whatsapp (size, format, fps, budget); an option that breaks its rules is refused"),
+    ROW_PRESET("a platform's size, format, fps and budget:", "an option that breaks its rules is refused"),
     { .id = OPT_MAXBYTES, .kind = CLI_BYTES, .name = "max-bytes", .arg = "SIZE", .ranged = 1, .min = 1,
       .max = CLI_MAX_BYTES_MAX,
       .help = "fit the file in SIZE bytes (128K, 256KiB, 300KB, 1M): the file as made when it fits, else the "
@@ -141,7 +140,7 @@ static const cli_opt animate_opts[] = {
     ROW_VERBOSE("print one line per file written"),
     HEADING("\nImpulse:"),
     { .id = OPT_IMPULSE, .kind = CLI_ENUM, .name = "impulse", .short_name = 'i', .arg = "NAME",
-      .words = impulse_word, .help = "squash, stretch, poke, shake, twist, jump, drop, wave, pat",
+      .words = impulse_word, .list_words = 1, .help = "how the body is kicked:",
       .note = "see --list-impulses" },
     { .id = OPT_STRENGTH, .kind = CLI_DOUBLE, .name = "strength", .arg = "S",
       .help = "size of the kick (default and range per impulse, see --list-impulses; beyond the range the body "
@@ -588,8 +587,7 @@ static void sdf_default(int id, char *buf, size_t cap)
 /* ---- poyo check ------------------------------------------------------------ */
 
 static const cli_opt check_opts[] = {
-    ROW_PRESET("slack, discord, discord-sticker, line, line-emoji, telegram, telegram-emoji, teams, mastodon, "
-               "signal or whatsapp (see --list-presets)"),
+    ROW_PRESET("the platform whose rules a file is checked against:", "see --list-presets"),
     { .id = OPT_LIST_PRESETS, .kind = CLI_FLAG, .name = "list-presets",
       .help = "print every preset's limits and what poyo makes for it" },
     ROW_QUIET("print only the broken rules and errors"),
@@ -688,6 +686,19 @@ static void put_wrapped(FILE *out, const char *text, int col)
     fputc('\n', out);
 }
 
+/* Appends " a, b or c", the words of enum option o, to text (k of cap bytes used);
+ * the bytes used then, at most cap - 1. */
+static size_t put_word_list(const cli_opt *o, char *text, size_t k, size_t cap)
+{
+    char word[64], next[64];
+    const char *w;
+    for (int i = 0; k < cap && (w = cli_opt_word(o, i, word, sizeof word)) != NULL; i++) {
+        const char *sep = i == 0 ? " " : cli_opt_word(o, i + 1, next, sizeof next) ? ", " : " or ";
+        k += (size_t)snprintf(text + k, cap - k, "%s%s", sep, w);
+    }
+    return k < cap ? k : cap - 1;
+}
+
 /* One option's lines of --help. */
 static void print_option(FILE *out, const cli_command *cmd, const cli_opt *o)
 {
@@ -698,6 +709,8 @@ static void print_option(FILE *out, const cli_command *cmd, const cli_opt *o)
     cmd->default_of(o->id, dflt, sizeof dflt);
     cli_opt_range_text(o, range, sizeof range);
     size_t k = (size_t)snprintf(text, sizeof text, "%s", o->help);
+    if (o->list_words)
+        k = put_word_list(o, text, k, sizeof text);
     if (*range || *dflt)
         k += (size_t)snprintf(text + k, sizeof text - k, " (%s%s%s%s)", range, *range && *dflt ? ", " : "",
                               *dflt ? "default " : "", dflt);

@@ -70,6 +70,7 @@ typedef struct cli_opt {
     const char *choices;    /* CLI_ENUM: the words, separated by spaces, then after a "|" other
                                spellings taken but not listed (or NULL with words) */
     const char *(*words)(int i); /* CLI_ENUM: the i-th word, NULL past the last (impulses, presets) */
+    int list_words;         /* CLI_ENUM: --help says the words after help ("a, b or c") */
     cli_files files;        /* CLI_FILE: what completion offers */
     const char *help;       /* what it does, before the range and default */
     const char *note;       /* said after the range and default, or NULL */

@@ -39,13 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "geom/vec2.h"
 #include "image/image.h"
 #include "image/render.h"
 #include "sim/animate.h"
 #include "sim/impulse.h"
+
+#include "toolutil.h"
 
 #define MAXLEV 6
 #define OPAQUE 128
@@ -69,25 +70,12 @@ static void frame_premultiply(frame *f, int w, int h)
     }
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The q-quantile (0..1) of n values; sorts v in place. */
 static double quantile(double *v, long n, double q)
 {
     if (n <= 0)
         return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
     long k = (long)ceil(q * n) - 1;
     return v[k < 0 ? 0 : k >= n ? n - 1 : k];
 }
@@ -800,17 +788,17 @@ static int label(const uint8_t *mask, int want, int w, int h, int conn8, int *la
     return n;
 }
 
-/* The largest turning angle (degrees) of the outer outline of component id: traced with
- * Moore neighbours, smoothed with a Gaussian of 1.5 px, turning measured over 3 px each side. */
-static double outline_kink(const int *lab, int w, int h, int id, int area)
+/* The outer outline of component id, traced with Moore neighbours from its first pixel
+ * until the trace returns there in the direction it left: pixel centres into ptx, pty
+ * (each holds cap points); the number of points. */
+static int trace_outline(const int *lab, int w, int h, int id, double *ptx, double *pty, int cap)
 {
     static const int ddx[8] = { 1, 1, 0, -1, -1, -1, 0, 1 }, ddy[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
     long s = 0;
     while (lab[s] != id)
         s++;
     int sx = (int)(s % w), sy = (int)(s / w), px = sx, py = sy, back = 4, first = -1;
-    int cap = 4 * area + 16, n = 0;
-    double *ptx = malloc((size_t)cap * sizeof *ptx), *pty = malloc((size_t)cap * sizeof *pty);
+    int n = 0;
 #define FG(X, Y) ((X) >= 0 && (Y) >= 0 && (X) < w && (Y) < h && lab[(long)(Y) * w + (X)] == id)
     while (n < cap) {
         ptx[n] = px + 0.5;
@@ -842,48 +830,71 @@ static double outline_kink(const int *lab, int w, int h, int id, int area)
                 back = k;
     }
 #undef FG
+    return n;
+}
+
+/* The closed outline of n points smoothed with a Gaussian of 1.5 px (5 points each side). */
+static void smooth_outline(const double *ptx, const double *pty, int n, double *qx, double *qy)
+{
+    for (int i = 0; i < n; i++) {
+        double sxw = 0, syw = 0, sw = 0;
+        for (int k = -5; k <= 5; k++) {
+            double wg = exp(-k * k / (2 * 1.5 * 1.5));
+            int j = ((i + k) % n + n) % n;
+            sxw += wg * ptx[j];
+            syw += wg * pty[j];
+            sw += wg;
+        }
+        qx[i] = sxw / sw;
+        qy[i] = syw / sw;
+    }
+}
+
+/* The largest turning angle (degrees) along a closed outline of n points, each point's
+ * turn measured between the points 3 px of arc before and after it; 0 for an outline
+ * of 12 px or less. */
+static double sharpest_turn(const double *qx, const double *qy, int n)
+{
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        total += hypot(qx[j] - qx[i], qy[j] - qy[i]);
+    }
+    double best = 0;
+    for (int i = 0; i < n && total > 12; i++) {
+        int a = i, c = i;
+        double la = 0, lc = 0;
+        while (la < 3) {
+            int pa = (a - 1 + n) % n;
+            la += hypot(qx[a] - qx[pa], qy[a] - qy[pa]);
+            a = pa;
+        }
+        while (lc < 3) {
+            int nc = (c + 1) % n;
+            lc += hypot(qx[nc] - qx[c], qy[nc] - qy[c]);
+            c = nc;
+        }
+        double ux = qx[i] - qx[a], uy = qy[i] - qy[a], vx = qx[c] - qx[i], vy = qy[c] - qy[i];
+        double ang = fabs(atan2(ux * vy - uy * vx, ux * vx + uy * vy)) * 180 / PI;
+        best = ang > best ? ang : best;
+    }
+    return best;
+}
+
+/* The largest turning angle (degrees) of the outer outline of component id: traced with
+ * Moore neighbours, smoothed with a Gaussian of 1.5 px, turning measured over 3 px each side. */
+static double outline_kink(const int *lab, int w, int h, int id, int area)
+{
+    int cap = 4 * area + 16;
+    double *ptx = malloc((size_t)cap * sizeof *ptx), *pty = malloc((size_t)cap * sizeof *pty);
+    int n = trace_outline(lab, w, h, id, ptx, pty, cap);
     double best = 0;
     if (n >= 12) {
         double *qx = malloc((size_t)n * sizeof *qx), *qy = malloc((size_t)n * sizeof *qy);
-        double *arc = malloc((size_t)(n + 1) * sizeof *arc);
-        for (int i = 0; i < n; i++) {
-            double sxw = 0, syw = 0, sw = 0;
-            for (int k = -5; k <= 5; k++) {
-                double wg = exp(-k * k / (2 * 1.5 * 1.5));
-                int j = ((i + k) % n + n) % n;
-                sxw += wg * ptx[j];
-                syw += wg * pty[j];
-                sw += wg;
-            }
-            qx[i] = sxw / sw;
-            qy[i] = syw / sw;
-        }
-        arc[0] = 0;
-        for (int i = 0; i < n; i++) {
-            int j = (i + 1) % n;
-            arc[i + 1] = arc[i] + hypot(qx[j] - qx[i], qy[j] - qy[i]);
-        }
-        double total = arc[n];
-        for (int i = 0; i < n && total > 12; i++) {
-            int a = i, c = i;
-            double la = 0, lc = 0;
-            while (la < 3) {
-                int pa = (a - 1 + n) % n;
-                la += hypot(qx[a] - qx[pa], qy[a] - qy[pa]);
-                a = pa;
-            }
-            while (lc < 3) {
-                int nc = (c + 1) % n;
-                lc += hypot(qx[nc] - qx[c], qy[nc] - qy[c]);
-                c = nc;
-            }
-            double ux = qx[i] - qx[a], uy = qy[i] - qy[a], vx = qx[c] - qx[i], vy = qy[c] - qy[i];
-            double ang = fabs(atan2(ux * vy - uy * vx, ux * vx + uy * vy)) * 180 / PI;
-            best = ang > best ? ang : best;
-        }
+        smooth_outline(ptx, pty, n, qx, qy);
+        best = sharpest_turn(qx, qy, n);
         free(qx);
         free(qy);
-        free(arc);
     }
     free(ptx);
     free(pty);
@@ -1323,6 +1334,75 @@ static int exact_def(const char *args, animate_def *d)
     return nt % 2 == 0;
 }
 
+/* Where each opaque pixel k of frame 0 rests in the render grid (ru[k], rv[k] in grid
+ * cells): frame 0's quads (f0x, f0y, before the placement) inverted, which is the rest
+ * pose unless the clip is one period of a drive; at[] maps a pixel to its k or -1. */
+static void rest_points(const clip *c, const motion *m, const renderer *r, const double *f0x, const double *f0y,
+                        long *at, double *ru, double *rv)
+{
+    const lattice *lat = &m->lat;
+    double sx = m->place.sx, sy = m->place.sy, cell = lat->h / r->sub;
+    for (long i = 0; i < (long)c->w * c->h; i++)
+        at[i] = -1;
+    for (long k = 0; k < c->npix; k++) {
+        at[(long)c->py[k] * c->w + (long)c->px[k]] = k;
+        ru[k] = ((c->px[k] - m->place.ox) / sx - lat->ox) / cell; /* the rest pose's answer */
+        rv[k] = ((c->py[k] - m->place.oy) / sy - lat->oy) / cell;
+    }
+    for (int Y = 0; Y + 1 < r->ry; Y++)
+        for (int X = 0; X + 1 < r->rx; X++) {
+            size_t g = (size_t)Y * r->rx + X;
+            double q[8] = { sx * f0x[g] + m->place.ox, sy * f0y[g] + m->place.oy,
+                            sx * f0x[g + 1] + m->place.ox, sy * f0y[g + 1] + m->place.oy,
+                            sx * f0x[g + r->rx + 1] + m->place.ox, sy * f0y[g + r->rx + 1] + m->place.oy,
+                            sx * f0x[g + r->rx] + m->place.ox, sy * f0y[g + r->rx] + m->place.oy };
+            double x0 = q[0], x1 = q[0], y0 = q[1], y1 = q[1];
+            for (int i = 2; i < 8; i += 2) {
+                x0 = fmin(x0, q[i]), x1 = fmax(x1, q[i]);
+                y0 = fmin(y0, q[i + 1]), y1 = fmax(y1, q[i + 1]);
+            }
+            for (int py = (int)fmax(0, floor(y0)); py <= (int)fmin(c->h - 1, ceil(y1)); py++)
+                for (int px = (int)fmax(0, floor(x0)); px <= (int)fmin(c->w - 1, ceil(x1)); px++) {
+                    long k = at[(long)py * c->w + px];
+                    double u, v;
+                    if (k >= 0 && render_inverse_bilinear(px + 0.5, py + 0.5, q, 1e-6, &u, &v)) {
+                        ru[k] = X + u;
+                        rv[k] = Y + v;
+                    }
+                }
+        }
+}
+
+/* Each frame drawn over scratch, and each pixel's rest point (ru, rv) carried by it, less
+ * where frame 0 (f0x, f0y) had it: F's n * npix * 2 floats. */
+static void carry_points(const clip *c, const motion *m, renderer *r, const double *f0x, const double *f0y,
+                         const double *ru, const double *rv, uint8_t *scratch, float *F)
+{
+    double sx = m->place.sx, sy = m->place.sy;
+    for (int f = 0; f < c->n; f++) {
+        renderer_draw(r, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, scratch);
+        float *Ff = F + (size_t)f * c->npix * 2;
+        for (long k = 0; k < c->npix; k++) {
+            double u = ru[k], v = rv[k];
+            int X = (int)floor(u), Y = (int)floor(v);
+            if (X < 0) X = 0;
+            if (Y < 0) Y = 0;
+            if (X > r->rx - 2) X = r->rx - 2;
+            if (Y > r->ry - 2) Y = r->ry - 2;
+            double a = u - X, b = v - Y, dx = 0, dy = 0;
+            const double wgt[4] = { (1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b };
+            for (int q = 0; q < 4; q++) {
+                int GX = X + (q & 1), GY = Y + (q >> 1);
+                size_t g = (size_t)GY * r->rx + GX;
+                dx += wgt[q] * sx * (r->gx[g] - f0x[g]);
+                dy += wgt[q] * sy * (r->gy[g] - f0y[g]);
+            }
+            Ff[2 * k] = (float)dx;
+            Ff[2 * k + 1] = (float)dy;
+        }
+    }
+}
+
 /* F from the render grid itself: the clip simulated again with poyo's library
  * from --input and the options it was made with, and each opaque pixel of
  * frame 0 carried from where frame 0 has it to where frame i has the same
@@ -1358,11 +1438,6 @@ static float *exact_flow(const opts *o, const clip *c)
     }
     F = calloc((size_t)c->n * c->npix * 2, sizeof *F);
     scratch = malloc((size_t)c->w * c->h * 4);
-    const lattice *lat = &m.lat;
-    double sx = m.place.sx, sy = m.place.sy, cell = lat->h / r.sub;
-    /* where each opaque pixel of frame 0 rests in the render grid (u, v in
-     * grid cells): frame 0's quads inverted (it is the rest pose unless the
-     * clip is one period of a drive) */
     double *ru = malloc((size_t)c->npix * sizeof *ru), *rv = malloc((size_t)c->npix * sizeof *rv);
     double *f0x = malloc((size_t)r.rx * r.ry * sizeof *f0x), *f0y = malloc((size_t)r.rx * r.ry * sizeof *f0y);
     long *at = malloc((size_t)c->w * c->h * sizeof *at);
@@ -1375,58 +1450,8 @@ static float *exact_flow(const opts *o, const clip *c)
     renderer_draw(&r, m.x, m.y, scratch);
     memcpy(f0x, r.gx, (size_t)r.rx * r.ry * sizeof *f0x);
     memcpy(f0y, r.gy, (size_t)r.rx * r.ry * sizeof *f0y);
-    for (long i = 0; i < (long)c->w * c->h; i++)
-        at[i] = -1;
-    for (long k = 0; k < c->npix; k++) {
-        at[(long)c->py[k] * c->w + (long)c->px[k]] = k;
-        ru[k] = ((c->px[k] - m.place.ox) / sx - lat->ox) / cell; /* the rest pose's answer */
-        rv[k] = ((c->py[k] - m.place.oy) / sy - lat->oy) / cell;
-    }
-    for (int Y = 0; Y + 1 < r.ry; Y++)
-        for (int X = 0; X + 1 < r.rx; X++) {
-            size_t g = (size_t)Y * r.rx + X;
-            double q[8] = { sx * f0x[g] + m.place.ox, sy * f0y[g] + m.place.oy,
-                            sx * f0x[g + 1] + m.place.ox, sy * f0y[g + 1] + m.place.oy,
-                            sx * f0x[g + r.rx + 1] + m.place.ox, sy * f0y[g + r.rx + 1] + m.place.oy,
-                            sx * f0x[g + r.rx] + m.place.ox, sy * f0y[g + r.rx] + m.place.oy };
-            double x0 = q[0], x1 = q[0], y0 = q[1], y1 = q[1];
-            for (int i = 2; i < 8; i += 2) {
-                x0 = fmin(x0, q[i]), x1 = fmax(x1, q[i]);
-                y0 = fmin(y0, q[i + 1]), y1 = fmax(y1, q[i + 1]);
-            }
-            for (int py = (int)fmax(0, floor(y0)); py <= (int)fmin(c->h - 1, ceil(y1)); py++)
-                for (int px = (int)fmax(0, floor(x0)); px <= (int)fmin(c->w - 1, ceil(x1)); px++) {
-                    long k = at[(long)py * c->w + px];
-                    double u, v;
-                    if (k >= 0 && render_inverse_bilinear(px + 0.5, py + 0.5, q, 1e-6, &u, &v)) {
-                        ru[k] = X + u;
-                        rv[k] = Y + v;
-                    }
-                }
-        }
-    for (int f = 0; f < c->n; f++) {
-        renderer_draw(&r, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, scratch);
-        float *Ff = F + (size_t)f * c->npix * 2;
-        for (long k = 0; k < c->npix; k++) {
-            /* the pixel's rest point carried by frame f, less where frame 0 had it */
-            double u = ru[k], v = rv[k];
-            int X = (int)floor(u), Y = (int)floor(v);
-            if (X < 0) X = 0;
-            if (Y < 0) Y = 0;
-            if (X > r.rx - 2) X = r.rx - 2;
-            if (Y > r.ry - 2) Y = r.ry - 2;
-            double a = u - X, b = v - Y, dx = 0, dy = 0;
-            const double wgt[4] = { (1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b };
-            for (int q = 0; q < 4; q++) {
-                int GX = X + (q & 1), GY = Y + (q >> 1);
-                size_t g = (size_t)GY * r.rx + GX;
-                dx += wgt[q] * sx * (r.gx[g] - f0x[g]);
-                dy += wgt[q] * sy * (r.gy[g] - f0y[g]);
-            }
-            Ff[2 * k] = (float)dx;
-            Ff[2 * k + 1] = (float)dy;
-        }
-    }
+    rest_points(c, &m, &r, f0x, f0y, at, ru, rv);
+    carry_points(c, &m, &r, f0x, f0y, ru, rv, scratch, F);
 flow_done:
     free(ru);
     free(rv);
@@ -1977,6 +2002,93 @@ static void warp_fwd(const warp *wp, double x, double y, double *dx, double *dy)
     }
 }
 
+/* The opaque pixels' centres of a w x h frame into px, py, and their bounding box
+ * (x0, y0 inclusive, x1, y1 exclusive in box[0..3]); their number. */
+static long opaque_points(const uint8_t *rgba, int W, int H, double *px, double *py, int box[4])
+{
+    long cnt = 0;
+    int x0 = W, y0 = H, x1 = 0, y1 = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            if (rgba[4 * ((long)y * W + x) + 3] >= OPAQUE) {
+                px[cnt] = x + 0.5;
+                py[cnt++] = y + 0.5;
+                x0 = x < x0 ? x : x0;
+                y0 = y < y0 ? y : y0;
+                x1 = x + 1 > x1 ? x + 1 : x1;
+                y1 = y + 1 > y1 ? y + 1 : y1;
+            }
+    box[0] = x0;
+    box[1] = y0;
+    box[2] = x1;
+    box[3] = y1;
+    return cnt;
+}
+
+/* rgba as the premultiplied frame pm0 warped by wp: each output pixel pulls from the
+ * rest point that lands on it, found by fixed-point iteration on q = p + F(p). */
+static void warp_frame(const warp *wp, const float *pm0, int W, int H, uint8_t *rgba)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double qx = x + 0.5, qy = y + 0.5, ppx = qx, ppy = qy, dx, dy, v[4];
+            for (int it = 0; it < 50; it++) {
+                warp_fwd(wp, ppx, ppy, &dx, &dy);
+                ppx = qx - dx;
+                ppy = qy - dy;
+            }
+            sample4(pm0, W, H, ppx - 0.5, ppy - 0.5, v);
+            long k = (long)y * W + x;
+            for (int c = 0; c < 4; c++)
+                rgba[4 * k + c] = 0;
+            if (v[3] > 0) {
+                for (int c = 0; c < 3; c++)
+                    rgba[4 * k + c] = (uint8_t)lround(fmin(v[c] / v[3], 1) * 255);
+                rgba[4 * k + 3] = (uint8_t)lround(v[3] * 255);
+            }
+        }
+}
+
+/* How far the alpha-weighted centre of pm1 lies from that of pm0 (px, in sx, sy). */
+static void centroid_shift(const float *pm0, const float *pm1, int W, int H, double *shx, double *shy)
+{
+    double sa = 0, sx = 0, sy = 0, ta = 0, tx = 0, ty = 0;
+    for (long k = 0; k < (long)W * H; k++) {
+        double xx = k % W + 0.5, yy = (double)(k / W) + 0.5;
+        sa += pm1[4 * k + 3];
+        sx += pm1[4 * k + 3] * xx;
+        sy += pm1[4 * k + 3] * yy;
+        ta += pm0[4 * k + 3];
+        tx += pm0[4 * k + 3] * xx;
+        ty += pm0[4 * k + 3] * yy;
+    }
+    *shx = sx / sa - tx / ta;
+    *shy = sy / sa - ty / ta;
+}
+
+/* The registered grid g of r against the true warp wp over the cnt points (px, py): the
+ * largest true displacement, and the RMS and largest error (px). */
+static void warp_error(const warp *wp, const reg *r, const double *g, const double *px, const double *py, long cnt,
+                       double *truth, double *rms, double *emax)
+{
+    double se = 0, em = 0, tr = 0;
+    for (long k = 0; k < cnt; k++) {
+        double dx, dy, ex, ey;
+        grid_eval(g, r->nx[0], r->ny[0], r->cell, px[k], py[k], &dx, &dy);
+        warp_fwd(wp, px[k], py[k], &ex, &ey);
+        double e2 = (dx - ex) * (dx - ex) + (dy - ey) * (dy - ey);
+        se += e2;
+        em = fmax(em, sqrt(e2));
+        tr = fmax(tr, hypot(ex, ey));
+    }
+    *truth = tr;
+    *rms = sqrt(se / cnt);
+    *emax = em;
+}
+
+/* Four known warps of a stamp (a translation, a rotation, a squash and a dent) registered
+ * from the rest frame; each passes when the RMS error over its opaque pixels is under
+ * 0.35 px. 0 when all pass. */
 static int selftest(const opts *o)
 {
     const char *src = o->input ? o->input : "tests/data/1f600.png";
@@ -1993,19 +2105,10 @@ static int selftest(const opts *o)
     frame_premultiply(&f0, W, H);
     f1.rgba = malloc((size_t)W * H * 4);
     f1.pm = malloc((size_t)W * H * 4 * sizeof(float));
-    long cnt = 0;
     double *px = malloc((size_t)W * H * sizeof *px), *py = malloc((size_t)W * H * sizeof *py);
-    int x0 = W, y0 = H, x1 = 0, y1 = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++)
-            if (f0.rgba[4 * ((long)y * W + x) + 3] >= OPAQUE) {
-                px[cnt] = x + 0.5;
-                py[cnt++] = y + 0.5;
-                x0 = x < x0 ? x : x0;
-                y0 = y < y0 ? y : y0;
-                x1 = x + 1 > x1 ? x + 1 : x1;
-                y1 = y + 1 > y1 ? y + 1 : y1;
-            }
+    int box[4];
+    long cnt = opaque_points(f0.rgba, W, H, px, py, box);
+    int x0 = box[0], y0 = box[1], x1 = box[2], y1 = box[3];
     double h0 = y1 - y0, mx = 0.5 * (x0 + x1), my = 0.5 * (y0 + y1);
     warp cases[4] = {
         { "translate", 0, 3.3, 0, 0, 0, 0 },
@@ -2021,51 +2124,15 @@ static int selftest(const opts *o)
     pyramid P = { 0, { { 0 } } };
     for (int t = 0; t < 4; t++) {
         const warp *wp = &cases[t];
-        /* the warped frame: each output pixel pulls from the rest point that lands on it,
-         * found by fixed-point iteration on q = p + F(p) */
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                double qx = x + 0.5, qy = y + 0.5, ppx = qx, ppy = qy, dx, dy, v[4];
-                for (int it = 0; it < 50; it++) {
-                    warp_fwd(wp, ppx, ppy, &dx, &dy);
-                    ppx = qx - dx;
-                    ppy = qy - dy;
-                }
-                sample4(f0.pm, W, H, ppx - 0.5, ppy - 0.5, v);
-                long k = (long)y * W + x;
-                for (int c = 0; c < 4; c++)
-                    f1.rgba[4 * k + c] = 0;
-                if (v[3] > 0) {
-                    for (int c = 0; c < 3; c++)
-                        f1.rgba[4 * k + c] = (uint8_t)lround(fmin(v[c] / v[3], 1) * 255);
-                    f1.rgba[4 * k + 3] = (uint8_t)lround(v[3] * 255);
-                }
-            }
+        warp_frame(wp, f0.pm, W, H, f1.rgba);
         frame_premultiply(&f1, W, H);
         double t0 = now_ms();
         pyramid_build(&P, f1.pm, W, H, r.nlev, r.blur);
-        double sa = 0, sx = 0, sy = 0, ta = 0, tx = 0, ty = 0;
-        for (long k = 0; k < (long)W * H; k++) {
-            double xx = k % W + 0.5, yy = (double)(k / W) + 0.5;
-            sa += f1.pm[4 * k + 3];
-            sx += f1.pm[4 * k + 3] * xx;
-            sy += f1.pm[4 * k + 3] * yy;
-            ta += f0.pm[4 * k + 3];
-            tx += f0.pm[4 * k + 3] * xx;
-            ty += f0.pm[4 * k + 3] * yy;
-        }
-        reg_run(&r, &P, NULL, sx / sa - tx / ta, sy / sa - ty / ta, g);
-        double ms = now_ms() - t0, se = 0, emax = 0, tr = 0;
-        for (long k = 0; k < cnt; k++) {
-            double dx, dy, ex, ey;
-            grid_eval(g, r.nx[0], r.ny[0], r.cell, px[k], py[k], &dx, &dy);
-            warp_fwd(wp, px[k], py[k], &ex, &ey);
-            double e2 = (dx - ex) * (dx - ex) + (dy - ey) * (dy - ey);
-            se += e2;
-            emax = fmax(emax, sqrt(e2));
-            tr = fmax(tr, hypot(ex, ey));
-        }
-        double rms = sqrt(se / cnt);
+        double shx, shy;
+        centroid_shift(f0.pm, f1.pm, W, H, &shx, &shy);
+        reg_run(&r, &P, NULL, shx, shy, g);
+        double ms = now_ms() - t0, tr, rms, emax;
+        warp_error(wp, &r, g, px, py, cnt, &tr, &rms, &emax);
         int ok = rms < 0.35;
         bad += !ok;
         printf("selftest %-9s truth_max %.2f px  rms_error %.3f px  max_error %.3f px  %.1f ms  %s\n", wp->name, tr,

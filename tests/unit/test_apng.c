@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <stb_image.h>
 
@@ -400,9 +402,84 @@ static void test_webp_rejects_bad_arguments(void)
     ENSURE(webp_encode(&a, NULL, &out, &err) != POYO_OK);
     ENSURE_MSG(strncmp(err.msg, "WebP encoding of frame 2 failed: ", 33) == 0, "%s", err.msg);
     ENSURE(out.len == 0);
+    /* the same frame held last is refused when the end is added, libwebp's reason given */
+    a.hold[0] = 1;
+    a.hold[1] = 20000;
+    ENSURE(webp_encode(&a, NULL, &out, &err) == POYO_ERR_NOMEM);
+    ENSURE_MSG(strncmp(err.msg, "WebP encoding failed at the end: ", 33) == 0 && strlen(err.msg) > 33, "%s",
+               err.msg);
+    ENSURE(out.len == 0);
     a.count = 140;
     anim_free(&a);
     bytebuf_free(&out);
+}
+
+/* AddressSanitizer reserves terabytes of address space, so a limit on it cannot be tested there. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#endif
+
+#ifndef UNDER_ASAN
+/* The process's address space now, in bytes (0 when /proc cannot say). */
+static long address_space(void)
+{
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return pages * sysconf(_SC_PAGESIZE);
+}
+#endif
+
+/* Under an address space that grows a MiB at a time past what the process holds, a
+ * 1024x1024 clip fails with POYO_ERR_NOMEM and a sentence, writing nothing (the encoder
+ * cannot be made, a frame cannot be imported, a frame cannot be encoded), until it is
+ * written whole and reads back. */
+static void test_webp_out_of_memory(void)
+{
+#ifndef UNDER_ASAN
+    anim a, r;
+    anim_meta m;
+    bytebuf out = { 0 };
+    poyo_error err;
+    ENSURE(make_scene(&a, 1024, 1024, 2, 10.0));
+    struct rlimit old;
+    ENSURE(getrlimit(RLIMIT_AS, &old) == 0);
+    long base = address_space();
+    ENSURE(base > 0);
+    int failed = 0, written = 0;
+    for (long extra = 0; extra <= 64 && !written; extra++) {
+        struct rlimit lim = old;
+        lim.rlim_cur = (rlim_t)(base + extra * 1024 * 1024);
+        if (old.rlim_cur != RLIM_INFINITY && lim.rlim_cur > old.rlim_cur)
+            lim.rlim_cur = old.rlim_cur;
+        ENSURE(setrlimit(RLIMIT_AS, &lim) == 0);
+        poyo_status st = webp_encode(&a, NULL, &out, &err);
+        setrlimit(RLIMIT_AS, &old);
+        if (st == POYO_OK) {
+            written = 1;
+            break;
+        }
+        ENSURE_MSG(st == POYO_ERR_NOMEM, "%ld MiB: status %d: %s", extra, (int)st, err.msg);
+        ENSURE_MSG(out.len == 0 && err.msg[0] != '\0', "%ld MiB: %zu bytes", extra, out.len);
+        failed++;
+    }
+    ENSURE_MSG(failed > 0 && written, "%d failures, written %d", failed, written);
+    ENSURE_MSG(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK, "%s", err.msg);
+    ENSURE(m.frames == 2 && same_visible(anim_frame(&a, 0), anim_frame(&r, 0), 1024u * 1024u));
+    anim_free(&r);
+    anim_meta_free(&m);
+    anim_free(&a);
+    bytebuf_free(&out);
+#endif
 }
 
 const struct test_case test_cases[] = {
@@ -416,5 +493,6 @@ const struct test_case test_cases[] = {
     { "webp_lossy_psnr", test_webp_lossy_psnr },
     { "webp_single_frame_and_fractional_fps", test_webp_single_frame_and_fractional_fps },
     { "webp_rejects_bad_arguments", test_webp_rejects_bad_arguments },
+    { "webp_out_of_memory", test_webp_out_of_memory },
     { NULL, NULL },
 };

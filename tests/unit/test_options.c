@@ -14,6 +14,8 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/preset.h"
+#include "sim/impulse.h"
 
 /* man/poyo.1 (the tests run from the top of the tree), or NULL. */
 static char *read_man(void)
@@ -291,10 +293,54 @@ static void test_every_range_is_refused_in_one_shape(void)
     ENSURE_MSG(checked > 150, "only %d values checked", checked);
 }
 
+/* words(i) for i below n as "a, b or c" into buf. */
+static void word_list(const char *(*word)(int i), int n, char *buf, size_t cap)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && k < cap; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", word(i));
+}
+
+static const char *preset_name(int i) { return preset_at(i)->name; }
+static const char *impulse_name(int i) { return impulse_get_info((impulse_kind)i)->name; }
+
+/* The words of a row whose --help lists them come from its module's table: every preset
+ * and every impulse is named, in order, in each command's --help. */
+static void test_help_lists_every_word(void)
+{
+    char presets[512], impulses[512];
+    word_list(preset_name, preset_count(), presets, sizeof presets);
+    word_list(impulse_name, IMPULSE_COUNT, impulses, sizeof impulses);
+    for (int k = 0; k < cli_command_count; k++) {
+        const cli_command *cmd = &cli_commands[k];
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        ENSURE(f);
+        cli_print_options(f, cmd, NULL, NULL);
+        fclose(f);
+        /* the lines joined, so that a list wrapped over several lines is found */
+        for (char *c = text; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        for (char *c = strstr(text, "  "); c; c = strstr(c, "  "))
+            memmove(c, c + 1, strlen(c + 1) + 1);
+        for (const cli_opt *o = cmd->opts; o->name; o++) {
+            if (o->id == OPT_PRESET)
+                ENSURE_MSG(strstr(text, presets), "%s --help: no \"%s\"", cmd->name, presets);
+            if (o->id == OPT_IMPULSE)
+                ENSURE_MSG(strstr(text, impulses), "%s --help: no \"%s\"", cmd->name, impulses);
+        }
+        free(text);
+    }
+}
+
 const struct test_case test_cases[] = {
     { "every_option_is_in_the_man_page_with_its_range_and_default",
       test_every_option_is_in_the_man_page_with_its_range_and_default },
     { "tables_name_each_option_once", test_tables_name_each_option_once },
+    { "help_lists_every_word", test_help_lists_every_word },
     { "every_range_is_refused_in_one_shape", test_every_range_is_refused_in_one_shape },
     { NULL, NULL },
 };
