@@ -195,6 +195,21 @@ static const cli_opt animate_opts[] = {
     END,
 };
 
+/* The defaults of the output options every subcommand shares (colours,
+ * dither, alpha threshold, input pixels, memory); buf left as it is for others. */
+static void output_default(int id, char *buf, size_t cap)
+{
+    quantize_def q = quantize_default_def();
+    switch (id) {
+    case OPT_COLORS: snprintf(buf, cap, "%d", q.colors); break;
+    case OPT_DITHER: snprintf(buf, cap, "%g", q.dither); break;
+    case OPT_ALPHA: snprintf(buf, cap, "%d", q.alpha_threshold); break;
+    case OPT_MAXPX: snprintf(buf, cap, "%lld", IMAGE_DEFAULT_MAX_PIXELS); break;
+    case OPT_MAXMEM: cli_bytes_text((double)MEMLIMIT_DEFAULT_MEMORY, buf, cap); break;
+    default: break;
+    }
+}
+
 static void animate_default(int id, char *buf, size_t cap)
 {
     animate_def a = animate_default_def();
@@ -217,14 +232,9 @@ static void animate_default(int id, char *buf, size_t cap)
     case OPT_SIZE: snprintf(buf, cap, "the input's size"); break;
     case OPT_FIT: snprintf(buf, cap, "%s", a.fit == FIT_AUTO ? "auto" : "none"); break;
     case OPT_LOOP: snprintf(buf, cap, "%d", a.loop); break;
-    case OPT_COLORS: snprintf(buf, cap, "%d", q.colors); break;
-    case OPT_DITHER: snprintf(buf, cap, "%g", q.dither); break;
-    case OPT_ALPHA: snprintf(buf, cap, "%d", q.alpha_threshold); break;
     case OPT_QUALITY: snprintf(buf, cap, "%d for a GIF, %d for WebP", q.quality_max, webp_default_def().quality); break;
     case OPT_LOSSY_GIF: snprintf(buf, cap, "%d, exact", q.lossy); break;
-    case OPT_MAXPX: snprintf(buf, cap, "%lld", IMAGE_DEFAULT_MAX_PIXELS); break;
-    case OPT_MAXMEM: cli_bytes_text((double)MEMLIMIT_DEFAULT_MEMORY, buf, cap); break;
-    default: break;
+    default: output_default(id, buf, cap); break;
     }
 }
 
@@ -349,7 +359,6 @@ static const cli_opt rope_opts[] = {
 static void rope_default(int id, char *buf, size_t cap)
 {
     charm_def d = charm_default_def();
-    quantize_def q = quantize_default_def();
     buf[0] = '\0';
     switch (id) {
     case OPT_FORMAT: snprintf(buf, cap, "from the -o extension, else gif"); break;
@@ -378,13 +387,8 @@ static void rope_default(int id, char *buf, size_t cap)
         snprintf(buf, cap, "one swing, or until it settles (at most %g s) with --drag", d.max_duration);
         break;
     case OPT_LOOP: snprintf(buf, cap, "%d", d.loop); break;
-    case OPT_COLORS: snprintf(buf, cap, "%d", q.colors); break;
-    case OPT_DITHER: snprintf(buf, cap, "%g", q.dither); break;
-    case OPT_ALPHA: snprintf(buf, cap, "%d", q.alpha_threshold); break;
     case OPT_QUALITY: snprintf(buf, cap, "lossless"); break;
-    case OPT_MAXPX: snprintf(buf, cap, "%lld", IMAGE_DEFAULT_MAX_PIXELS); break;
-    case OPT_MAXMEM: cli_bytes_text((double)MEMLIMIT_DEFAULT_MEMORY, buf, cap); break;
-    default: break;
+    default: output_default(id, buf, cap); break;
     }
 }
 
@@ -446,7 +450,6 @@ static const cli_opt path_opts[] = {
 static void path_default(int id, char *buf, size_t cap)
 {
     follow_def f = follow_default_def();
-    quantize_def q = quantize_default_def();
     buf[0] = '\0';
     switch (id) {
     case OPT_SIZE: snprintf(buf, cap, "%dx%d", f.width, f.height); break;
@@ -460,13 +463,8 @@ static void path_default(int id, char *buf, size_t cap)
     case OPT_GRID: snprintf(buf, cap, "%d", f.grid); break;
     case OPT_FPS: snprintf(buf, cap, "%g", f.fps); break;
     case OPT_LOOP: snprintf(buf, cap, "%d", f.loop); break;
-    case OPT_COLORS: snprintf(buf, cap, "%d", q.colors); break;
-    case OPT_DITHER: snprintf(buf, cap, "%g", q.dither); break;
-    case OPT_ALPHA: snprintf(buf, cap, "%d", q.alpha_threshold); break;
     case OPT_QUALITY: snprintf(buf, cap, "lossless"); break;
-    case OPT_MAXPX: snprintf(buf, cap, "%lld", IMAGE_DEFAULT_MAX_PIXELS); break;
-    case OPT_MAXMEM: cli_bytes_text((double)MEMLIMIT_DEFAULT_MEMORY, buf, cap); break;
-    default: break;
+    default: output_default(id, buf, cap); break;
     }
 }
 
@@ -547,7 +545,6 @@ static const cli_opt sdf_opts[] = {
 static void sdf_default(int id, char *buf, size_t cap)
 {
     drop_def d = drop_default_def();
-    quantize_def q = quantize_default_def();
     buf[0] = '\0';
     switch (id) {
     case OPT_SCENE: snprintf(buf, cap, "\"%s\"", scene_default_text()); break;
@@ -574,13 +571,8 @@ static void sdf_default(int id, char *buf, size_t cap)
     case OPT_SCENE_COLOR:
         snprintf(buf, cap, "%02X%02X%02X", d.scene_rgb[0], d.scene_rgb[1], d.scene_rgb[2]);
         break;
-    case OPT_COLORS: snprintf(buf, cap, "%d", q.colors); break;
-    case OPT_DITHER: snprintf(buf, cap, "%g", q.dither); break;
-    case OPT_ALPHA: snprintf(buf, cap, "%d", q.alpha_threshold); break;
     case OPT_QUALITY: snprintf(buf, cap, "lossless"); break;
-    case OPT_MAXPX: snprintf(buf, cap, "%lld", IMAGE_DEFAULT_MAX_PIXELS); break;
-    case OPT_MAXMEM: cli_bytes_text((double)MEMLIMIT_DEFAULT_MEMORY, buf, cap); break;
-    default: break;
+    default: output_default(id, buf, cap); break;
     }
 }
 
