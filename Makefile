@@ -111,6 +111,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUIL
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/unit/test_main.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
 # mkwebm writes test files with libav* itself
+# gifbench races cgif's GIF writer too when libcgif-dev is installed (make bench says when not)
+ifeq ($(shell pkg-config --exists cgif 2>/dev/null && echo y),y)
+$(BUILD)/tools/gifbench: CPPFLAGS += -DHAVE_CGIF
+$(BUILD)/tools/gifbench: LDLIBS += $(shell pkg-config --libs cgif)
+endif
 $(BUILD)/tools/mkwebm: LDLIBS += $(shell pkg-config --libs $(DL_PKGS) 2>/dev/null)
 $(TOOL_UTIL): tests/tools/toolutil.c | $(BUILD)/tools
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

@@ -3,7 +3,8 @@
 # whole process (64, 512 and 1024 px inputs; median and quartiles), peak
 # memory, GIF bytes, PSNR and time side by side with ffmpeg, gifsicle (-O3,
 # --lossy) and ImageMagick on the same frames with ratios to poyo's, APNG and
-# WebP encodes as ratios to the GIF encode of the same frames, the whole
+# WebP encodes as ratios to the GIF encode of the same frames, poyo's GIF
+# writer against giflib's and cgif's on the same palette indices, the whole
 # process of the APNG presets per file, and batch throughput. Peers and the full Twemoji set are skipped with a message when
 # they are not on the machine.
 poyo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -120,6 +121,12 @@ echo "   (GIF includes its palette; the 512 and 320 px clips are those -p signal
 "$tools/encbench" -n 9 -s 128 "$corpus/twemoji64/1f600.png"
 "$tools/encbench" -n 9 -p signal "$corpus/twemoji64/1f600.png"
 "$tools/encbench" -n 9 -p discord-sticker "$corpus/openmoji512/1F600.png"
+
+echo
+echo "== GIF writers on the same palette indices: median ms of 9 writes (quartiles), bytes, ratios to poyo's =="
+echo "   (giflib and cgif write whole frames: neither plans changed areas of frames that carry transparency) =="
+"$tools/gifbench" -n 9 -s 128 "$corpus/twemoji64/1f600.png"
+"$tools/gifbench" -n 9 -s 512 "$corpus/openmoji512/1F600.png"
 
 echo
 echo "== the APNG presets, whole process per file: the OpenMoji and four Twemoji (median s, p25-p75) =="
