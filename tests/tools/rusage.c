@@ -40,7 +40,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 2;
     }
-    fprintf(f, "%.2f %.1f\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+    fprintf(f, "%.4f %.1f\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
             ru.ru_maxrss / 1024.0);
     fclose(f);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
