@@ -5,6 +5,7 @@
 # on the tall and wide shapes of tests/data, and one table shows each figure per impulse as
 # median/worst, where worst is the clip farthest on the failing side of the goal (or the
 # lowest/highest value when no clip has one). A trailing ! marks a worst that misses it.
+# A second table counts the clips that miss each goal.
 # Without the corpus, every image in tests/data is used instead.
 poyo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tools=$(cd "$2" && pwd)
@@ -150,6 +151,7 @@ function flush(   c, col, v, long) {
         goal(col, cimp, cname, long, F["step_median"])
         m = G_op == "" ? bad[col] * v : miss(v)
         hasgoal = G_op != ""
+        if (hasgoal) { ngoal[cimp, col]++; if (m > 1e-9) nmiss[cimp, col]++ }
         # a clip with a goal outranks any without one
         if (!((cimp, col) in wm) || hasgoal > wg[cimp, col] || (hasgoal == wg[cimp, col] && m > wm[cimp, col])) {
             wm[cimp, col] = m; wv[cimp, col] = v; wg[cimp, col] = hasgoal
@@ -197,4 +199,24 @@ END {
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"
     if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
+    # how many clips miss each goal (of those it applies to), per impulse
+    print ""
+    print "clips that miss each goal (- where no clip has one):"
+    printf "%-12s %3s", "impulse", "n"
+    for (c = 1; c <= ncol; c++) printf " %6s", cols[c]
+    printf "\n"
+    for (i = 1; i <= n; i++) {
+        imp = imps[i]
+        printf "%-12s %3d", imp, nclip[imp]
+        for (c = 1; c <= ncol; c++) {
+            col = cols[c]
+            if (!((imp, col) in ngoal)) { printf " %6s", "-"; continue }
+            printf " %6d", nmiss[imp, col]
+            tmiss[col] += nmiss[imp, col]
+        }
+        printf "\n"
+    }
+    printf "%-12s %3s", "all", ""
+    for (c = 1; c <= ncol; c++) { col = cols[c]; printf " %6s", (col in tmiss) ? tmiss[col] : "-" }
+    printf "\n"
 }'
