@@ -374,7 +374,8 @@ void render_bounds(const lattice *lat, const double *x, const double *y, double 
         }
 }
 
-placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int *fits)
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int grounded,
+                     int *fits)
 {
     placement p;
     double s0 = fmin((double)w / iw, (double)h / ih), s = s0;
@@ -397,7 +398,8 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
     p.oy = (int)floor((h - p.ph) * 0.5 + 0.5);
     int inside = 1;
     if (auto_fit) {
-        /* keep the box off the outermost pixels: shift it in; too wide, centre it; too tall, keep its bottom */
+        /* keep the box off the outermost pixels: shift it in; too wide, centre it;
+         * too tall, keep the bottom of a grounded body, centre a free one */
         double lo_x = 1.0 - p.sx * box[0], hi_x = w - 1.0 - p.sx * box[2];
         double lo_y = 1.0 - p.sy * box[1], hi_y = h - 1.0 - p.sy * box[3];
         if (lo_x <= hi_x) {
@@ -411,7 +413,9 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
             if (p.oy < lo_y) p.oy = (int)ceil(lo_y);
             if (p.oy > hi_y) p.oy = (int)floor(hi_y);
         } else {
-            p.oy = (int)floor(hi_y); /* the bottom (a floor, an anchor) stays in view */
+            /* the bottom (a floor, an anchor) stays in view; a body held by
+             * nothing loses as little of its motion at either end */
+            p.oy = grounded ? (int)floor(hi_y) : (int)floor(0.5 * (lo_y + hi_y) + 0.5);
             inside = 0;
         }
     }

@@ -290,9 +290,10 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     }
     double box[4];
     motion_box(m, box);
-    int fits = 1;
-    placement place = render_fit(src->w, src->h, W, H, def->fit,  box,
-                                 fill_floor(info, &m->lat, imp.strength), &fits);
+    int fits = 1, land;
+    int grounded = info->has_floor || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
+    placement place = render_fit(src->w, src->h, W, H, def->fit, box, fill_floor(info, &m->lat, imp.strength),
+                                 grounded, &fits);
     int walled = 0;
     if (!fits && def->fit == FIT_AUTO) {
         /* at the smallest size allowed the motion still leaves the canvas: run it again inside walls */

@@ -555,8 +555,10 @@ static void add_crouch(impulse_run *run, const softbody_nodes *nd, const lattice
 }
 
 /* A stretch: the whole top edge is lifted by from_top of depth, ears and horns
- * too, and the bottom edge pulled down by the rest. */
-static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double from_top, double depth)
+ * too, and the bottom edge pulled down by the rest (held where it is, with
+ * hold, when none is left for it). */
+static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double from_top, double depth,
+                        int hold)
 {
     /* the top and bottom node of every column */
     int *coltop = run->hk + nd->n, *colbot = coltop + lat->nx; /* scratch after the handle list */
@@ -572,7 +574,7 @@ static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattic
     for (int i = 0; i < lat->nx; i++) {
         if (from_top > 0.0 && coltop[i] >= 0 && !nd->pinned[coltop[i]])
             add_handle(run, coltop[i], 0.0, -from_top * depth);
-        if (from_top < 1.0 && colbot[i] >= 0 && colbot[i] != coltop[i] && !nd->pinned[colbot[i]])
+        if ((from_top < 1.0 || hold) && colbot[i] >= 0 && colbot[i] != coltop[i] && !nd->pinned[colbot[i]])
             add_handle(run, colbot[i], 0.0, (1.0 - from_top) * depth);
     }
 }
@@ -586,16 +588,17 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
     press_timing(run);
     /* squash and stretch work against the anchor: from the top of a standing
      * body, from the bottom of a hanging one; a free one is squashed from the
-     * top onto a palm held under it, and stretched from both ends */
+     * top onto a palm held under it, and stretched up from a hand that holds
+     * its bottom */
     anchor_kind anchor = softbody_get_def(run->sb)->anchor;
     int free_body = anchor == ANCHOR_NONE;
-    double from_top = anchor == ANCHOR_TOP ? 0.0 : free_body && run->def.kind == IMPULSE_STRETCH ? 0.5 : 1.0;
+    double from_top = anchor == ANCHOR_TOP ? 0.0 : 1.0;
     /* how far a node at rest height y is from the anchored edge (the bottom when free) */
 #define from_anchor(y) (anchor == ANCHOR_TOP ? (y) - top : bottom - (y))
 
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
-        add_stretch(run, nd, lat, from_top, s * size);
+        add_stretch(run, nd, lat, from_top, s * size, free_body);
         break;
     case IMPULSE_SQUASH:
         run->palm_sticky = 1;

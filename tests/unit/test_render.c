@@ -54,7 +54,7 @@ static void identity_copies_the_placed_image(void)
         double box[4] = { 1e300, 1e300, -1e300, -1e300 };
         render_bounds(&lat, x, y, box);
         for (int fit = 0; fit < 2; fit++) {
-            placement pl = render_fit(im.w, im.h, W, H, (fit_mode)fit, box, 0.0, NULL);
+            placement pl = render_fit(im.w, im.h, W, H, (fit_mode)fit, box, 0.0, 1, NULL);
             renderer r;
             ENSURE(renderer_init(&r, &im, &lat, W, H, pl, NULL) == POYO_OK);
             uint8_t *out = malloc((size_t)W * H * 4);
