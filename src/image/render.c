@@ -374,8 +374,8 @@ void render_bounds(const lattice *lat, const double *x, const double *y, double 
         }
 }
 
-placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int grounded,
-                     int *fits)
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale,
+                     int keep_bottom, int *fits)
 {
     placement p;
     double s0 = fmin((double)w / iw, (double)h / ih), s = s0;
@@ -399,7 +399,7 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
     int inside = 1;
     if (auto_fit) {
         /* keep the box off the outermost pixels: shift it in; too wide, centre it;
-         * too tall, keep the bottom of a grounded body, centre a free one */
+         * too tall, keep its bottom (or centre it) */
         double lo_x = 1.0 - p.sx * box[0], hi_x = w - 1.0 - p.sx * box[2];
         double lo_y = 1.0 - p.sy * box[1], hi_y = h - 1.0 - p.sy * box[3];
         if (lo_x <= hi_x) {
@@ -413,9 +413,7 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
             if (p.oy < lo_y) p.oy = (int)ceil(lo_y);
             if (p.oy > hi_y) p.oy = (int)floor(hi_y);
         } else {
-            /* the bottom (a floor, an anchor) stays in view; a body held by
-             * nothing loses as little of its motion at either end */
-            p.oy = grounded ? (int)floor(hi_y) : (int)floor(0.5 * (lo_y + hi_y) + 0.5);
+            p.oy = keep_bottom ? (int)floor(hi_y) : (int)floor(0.5 * (lo_y + hi_y) + 0.5);
             inside = 0;
         }
     }

@@ -48,11 +48,10 @@ void render_bounds(const lattice *lat, const double *x, const double *y, double 
  * (what is drawn over the whole clip, image pixels, from render_bounds) needs a
  * smaller scale to stay off the canvas's outermost pixels, but never smaller
  * than min_scale of it; centred, then moved to keep box inside where it can
- * (too wide, box is centred; too tall, its bottom kept in view when grounded,
- * on a floor or an anchor, else centred). *fits (may be NULL) is 1 when box is
- * inside. */
-placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale, int grounded,
-                     int *fits);
+ * (too wide, box is centred; too tall, its bottom kept in view with
+ * keep_bottom, else centred). *fits (may be NULL) is 1 when box is inside. */
+placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale,
+                     int keep_bottom, int *fits);
 /* When box does not fit (*fits 0), moves p so that rest (the visible box at rest,
  * image pixels) is inside the canvas's outermost pixels. */
 void render_keep_rest(placement *p, int w, int h, const double rest[4]);

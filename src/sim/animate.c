@@ -290,10 +290,14 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     }
     double box[4];
     motion_box(m, box);
+    /* motion too tall for the canvas keeps the bottom in view (a floor, an
+     * anchor, the palm under a free squash), but a free body stretched up
+     * from its held bottom is centred: kept at the bottom, its top pressed
+     * flat against the canvas's edge at two thirds of the stretch asked */
     int fits = 1, land;
-    int grounded = info->has_floor || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
+    int keep_bottom = imp.kind != IMPULSE_STRETCH || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
     placement place = render_fit(src->w, src->h, W, H, def->fit, box, fill_floor(info, &m->lat, imp.strength),
-                                 grounded, &fits);
+                                 keep_bottom, &fits);
     int walled = 0;
     if (!fits && def->fit == FIT_AUTO) {
         /* at the smallest size allowed the motion still leaves the canvas: run it again inside walls */
