@@ -355,6 +355,7 @@ static void let_go(impulse_run *run)
     for (int h = 0; h < run->nh; h++)
         softbody_set_pinned(sb, run->hk[h], 0);
     run->held = 0;
+    softbody_set_pressure_gain(sb, 1.0);
     if (softbody_pinned_count(sb) == 0 && !run->floor) {
         double mx = 0.0, my = 0.0;
         for (int k = 0; k < nd.n; k++) {
@@ -757,6 +758,10 @@ static void press_start(impulse_run *run, softbody *sb)
     for (int h = 0; h < run->nh; h++)
         softbody_set_pinned(sb, run->hk[h], 1);
     run->held = run->nh > 0 || run->launch > 0.0 || run->plane || run->plane_up;
+    /* while the hand holds the body, the body keeps its area as firmly as it
+     * can: at the pressure's own strength a squash lost up to 9 % of its area
+     * under the palm and a poke 11 % under the finger */
+    softbody_set_pressure_gain(sb, run->held ? SOFTBODY_PRESSURE_GAIN_MAX : 1.0);
     run->palm_y = run->plane_top;
     run->palm_up_y = run->plane_bottom;
     run->tilt_sum = 0.0;

@@ -51,6 +51,7 @@ struct softbody {
     double alpha;                /* goal stiffness per step */
     double cdamp;                /* fraction of (non-rigid) velocity removed per step */
     double lambda;               /* stiffness eigenvalue of the main wobble */
+    double pressure_gain;        /* the pressure's multiple (1, or more while a hand holds the body) */
     double time;                 /* simulated seconds */
     int contact;                 /* 1 when the last step's collisions moved a node */
     double energy_cap;           /* > 0: the energy a body left alone may not exceed */
@@ -387,6 +388,7 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
     sb->n = n;
     sb->def = *def;
+    sb->pressure_gain = 1.0;
     if (!alloc_arrays(sb, lat, n)) {
         softbody_destroy(sb);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
@@ -842,7 +844,7 @@ static void keep_area(softbody *sb)
         return;
     /* a pull like the goals' (alpha / dt of the distance, before damping), so
      * calibration and damping treat it as part of the stiffness */
-    double lam = sb->def.pressure * sb->alpha * (sb->area0 - area) / g2 / sb->dt;
+    double lam = sb->pressure_gain * sb->def.pressure * sb->alpha * (sb->area0 - area) / g2 / sb->dt;
     for (int k = 0; k < sb->n; k++)
         if (!sb->pinned[k]) {
             sb->vx[k] += lam * sb->agx[k];
@@ -932,6 +934,12 @@ void softbody_reset(softbody *sb)
     memset(sb->vy, 0, bytes);
     sb->time = 0.0;
     sb->contact = 0;
+    sb->pressure_gain = 1.0;
+}
+
+void softbody_set_pressure_gain(softbody *sb, double gain)
+{
+    sb->pressure_gain = gain < 1.0 ? 1.0 : gain > SOFTBODY_PRESSURE_GAIN_MAX ? SOFTBODY_PRESSURE_GAIN_MAX : gain;
 }
 
 double softbody_time(const softbody *sb) { return sb->time; }

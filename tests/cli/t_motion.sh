@@ -146,6 +146,11 @@ test_expect_success 'a bar standing or lying is squashed and stretched as much a
     done
 '
 
+test_expect_success 'a body keeps its area under the palm: the tall bar squashed' '
+    # pressed at the pressure'"'"'s own strength the bar lost 6.2 % of its area
+    measure 2757.png squash && holds area "area_dev <= 0.05"
+'
+
 test_expect_success 'a twist turns the picture as much as asked, not the lattice around a string' '
     # the turn is that of the opaque pixels; the lattice around a balloon'"'"'s
     # string is mostly air, and turning its nodes by 0.2 turned the picture 0.25
