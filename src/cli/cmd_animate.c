@@ -531,7 +531,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         job_fail(job, output, err.msg);
         goto done;
     }
-    if (!src && image_load(input, o->max_pixels, &im, &err) != POYO_OK) {
+    if (!src && (image_load(input, o->max_pixels, &im, &err) != POYO_OK ||
+                 image_draw_to_fit(&im, o->anim.width, o->anim.height, &err) != POYO_OK)) {
         job_fail(job, name, err.msg);
         goto done;
     }

@@ -923,6 +923,24 @@ poyo_status image_from_drawing(const image_drawer *d, void *obj, int w, int h, i
     return POYO_OK;
 }
 
+poyo_status image_draw_to_fit(image *im, int w, int h, poyo_error *err)
+{
+    const struct image_vector *v = im->vec;
+    if (!v || v->x || v->y || v->full_w != im->w || v->full_h != im->h || w < 1 || h < 1)
+        return POYO_OK;
+    double s = fmin((double)w / im->w, (double)h / im->h);
+    if (!(s > 1.0))
+        return POYO_OK;
+    int nw = (int)fmin(w, floor(im->w * s + 0.5)), nh = (int)fmin(h, floor(im->h * s + 0.5));
+    image out;
+    poyo_status st = image_from_drawing(v->d, v->obj, nw < 1 ? 1 : nw, nh < 1 ? 1 : nh, &out, err);
+    if (st != POYO_OK)
+        return st;
+    image_free(im);
+    *im = out;
+    return POYO_OK;
+}
+
 poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, image *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);

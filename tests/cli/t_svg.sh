@@ -23,6 +23,17 @@ test_expect_success 'an SVG animates whatever its name, at its viewBox size or t
     $T $POYO rope face.svg --size 96 -o r.gif && "$INFO" r.gif >info && grep -qx "width 96" info
 '
 
+test_expect_success 'an SVG of 36 units moves at 512 px as the same drawing sized 512 does' '
+    # the body is built on the drawing drawn as large as the canvas, not on
+    # a 36 px raster: built there, the face sat 10 px low and its pinned
+    # bottom wobbled by 5 px
+    sed "s/<svg /<svg width=\"512\" height=\"512\" /" "$FACE" >big.svg &&
+    grep -q "width=\"512\"" big.svg &&
+    $T $POYO "$FACE" -s 512 --frames f36 -o s36.gif && $T $POYO big.svg -s 512 --frames f512 -o s512.gif &&
+    for f in f512/*.png; do cmp "$f" "f36/$(basename "$f")" || exit 1; done &&
+    [ "$(ls f36 | wc -l)" -eq "$(ls f512 | wc -l)" ]
+'
+
 test_expect_success 'a folder takes its *.svg, -r those below it too' '
     mkdir -p in/sub && cp "$FACE" in/a.svg && cp "$FACE" in/sub/B.SVG &&
     cp "$DATA/1f600.png" in/c.png && echo "<svg>" >in/notes.txt &&
