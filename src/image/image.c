@@ -712,10 +712,12 @@ static void scan_error(void *ctx, xmlErrorPtr e)
     svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
     if (*s->why || !e || !e->message || e->level < XML_ERR_ERROR)
         return;
+    /* libxml2 ends this one with a parser option to set, which is no advice to a user */
+    const char *msg = strstr(e->message, "Excessive depth") ? "elements nested more than 256 deep" : e->message;
     if (e->line > 0)
-        snprintf(s->why, sizeof s->why, "line %d: %s", e->line, e->message);
+        snprintf(s->why, sizeof s->why, "line %d: %s", e->line, msg);
     else
-        snprintf(s->why, sizeof s->why, "%s", e->message);
+        snprintf(s->why, sizeof s->why, "%s", msg);
     one_line(s->why);
 }
 

@@ -4,8 +4,10 @@
  * filled (FreeType's anti-aliased rasteriser) and stroked at the size asked. */
 #include "text.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -282,8 +284,15 @@ static poyo_status font_primary(text_drawing *t, FcConfig *cfg, const char *font
     lib->FcConfigSubstitute(cfg, p, FcMatchPattern);
     lib->FcDefaultSubstitute(p);
     *pattern = p;
-    if (is_file)
+    if (is_file) {
+        /* a file that is not there is a mistake in the command, as a pattern
+         * no font matches is */
+        FILE *fp = fopen(font, "rb");
+        if (!fp)
+            return poyo_fail(err, POYO_ERR_USAGE, "--font: cannot open the font file %s (%s)", font, strerror(errno));
+        fclose(fp);
         return font_open(t, font, 0, 0, out, err);
+    }
     FcResult res;
     FcPattern *m = lib->FcFontMatch(cfg, p, &res);
     if (!m)

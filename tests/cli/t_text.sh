@@ -64,12 +64,15 @@ test_expect_success '--outline-stiffness is the body option in both commands; an
     $POYO animate --help >help2 && grep -q "outline-stiffness K" help2
 '
 
-test_expect_success 'an absent font fails in one line naming the pattern (exit 2), a non-font file with exit 1' '
+test_expect_success 'an absent font or font file fails in one line naming it (exit 2), a non-font file with exit 1' '
     expect_exit 2 $POYO text x --font NoSuchFont -o a.gif 2>err &&
     [ "$(wc -l <err)" -eq 1 ] && grep -q "^poyo: --font: no installed font matches '"'"'NoSuchFont'"'"' (the nearest is " err &&
     echo "not a font" >fake.ttf &&
     expect_exit 1 $POYO text x --font ./fake.ttf -o b.gif 2>err &&
     expect_line err "poyo: cannot read the font ./fake.ttf (not a font FreeType and HarfBuzz can open)" &&
+    expect_exit 2 $POYO text x --font ./missing.ttf -o b.gif 2>err &&
+    expect_line err "poyo: --font: cannot open the font file ./missing.ttf (No such file or directory)" &&
+    expect_no_file b.gif &&
     $T $POYO text x --font IPAexGothic -s 32 -o c.gif && $T $POYO text x --font serif -s 32 -o d.gif &&
     $T $POYO text x --font /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf -s 32 -o e.gif && cmp c.gif e.gif &&
     expect_no_file a.gif b.gif && no_temp_files .
