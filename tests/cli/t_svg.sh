@@ -34,6 +34,17 @@ test_expect_success 'an SVG of 36 units moves at 512 px as the same drawing size
     [ "$(ls f36 | wc -l)" -eq "$(ls f512 | wc -l)" ]
 '
 
+test_expect_success 'an OpenMoji SVG animates as its 512 px PNG does, at 64 and at 512 px' '
+    # the same emoji, its SVG and the PNG rsvg-convert drew of it at 512 px:
+    # the PNG clip'"'"'s frames against the SVG clip (APNG, alpha kept), mean PSNR
+    for s in 64 512; do
+        $T $POYO "$DATA/openmoji-1F600-512.png" -s $s --frames ref$s -o png$s.png &&
+        $T $POYO "$DATA/openmoji-1F600.svg" -s $s -o svg$s.png &&
+        "$TOOLS/psnr" 25 ref$s svg$s.png >psnr$s || exit 1
+    done &&
+    awk "{ exit !(\$1 >= 32) }" psnr64 && awk "{ exit !(\$1 >= 40) }" psnr512
+'
+
 test_expect_success 'a folder takes its *.svg, -r those below it too' '
     mkdir -p in/sub && cp "$FACE" in/a.svg && cp "$FACE" in/sub/B.SVG &&
     cp "$DATA/1f600.png" in/c.png && echo "<svg>" >in/notes.txt &&
