@@ -467,6 +467,20 @@ static poyo_status simulate_job(const run_opts *o, const char *output, const ima
     return st != POYO_OK ? st : job_memory(o, output, src, m->count, m->canvas_w, m->canvas_h, 0.0, need, err);
 }
 
+/* An SVG smaller than the canvas is drawn again as large as fits it, within
+ * --max-pixels and once the memory bound allows it, so the body is laid over
+ * the size the stamp is shown at (image_fit_size). */
+static poyo_status draw_to_canvas(const run_opts *o, image *im, poyo_error *err)
+{
+    int w, h;
+    if (!image_fit_size(im, o->anim.width, o->anim.height, o->max_pixels, &w, &h))
+        return POYO_OK;
+    char what[64];
+    snprintf(what, sizeof what, "drawing the SVG at %dx%d", w, h);
+    poyo_status st = memlimit_check(memlimit_decode(w, h), what, "--size", POYO_ERR_USAGE, err);
+    return st == POYO_OK ? image_redraw(im, w, h, err) : st;
+}
+
 /* The job's clip a written: its frames, its sprite sheet, and its file (fitted to
  * --max-bytes or a preset by drawing rr again when asked), and the job's facts from it.
  * 0, or 1 when the job failed (said). */
@@ -531,8 +545,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         job_fail(job, output, err.msg);
         goto done;
     }
-    if (!src && (image_load(input, o->max_pixels, &im, &err) != POYO_OK ||
-                 image_draw_to_fit(&im, o->anim.width, o->anim.height, &err) != POYO_OK)) {
+    if (!src && (image_load(input, o->max_pixels, &im, &err) != POYO_OK || draw_to_canvas(o, &im, &err) != POYO_OK)) {
         job_fail(job, name, err.msg);
         goto done;
     }

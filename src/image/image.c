@@ -712,8 +712,18 @@ static void scan_error(void *ctx, xmlErrorPtr e)
     svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
     if (*s->why || !e || !e->message || e->level < XML_ERR_ERROR)
         return;
-    /* libxml2 ends this one with a parser option to set, which is no advice to a user */
-    const char *msg = strstr(e->message, "Excessive depth") ? "elements nested more than 256 deep" : e->message;
+    /* libxml2 ends this one with a parser option to set, which is no advice
+     * to a user: its limit is kept, the option left out */
+    const char *msg = e->message, *deep = strstr(msg, "Excessive depth"), *colon = deep ? strchr(deep, ':') : NULL;
+    char nested[64];
+    int limit = 0;
+    if (deep) {
+        if (colon && sscanf(colon + 1, "%d", &limit) == 1 && limit > 0)
+            snprintf(nested, sizeof nested, "elements nested more than %d deep", limit);
+        else
+            snprintf(nested, sizeof nested, "elements nested too deep");
+        msg = nested;
+    }
     if (e->line > 0)
         snprintf(s->why, sizeof s->why, "line %d: %s", e->line, msg);
     else
@@ -925,17 +935,34 @@ poyo_status image_from_drawing(const image_drawer *d, void *obj, int w, int h, i
     return POYO_OK;
 }
 
-poyo_status image_draw_to_fit(image *im, int w, int h, poyo_error *err)
+/* The drawing of im when im is all of it (not a crop), else NULL. */
+static const struct image_vector *whole_drawing(const image *im)
 {
     const struct image_vector *v = im->vec;
-    if (!v || v->x || v->y || v->full_w != im->w || v->full_h != im->h || w < 1 || h < 1)
-        return POYO_OK;
+    return v && v->x == 0 && v->y == 0 && v->full_w == im->w && v->full_h == im->h ? v : NULL;
+}
+
+int image_fit_size(const image *im, int w, int h, long long max_pixels, int *fw, int *fh)
+{
+    if (!whole_drawing(im) || w < 1 || h < 1)
+        return 0;
     double s = fmin((double)w / im->w, (double)h / im->h);
+    if (max_pixels > 0)
+        s = fmin(s, sqrt((double)max_pixels / ((double)im->w * im->h)));
     if (!(s > 1.0))
-        return POYO_OK;
-    int nw = (int)fmin(w, floor(im->w * s + 0.5)), nh = (int)fmin(h, floor(im->h * s + 0.5));
+        return 0;
+    *fw = (int)fmin(w, floor(im->w * s + 1e-6));
+    *fh = (int)fmin(h, floor(im->h * s + 1e-6));
+    return *fw > im->w || *fh > im->h;
+}
+
+poyo_status image_redraw(image *im, int w, int h, poyo_error *err)
+{
+    const struct image_vector *v = whole_drawing(im);
+    if (!v)
+        return poyo_fail(err, POYO_ERR_USAGE, "the image has no drawing to draw again");
     image out;
-    poyo_status st = image_from_drawing(v->d, v->obj, nw < 1 ? 1 : nw, nh < 1 ? 1 : nh, &out, err);
+    poyo_status st = image_from_drawing(v->d, v->obj, w, h, &out, err);
     if (st != POYO_OK)
         return st;
     image_free(im);
@@ -1050,8 +1077,8 @@ poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *
 
 void *image_drawing(const image *im, const image_drawer *d)
 {
-    const struct image_vector *v = im->vec;
-    return v && v->d == d && v->x == 0 && v->y == 0 && v->full_w == im->w && v->full_h == im->h ? v->obj : NULL;
+    const struct image_vector *v = whole_drawing(im);
+    return v && v->d == d ? v->obj : NULL;
 }
 
 poyo_status image_alloc(image *out, int w, int h, poyo_error *err)

@@ -53,11 +53,14 @@ poyo_status image_crop(const image *src, int x0, int y0, int x1, int y1, image *
 /* A w x h image drawn from obj by d; out keeps a reference of its own to obj
  * (taken on success), so that image_place draws it again at any size. */
 poyo_status image_from_drawing(const image_drawer *d, void *obj, int w, int h, image *out, poyo_error *err);
-/* An image with a drawing (an SVG, not a crop of it) smaller than w x h is
- * drawn again as large as fits in w x h, its aspect kept, so that the soft
- * body and the warp work at the size the stamp is shown, as for a raster that
- * large (a Twemoji SVG is 36 units a side); any other image is left as it is. */
-poyo_status image_draw_to_fit(image *im, int w, int h, poyo_error *err);
+/* Whether im, an image with a drawing (an SVG, not a crop of it), is smaller
+ * than the largest size that fits in w x h with its aspect kept and at most
+ * max_pixels (0: no limit); that size in *fw x *fh. The soft body and the
+ * warp are laid over a drawing drawn that large (image_redraw), as over a
+ * raster of the size the stamp is shown at (a Twemoji SVG is 36 units). */
+int image_fit_size(const image *im, int w, int h, long long max_pixels, int *fw, int *fh);
+/* Draws im's whole drawing again at w x h, in place; the drawing is kept. */
+poyo_status image_redraw(image *im, int w, int h, poyo_error *err);
 /* The drawing obj of an image made by image_from_drawing with drawer d (not a
  * crop of it), else NULL. */
 void *image_drawing(const image *im, const image_drawer *d);

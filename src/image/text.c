@@ -7,14 +7,15 @@
 #include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "anim.h"
 #include "textlib.h"
 #include "geom/vec2.h"
+#include "util/fileio.h"
 
 text_def text_default_def(void)
 {
@@ -287,10 +288,10 @@ static poyo_status font_primary(text_drawing *t, FcConfig *cfg, const char *font
     if (is_file) {
         /* a file that is not there is a mistake in the command, as a pattern
          * no font matches is */
-        FILE *fp = fopen(font, "rb");
-        if (!fp)
+        if (access(font, R_OK) != 0)
             return poyo_fail(err, POYO_ERR_USAGE, "--font: cannot open the font file %s (%s)", font, strerror(errno));
-        fclose(fp);
+        if (file_is_dir(font) || file_is_special(font))
+            return poyo_fail(err, POYO_ERR_USAGE, "--font: %s is not a regular file", font);
         return font_open(t, font, 0, 0, out, err);
     }
     FcResult res;

@@ -31,12 +31,18 @@ test_expect_success 'an SVG of 36 units moves at 512 px as the same drawing size
     grep -q "width=\"512\"" big.svg &&
     $T $POYO "$FACE" -s 512 --frames f36 -o s36.gif && $T $POYO big.svg -s 512 --frames f512 -o s512.gif &&
     for f in f512/*.png; do cmp "$f" "f36/$(basename "$f")" || exit 1; done &&
-    [ "$(ls f36 | wc -l)" -eq "$(ls f512 | wc -l)" ]
+    [ "$(ls f36 | wc -l)" -eq "$(ls f512 | wc -l)" ] &&
+    # drawn that large only within the bounds: refused before it is drawn
+    expect_exit 1 $T $POYO "$FACE" -s 4096 --max-memory 64MiB -o huge.gif 2>err &&
+    expect_line err "poyo: $FACE: drawing the SVG at 4096x4096 would take about 192 MiB, more than the 64 MiB memory limit; lower --size, or raise --max-memory" &&
+    expect_no_file huge.gif
 '
 
 test_expect_success 'an OpenMoji SVG animates as its 512 px PNG does, at 64 and at 512 px' '
     # the same emoji, its SVG and the PNG rsvg-convert drew of it at 512 px:
-    # the PNG clip'"'"'s frames against the SVG clip (APNG, alpha kept), mean PSNR
+    # the PNG clip'"'"'s frames against the SVG clip (APNG, alpha kept), mean
+    # PSNR; at 64 px (below the SVG'"'"'s 72 units) the body is laid over the
+    # drawing at its own size, at 512 px over the drawing drawn that large
     for s in 64 512; do
         $T $POYO "$DATA/openmoji-1F600-512.png" -s $s --frames ref$s -o png$s.png &&
         $T $POYO "$DATA/openmoji-1F600.svg" -s $s -o svg$s.png &&

@@ -72,6 +72,8 @@ test_expect_success 'an absent font or font file fails in one line naming it (ex
     expect_line err "poyo: cannot read the font ./fake.ttf (not a font FreeType and HarfBuzz can open)" &&
     expect_exit 2 $POYO text x --font ./missing.ttf -o b.gif 2>err &&
     expect_line err "poyo: --font: cannot open the font file ./missing.ttf (No such file or directory)" &&
+    mkdir fonts.ttf && expect_exit 2 $POYO text x --font ./fonts.ttf -o b.gif 2>err &&
+    expect_line err "poyo: --font: ./fonts.ttf is not a regular file" &&
     expect_no_file b.gif &&
     $T $POYO text x --font IPAexGothic -s 32 -o c.gif && $T $POYO text x --font serif -s 32 -o d.gif &&
     $T $POYO text x --font /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf -s 32 -o e.gif && cmp c.gif e.gif &&
