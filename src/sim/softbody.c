@@ -830,7 +830,8 @@ static double body_area(const softbody *sb, const double *x, const double *y, do
 
 /* Gives back a share of the area the body has lost or gained, by pushing the
  * free nodes along the area's gradient (a pressure on the outline); the share
- * per step is pressure times the goals' stiffness. */
+ * per step is the pressure's gain times the pressure times the goals'
+ * stiffness. */
 static void keep_area(softbody *sb)
 {
     if (sb->def.pressure <= 0.0 || sb->ncell == 0 || !(sb->area0 > 0.0))

@@ -119,11 +119,11 @@ void softbody_unpin_all(softbody *sb);
  * the clock at 0, keeping the calibration and the callbacks; the pressure's
  * gain back to 1. */
 void softbody_reset(softbody *sb);
-/* The largest gain of the pressure. The area's pull per step is gain times
- * pressure times the goals' stiffness (each at most 1); past 4 it overshoots
- * more than it corrects, and a squash at the default --hz with a gain of 6
- * tore 45 of 65 stamps apart. */
-#define SOFTBODY_PRESSURE_GAIN_MAX 1.5
+/* The largest gain of the pressure. The area's pull per step is the gain
+ * times the pressure times the goals' stiffness (those two at most 1 each);
+ * past 4 it overshoots more than it corrects, and a squash at the default
+ * --hz with a gain of 6 tore 45 of 65 stamps apart. */
+#define SOFTBODY_PRESSURE_GAIN_MAX 2.0
 /* Multiplies the pressure by gain (1 to SOFTBODY_PRESSURE_GAIN_MAX) from the
  * next step on: a body pressed by a hand keeps its area more firmly while the
  * calibrated wobble, measured with a gain of 1, is left as it is. */

@@ -255,7 +255,29 @@ static void kicked_bodies_never_tear(void)
     image_free(&im);
 }
 
+static void fit_too_tall_keeps_bottom_or_centres(void)
+{
+    /* a box taller than the canvas allows even at the smallest scale: kept at
+     * the bottom, it overflows the top alone; centred, both ends alike */
+    const double box[4] = { 10, -40, 54, 80 }; /* image pixels of a 64x64 input */
+    for (int keep = 0; keep < 2; keep++) {
+        int fits = 1;
+        placement p = render_fit(64, 64, 128, 128, FIT_AUTO, box, 0.86, keep, &fits);
+        ENSURE(!fits);
+        double top = p.oy + p.sy * box[1], bottom = p.oy + p.sy * box[3];
+        double over_top = 1.0 - top, over_bottom = bottom - 127.0;
+        if (keep) {
+            ENSURE_MSG(over_bottom <= 0.0 && over_top > 0.0, "kept: %g px over the top, %g over the bottom", over_top,
+                       over_bottom);
+        } else {
+            ENSURE_MSG(fabs(over_top - over_bottom) <= 1.0, "centred: %g px over the top, %g over the bottom",
+                       over_top, over_bottom);
+        }
+    }
+}
+
 const struct test_case test_cases[] = {
+    { "fit_too_tall_keeps_bottom_or_centres", fit_too_tall_keeps_bottom_or_centres },
     { "kicked_bodies_never_tear", kicked_bodies_never_tear },
     { "identity_copies_the_placed_image", identity_copies_the_placed_image },
     { "inverse_bilinear_inverts", inverse_bilinear_inverts },
