@@ -282,8 +282,9 @@ static void test_bad_text_and_fonts(void)
     ENSURE(text_image("x", &d, &im, &err) == POYO_ERR_USAGE);
     ENSURE_MSG(strstr(err.msg, "no installed font matches 'NoSuchFont'") != NULL, "%s", err.msg);
     ENSURE(im.rgba == NULL);
-    d.font = "/nonexistent/font.ttf";
-    ENSURE(text_image("x", &d, &im, &err) == POYO_ERR_INPUT && strstr(err.msg, "/nonexistent/font.ttf"));
+    d.font = "/nonexistent/font.ttf"; /* a font file that is not there is a mistake in the command */
+    ENSURE(text_image("x", &d, &im, &err) == POYO_ERR_USAGE && strstr(err.msg, "/nonexistent/font.ttf"));
+    ENSURE(im.rgba == NULL);
     d = text_default_def();
     d.width = d.height = 4;
     d.outline = 1;
