@@ -155,6 +155,42 @@ static int sample_opaque(const image *im, lattice *out)
     return 1;
 }
 
+/* The pixel centres (k + 1/2) in [lo, hi): how many there are. */
+static int centres_in(double lo, double hi)
+{
+    return (int)(ceil(hi - 0.5) - ceil(lo - 0.5));
+}
+
+/* The share of each cell's pixel centres that are opaque (alpha at least one
+ * half), centres outside the image counted as transparent: a cell the
+ * picture fills is 1 however the lattice's spacing falls on the pixels. */
+static int cell_shares(const image *im, lattice *out)
+{
+    int cx = out->nx - 1, cy = out->ny - 1;
+    out->cell_opaque = calloc((size_t)cx * (size_t)cy, sizeof *out->cell_opaque);
+    if (!out->cell_opaque)
+        return 0;
+    for (int y = 0; y < im->h; y++) {
+        int cj = (int)floor((y + 0.5 - out->oy) / out->h);
+        if (cj < 0 || cj >= cy)
+            continue;
+        const uint8_t *p = im->rgba + (size_t)y * (size_t)im->w * 4u + 3;
+        for (int x = 0; x < im->w; x++, p += 4) {
+            int ci = (int)floor((x + 0.5 - out->ox) / out->h);
+            if (*p >= 128 && ci >= 0 && ci < cx)
+                out->cell_opaque[(size_t)cj * cx + ci] += 1.0f;
+        }
+    }
+    for (int cj = 0; cj < cy; cj++)
+        for (int ci = 0; ci < cx; ci++) {
+            double x0 = out->ox + ci * out->h, y0 = out->oy + cj * out->h;
+            int all = centres_in(x0, x0 + out->h) * centres_in(y0, y0 + out->h);
+            float *c = &out->cell_opaque[(size_t)cj * cx + ci];
+            *c = all > 0 ? fminf(1.0f, *c / (float)all) : 0.0f;
+        }
+    return 1;
+}
+
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -188,7 +224,8 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
-    if (!mark_cells(im, out, x0, y0, x1, y1) || !opaque_box(im, out) || !sample_opaque(im, out)) {
+    if (!mark_cells(im, out, x0, y0, x1, y1) || !opaque_box(im, out) || !sample_opaque(im, out) ||
+        !cell_shares(im, out)) {
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
@@ -206,5 +243,6 @@ void lattice_free(lattice *l)
     free(l->nj);
     free(l->op_x);
     free(l->op_y);
+    free(l->cell_opaque);
     memset(l, 0, sizeof *l);
 }

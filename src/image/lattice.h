@@ -23,6 +23,8 @@ typedef struct lattice {
     double bx0, by0, bx1, by1; /* bounding box of the visible pixels, image pixels */
     double sx0, sy0, sx1, sy1; /* bounding box of the opaque part (alpha >= 1/2), edges where alpha
                                 * crosses one half; all 0 when no pixel reaches it */
+    float *cell_opaque;    /* (nx - 1) * (ny - 1): the share of each cell's pixel centres that are opaque
+                            * (alpha >= 1/2), 0 to 1 */
     int op_n;              /* opaque pixels sampled on a regular stride, at most LATTICE_OPAQUE_SAMPLES */
     float *op_x, *op_y;    /* op_n: their centres, image pixels (owned) */
 } lattice;
