@@ -884,8 +884,9 @@ static double body_area(const softbody *sb, const double *x, const double *y, do
 }
 
 /* Gives back a share of the area the body has lost or gained, by pushing the
- * free nodes along the area's gradient (a pressure on the outline); the share
- * per step is the pressure's gain times the pressure times the goals'
+ * free nodes along the area's gradient (a pressure on the outline; with the
+ * picture's area also on the nodes between fuller and emptier cells); the
+ * share per step is the pressure's gain times the pressure times the goals'
  * stiffness. */
 static void keep_area(softbody *sb)
 {
