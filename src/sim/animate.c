@@ -117,21 +117,14 @@ softbody_def animate_body_for(const animate_def *def, const impulse_info *info, 
     return body;
 }
 
-/* Walls for the nodes: the canvas's inner box wall (image pixels) widened by
- * how far the lattice reaches past the visible pixels, and a pixel more for
- * the curves drawn between nodes. */
-void animate_set_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px)
+/* Walls for the nodes: the canvas's inner box wall (image pixels) less a
+ * canvas pixel for the curves drawn between nodes; each node may pass them by
+ * its own reach past the visible pixels (impulse_set_walls). With two canvas
+ * pixels a twisted triangle's tip stayed off the canvas's edge, but a squash
+ * pressed against the walls lost more of its area. */
+void animate_set_walls(impulse_run *run, softbody *sb, const double wall[4], double scale)
 {
-    softbody_nodes nd = softbody_view(sb);
-    double lo_x = nd.qx[0], hi_x = nd.qx[0], lo_y = nd.qy[0], hi_y = nd.qy[0];
-    for (int k = 1; k < nd.n; k++) {
-        lo_x = fmin(lo_x, nd.qx[k]);
-        hi_x = fmax(hi_x, nd.qx[k]);
-        lo_y = fmin(lo_y, nd.qy[k]);
-        hi_y = fmax(hi_y, nd.qy[k]);
-    }
-    double w[4] = { wall[0] - (lat->bx0 - lo_x) + px, wall[1] - (lat->by0 - lo_y) + px,
-                    wall[2] + (hi_x - lat->bx1) - px, wall[3] + (hi_y - lat->by1) - px };
+    double px = 1.0 / scale, w[4] = { wall[0] + px, wall[1] + px, wall[2] - px, wall[3] - px };
     impulse_set_walls(run, sb, w);
 }
 
@@ -216,7 +209,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     if (land)
         softbody_unpin_all(sb);
     if (wall)
-        animate_set_walls(&run, sb, &m->lat, wall, 1.0 / def_scale(src, def));
+        animate_set_walls(&run, sb, wall, def_scale(src, def));
     softbody_nodes nd = softbody_view(sb);
     int n = nd.n;
     m->n = n;

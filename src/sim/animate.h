@@ -50,10 +50,10 @@ typedef struct motion {
 /* The body the impulse acts on: its anchor the impulse's own unless given; a
  * body that lands is calibrated standing (*land set) and let go after. */
 softbody_def animate_body_for(const animate_def *def, const impulse_info *info, int *land);
-/* Walls for the nodes of sb: the canvas's inner box wall (image pixels)
- * widened by how far lat reaches past the visible pixels, less px for the
- * curves drawn between nodes. */
-void animate_set_walls(impulse_run *run, softbody *sb, const lattice *lat, const double wall[4], double px);
+/* Walls for the nodes of sb: the canvas's inner box wall (image pixels, drawn
+ * scale canvas pixels each) less a margin for the curves drawn between nodes,
+ * each node passing it by its own reach past the visible pixels at rest. */
+void animate_set_walls(impulse_run *run, softbody *sb, const double wall[4], double scale);
 /* Frames in one period of run's periodic drive at def's frame rate (at least 2). */
 int animate_drive_period(const impulse_run *run, const animate_def *def);
 /* The settling rules of a one-shot clip at def's length and frame rate, for

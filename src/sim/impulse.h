@@ -100,6 +100,7 @@ typedef struct impulse_run {
     v2 dir;                 /* direction of the press (poke) */
     int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
     double wall[4];         /* x0, y0, x1, y1, pixels */
+    double *slack;          /* 4 per node: how far it may pass each wall (x0, y0, x1, y1), pixels */
 } impulse_run;
 
 /* Prepares the impulse for a body built on lat from an image of iw x ih pixels:

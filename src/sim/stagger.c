@@ -36,9 +36,10 @@ typedef struct chain {
 } chain;
 
 /* Builds part i's lattice (into m), body and impulse, calibrated and kicked;
- * wall (or NULL) keeps its nodes inside the canvas, px image pixels a side. */
+ * wall (or NULL) keeps its nodes inside the canvas, drawn scale canvas pixels
+ * per image pixel. */
 static poyo_status part_begin(chain *c, int i, const image *src, const animate_def *def, const double *wall,
-                              double px, motion *m, poyo_error *err)
+                              double scale, motion *m, poyo_error *err)
 {
     part_body *p = &c->p[i];
     poyo_status st = lattice_build(src, def->grid, &m->lat, err);
@@ -58,7 +59,7 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
     if (land)
         softbody_unpin_all(p->sb);
     if (wall)
-        animate_set_walls(&p->run, p->sb, &m->lat, wall, px);
+        animate_set_walls(&p->run, p->sb, wall, scale);
     c->nd[i] = softbody_view(p->sb);
     m->n = c->nd[i].n;
     m->steps = p->steps = softbody_steps(p->sb);
@@ -250,11 +251,11 @@ poyo_status stagger_simulate(const image *whole, const image *parts, int n, cons
     }
     double wall[4];
     render_inner_box(all.place, all.canvas_w, all.canvas_h, wall);
-    double px = 1.0 / fmin((double)all.canvas_w / whole->w, (double)all.canvas_h / whole->h);
+    double scale = fmin((double)all.canvas_w / whole->w, (double)all.canvas_h / whole->h);
     out->parts = parts;
     for (int i = 0; i < n && st == POYO_OK; i++) {
         c->n = out->n = i + 1;
-        st = part_begin(c, i, &parts[i], def, all.walled ? wall : NULL, px, &out->m[i], err);
+        st = part_begin(c, i, &parts[i], def, all.walled ? wall : NULL, scale, &out->m[i], err);
         c->first[i + 1] = c->first[i] + out->m[i].n;
         out->m[i].place = all.place;
         out->m[i].canvas_w = all.canvas_w;

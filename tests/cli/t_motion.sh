@@ -94,6 +94,15 @@ for anchor in none top; do
     done
 done
 
+test_expect_success 'a free body twisted into the canvas'"'"'s walls is drawn off its edge' '
+    # the walls held every node by the lattice'"'"'s widest reach past the
+    # pixels, so a node among the pixels passed them: the streamers drew on
+    # the canvas'"'"'s outermost pixels in 5 frames
+    measure 1f389.png twist --anchor none &&
+    holds walled "size_ratio < 0.87" &&
+    holds edge "edge_touch == 0"
+'
+
 test_expect_success 'a poked stamp keeps the area its picture covers' '
     # the cells of an antialiased rim and of a balloon string are mostly
     # empty: kept by their plain area, the dent swelled them and the balloon
