@@ -166,14 +166,15 @@ static void draw_bar(run_state *s, int final)
  * reuses the same pages: mapped for each file and unmapped when it was done
  * (blocks of 64 KiB or more), the page faults, zeroing and unmapping took a
  * third of a batch (3,786 Twemoji: 1.43 M page faults, 0.45 M now). A heap
- * keeps at most 8 MiB free at its top (glibc's default threshold rises with
- * every large block freed, and a heap then kept the peak of the largest file
- * seen, 35 MiB each), so a batch's memory does not grow with its files. */
+ * keeps at most 16 MiB free at its top, room for the huge pages a large
+ * image's decoding is given (hugemem_prefer); glibc's default threshold rises
+ * with every large block freed, and a heap then kept the peak of the largest
+ * file seen, 35 MiB each, so a batch's memory grew with its files. */
 static void fix_mmap_threshold(void)
 {
 #ifndef POYO_ASAN
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 16 * 1024 * 1024);
 #endif
 }
 

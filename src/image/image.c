@@ -3,6 +3,7 @@
  * on the first SVG by svglib.c) with a pixel limit checked from the header,
  * resampling (stb_image_resize) and PNG encoding (stb_image_write). */
 #include "image.h"
+#include "util/hugemem.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -1016,6 +1017,10 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
     poyo_status st = check_size(w, h, max_pixels, err);
     if (st != POYO_OK)
         return st;
+    /* stb_image inflates the PNG's rows (4 w + 1 bytes each) and then writes
+     * the image: for a 1024 px input, 8 MiB first touched in 2,000 page faults,
+     * a third of the whole run; on huge pages, a few */
+    hugemem_prefer(((size_t)w * 4 + 1) * (size_t)h * 2);
     uint8_t *px = stbi_load_from_memory(data, (int)len, &w, &h, &comp, 4);
     if (!px) {
         const char *why = stbi_failure_reason();

@@ -26,3 +26,21 @@ void *hugemem_calloc(size_t n, size_t size)
 #endif
     return calloc(n, size);
 }
+
+void hugemem_prefer(size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+    if (bytes < HUGE_PAGE || bytes > (SIZE_MAX - 2 * HUGE_PAGE))
+        return;
+    uint8_t *p = malloc(bytes + HUGE_PAGE);
+    if (!p)
+        return;
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    uintptr_t hi = ((uintptr_t)p + bytes + HUGE_PAGE) / HUGE_PAGE * HUGE_PAGE;
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    free(p);
+#else
+    (void)bytes;
+#endif
+}

@@ -14,4 +14,11 @@
  * up to whole ones, so it may hold up to a huge page (2 MiB) more. */
 void *hugemem_calloc(size_t n, size_t size);
 
+/* Asks that the next bytes this thread's heap hands out come from huge pages
+ * where the system offers them: a block that size is taken from the heap,
+ * advised (MADV_HUGEPAGE) and given back, and later allocations reuse its
+ * pages while the heap keeps them. A library's own buffers (stb_image's for a
+ * large PNG) are then faulted in 2 MiB at a time, not 4 KiB. */
+void hugemem_prefer(size_t bytes);
+
 #endif
