@@ -165,7 +165,7 @@ static void draw_bar(run_state *s, int final)
  * file: up to a few MiB) come from the workers' heaps, and the next file
  * reuses the same pages: mapped for each file and unmapped when it was done
  * (blocks of 64 KiB or more), the page faults, zeroing and unmapping took a
- * third of a batch (3,786 Twemoji: 1.43 M page faults, 0.45 M now). A heap
+ * third of a batch (3,786 Twemoji: 1.43 M page faults, 0.45 M on the heaps). A heap
  * keeps at most 16 MiB free at its top, room for the huge pages a large
  * image's decoding is given (hugemem_prefer); glibc's default threshold rises
  * with every large block freed, and a heap then kept the peak of the largest
