@@ -97,6 +97,61 @@ void anim_delays(const anim *a, int unit, int min_units, int *out)
     }
 }
 
+anim_rect anim_diff_rect(const anim *a, int i, int j)
+{
+    anim_rect r = { 0, 0, 0, 0 };
+    const uint8_t *fa = anim_frame(a, i), *fb = anim_frame(a, j);
+    size_t rb = (size_t)a->width * 4u;
+    int x0 = a->width, x1 = -1, y0 = -1, y1 = -1;
+    for (int y = 0; y < a->height; y++) {
+        const uint8_t *pa = fa + (size_t)y * rb, *pb = fb + (size_t)y * rb;
+        if (memcmp(pa, pb, rb) == 0)
+            continue;
+        if (y0 < 0)
+            y0 = y;
+        y1 = y;
+        int l = 0, rr = a->width - 1;
+        while (memcmp(pa + (size_t)l * 4, pb + (size_t)l * 4, 4) == 0)
+            l++;
+        while (memcmp(pa + (size_t)rr * 4, pb + (size_t)rr * 4, 4) == 0)
+            rr--;
+        if (l < x0)
+            x0 = l;
+        if (rr > x1)
+            x1 = rr;
+    }
+    if (y0 >= 0) {
+        r.x = x0;
+        r.y = y0;
+        r.w = x1 - x0 + 1;
+        r.h = y1 - y0 + 1;
+    }
+    return r;
+}
+
+int anim_over_rect(const anim *a, int i, anim_rect r, uint8_t *dst)
+{
+    size_t rb = (size_t)a->width * 4u, orb = (size_t)r.w * 4u;
+    size_t at = (size_t)r.y * rb + (size_t)r.x * 4u;
+    const uint8_t *src = anim_frame(a, i) + at, *prev = anim_frame(a, i - 1) + at;
+    int any_same = 0;
+    for (int y = 0; y < r.h; y++) {
+        const uint8_t *cp = src + (size_t)y * rb, *p = prev + (size_t)y * rb;
+        uint8_t *d = dst + (size_t)y * orb;
+        for (int x = 0; x < r.w; x++) {
+            if (memcmp(cp + x * 4, p + x * 4, 4) == 0) {
+                memset(d + x * 4, 0, 4);
+                any_same = 1;
+            } else if (cp[x * 4 + 3] == 255) {
+                memcpy(d + x * 4, cp + x * 4, 4);
+            } else {
+                return 0;
+            }
+        }
+    }
+    return any_same;
+}
+
 void anim_blend_over(uint8_t *dst, const uint8_t *src)
 {
     unsigned sa = src[3], da = dst[3];

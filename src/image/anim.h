@@ -40,6 +40,15 @@ static inline uint8_t *anim_frame(const anim *a, int i)
 }
 /* Bytes in one frame. */
 static inline size_t anim_frame_bytes(const anim *a) { return (size_t)a->width * (size_t)a->height * 4u; }
+/* A rectangle of the canvas; w = 0 is empty. */
+typedef struct anim_rect { int x, y, w, h; } anim_rect;
+/* The smallest rectangle holding every pixel where frames i and j differ (empty when none). */
+anim_rect anim_diff_rect(const anim *a, int i, int j);
+/* Copies rectangle r of frame i (i > 0) to dst (r.w * 4 bytes a row) with the pixels
+ * equal to frame i - 1 made transparent (0, 0, 0, 0), so that drawn OVER frame i - 1 it
+ * gives frame i. Returns 1 when that is exact (every changed pixel opaque) and at least
+ * one pixel is unchanged, else 0 (dst is then partly written). */
+int anim_over_rect(const anim *a, int i, anim_rect r, uint8_t *dst);
 /* Straight RGBA pixel src drawn over dst (4 bytes each), rounded to nearest. */
 void anim_blend_over(uint8_t *dst, const uint8_t *src);
 /* Total duration in seconds. */

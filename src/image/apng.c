@@ -16,7 +16,7 @@ enum { DISPOSE_NONE = 0 };
 enum { BLEND_SOURCE = 0, BLEND_OVER = 1 };
 enum { FILTER_NONE = 0, FILTER_UP = 2 };
 
-typedef struct rect { int x, y, w, h; } rect;
+typedef anim_rect rect;
 
 apng_options apng_default_def(void)
 {
@@ -98,38 +98,6 @@ static poyo_status zcompress(struct libdeflate_compressor *c, const uint8_t *in,
     if (z->len == 0)
         return poyo_fail(err, POYO_ERR_NOMEM, "DEFLATE compression failed");
     return POYO_OK;
-}
-
-/* The smallest rectangle holding every pixel where a and b differ; w = 0 when none. */
-static rect diff_rect(const uint8_t *a, const uint8_t *b, int w, int h)
-{
-    rect r = { 0, 0, 0, 0 };
-    size_t rb = (size_t)w * 4u;
-    int x0 = w, x1 = -1, y0 = -1, y1 = -1;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *pa = a + (size_t)y * rb, *pb = b + (size_t)y * rb;
-        if (memcmp(pa, pb, rb) == 0)
-            continue;
-        if (y0 < 0)
-            y0 = y;
-        y1 = y;
-        int l = 0, rr = w - 1;
-        while (memcmp(pa + (size_t)l * 4, pb + (size_t)l * 4, 4) == 0)
-            l++;
-        while (memcmp(pa + (size_t)rr * 4, pb + (size_t)rr * 4, 4) == 0)
-            rr--;
-        if (l < x0)
-            x0 = l;
-        if (rr > x1)
-            x1 = rr;
-    }
-    if (y0 >= 0) {
-        r.x = x0;
-        r.y = y0;
-        r.w = x1 - x0 + 1;
-        r.h = y1 - y0 + 1;
-    }
-    return r;
 }
 
 /* Numerator and denominator of frame i's delay. */
@@ -222,7 +190,7 @@ static rect frame_rect(const anim *a, int i)
 {
     rect r = { 0, 0, a->width, a->height };
     if (i > 0) {
-        r = diff_rect(anim_frame(a, i - 1), anim_frame(a, i), a->width, a->height);
+        r = anim_diff_rect(a, i - 1, i);
         if (r.w == 0)
             r = (rect){ 0, 0, 1, 1 };   /* unchanged frame: rewrite one equal pixel */
     }
@@ -256,30 +224,11 @@ static poyo_status compress_rect(coder *c, const anim *a, int i, rect r, int pic
  * transparent, and keeps it in c->z when smaller; *blend says which is kept. */
 static poyo_status try_over(coder *c, const anim *a, int i, rect r, int *blend, poyo_error *err)
 {
-    size_t rb = (size_t)a->width * 4u;
-    const uint8_t *src = anim_frame(a, i) + (size_t)r.y * rb + (size_t)r.x * 4u;
     size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
     /* OVER with unchanged pixels transparent is exact when every changed pixel is opaque. */
-    const uint8_t *prev = anim_frame(a, i - 1) + (size_t)r.y * rb + (size_t)r.x * 4u;
-    size_t orb = (size_t)r.w * 4u;
-    int ok = 1, any_same = 0;
-    for (int y = 0; ok && y < r.h; y++) {
-        const uint8_t *cp = src + (size_t)y * rb, *p = prev + (size_t)y * rb;
-        uint8_t *d = c->over + (size_t)y * orb;
-        for (int x = 0; x < r.w; x++) {
-            if (memcmp(cp + x * 4, p + x * 4, 4) == 0) {
-                memset(d + x * 4, 0, 4);
-                any_same = 1;
-            } else if (cp[x * 4 + 3] == 255) {
-                memcpy(d + x * 4, cp + x * 4, 4);
-            } else {
-                ok = 0;
-                break;
-            }
-        }
-    }
-    if (!ok || !any_same)
+    if (!anim_over_rect(a, i, r, c->over))
         return POYO_OK;
+    size_t orb = (size_t)r.w * 4u;
     filter_image(c->over, orb, r.w, r.h, c->filter, c->filtered);
     poyo_status st = zcompress(c->dc, c->filtered, n, &c->z2, err);
     if (st != POYO_OK)
