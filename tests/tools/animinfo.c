@@ -9,7 +9,8 @@
  *                                    --alpha, default 128): mask mismatches and
  *                                    the largest and mean colour error
  *   animinfo --hash FILE             64-bit FNV-1a of what the file shows: size,
- *                                    then each frame's delay (ms) and RGBA bytes
+ *                                    then each frame's delay (ms) and RGBA bytes,
+ *                                    a fully transparent pixel as 0 0 0 0
  *   animinfo --pixel N X Y FILE      "R G B A" of pixel X,Y of frame N (negative
  *                                    N counts from the last frame)
  *   animinfo --bbox N [C0 C1] FILE   "X0 Y0 X1 Y1", the visible pixels (alpha > 0)
@@ -98,7 +99,12 @@ static int show_hash(int argc, char **argv)
     h = fnv1a_u32(h, (uint32_t)a.count);
     for (int i = 0; i < a.count; i++) {
         h = fnv1a_u32(h, (uint32_t)m.delay_ms[i]);
-        h = fnv1a(h, anim_frame(&a, i), anim_frame_bytes(&a));
+        /* the colour under alpha 0 is not shown, and encoders may change it */
+        uint8_t *p = anim_frame(&a, i);
+        for (size_t k = 0; k < anim_frame_bytes(&a); k += 4)
+            if (p[k + 3] == 0)
+                memset(p + k, 0, 3);
+        h = fnv1a(h, p, anim_frame_bytes(&a));
     }
     printf("%016llx\n", (unsigned long long)h);
     anim_free(&a);
