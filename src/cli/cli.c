@@ -415,6 +415,7 @@ int cli_output_option(const cli_parser *p, output_def *out)
     case OPT_DITHER: out->quant.dither = p->num; return 1;
     case OPT_ALPHA: out->quant.alpha_threshold = p->inum; return 1;
     case OPT_LOSSY_GIF: out->quant.lossy = p->inum; return 1;
+    case OPT_EFFORT: out->webp.method = out->webp.lossless_method = p->inum; return 1;
     case OPT_FORMAT: out->format = (out_format)output_format_lookup(p->value); return 1;
     case OPT_QUALITY:
         out->webp.quality = p->inum;

@@ -70,9 +70,10 @@ int cli_size(const char *opt, const char *s, int *w, int *h);
  * LO to HI UNIT[ in both coordinates], not VALUE" (opt as the user spelled it). */
 void cli_range_error(const char *opt, const cli_opt *o, const char *value);
 /* Applies an encoder option every subcommand shares (OPT_COLORS, OPT_DITHER,
- * OPT_ALPHA, OPT_FORMAT, OPT_QUALITY or OPT_LOSSY_GIF, just parsed by p) to out:
- * 1, or 0 when p's option is not one of them. --quality sets the GIF
- * quantiser's target and lossy WebP at that quality. */
+ * OPT_ALPHA, OPT_FORMAT, OPT_QUALITY, OPT_LOSSY_GIF or OPT_EFFORT, just parsed by p)
+ * to out: 1, or 0 when p's option is not one of them. --quality sets the GIF
+ * quantiser's target and lossy WebP at that quality; --effort sets WebP's effort,
+ * lossless and lossy alike. */
 int cli_output_option(const cli_parser *p, output_def *out);
 /* The file name poyo gives the output of input (without its directory): STEM.EXT,
  * where ext is the format's extension with its dot. An APNG (".png", the

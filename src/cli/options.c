@@ -99,6 +99,9 @@ static const char *preset_word(int i)
 #define ROW_QUALITY(help_) \
     { .id = OPT_QUALITY, .kind = CLI_INT, .name = "quality", .arg = "Q", .ranged = 1, .min = 0, \
       .max = QUANTIZE_QUALITY_MAX, .help = (help_) }
+#define ROW_EFFORT \
+    { .id = OPT_EFFORT, .kind = CLI_INT, .name = "effort", .arg = "N", .ranged = 1, .min = 0, \
+      .max = WEBP_EFFORT_MAX, .help = "WebP encoder effort: 0 fastest to 6 smallest files" }
 #define ROW_MAXPX(help_) \
     { .id = OPT_MAXPX, .kind = CLI_INT, .name = "max-pixels", .arg = "N", .ranged = 1, .min = 1, \
       .max = CLI_MAX_PIXELS_MAX, .help = (help_) }
@@ -183,6 +186,7 @@ static const cli_opt animate_opts[] = {
       .help = "blend soft edges onto #rrggbb, white, black, light or dark" },
     ROW_QUALITY("lossy quality: the GIF quantiser's target and lossy WebP"),
     { .id = OPT_LOSSY, .kind = CLI_FLAG, .name = "lossy", .help = "lossy WebP (default lossless)" },
+    ROW_EFFORT,
     { .id = OPT_LOSSY_GIF, .kind = CLI_INT, .name = "lossy-gif", .arg = "N", .ranged = 1, .min = 0,
       .max = QUANTIZE_LOSSY_MAX,
       .help = "lossy GIF: LZW may write a pixel as a colour up to N away (RGB distance)",
@@ -200,12 +204,14 @@ static const cli_opt animate_opts[] = {
 static void output_default(int id, char *buf, size_t cap)
 {
     quantize_def q = quantize_default_def();
+    webp_options w = webp_default_def();
     switch (id) {
     case OPT_COLORS: snprintf(buf, cap, "%d", q.colors); break;
     case OPT_DITHER: snprintf(buf, cap, "%g", q.dither); break;
     case OPT_ALPHA: snprintf(buf, cap, "%d", q.alpha_threshold); break;
     case OPT_MAXPX: snprintf(buf, cap, "%lld", IMAGE_DEFAULT_MAX_PIXELS); break;
     case OPT_MAXMEM: cli_bytes_text((double)MEMLIMIT_DEFAULT_MEMORY, buf, cap); break;
+    case OPT_EFFORT: snprintf(buf, cap, "%d lossless, %d lossy", w.lossless_method, w.method); break;
     default: break;
     }
 }
@@ -351,6 +357,7 @@ static const cli_opt rope_opts[] = {
     ROW_DITHER("GIF dithering"),
     ROW_ALPHA("GIF: alpha at or above N is opaque"),
     ROW_QUALITY("lossy WebP quality"),
+    ROW_EFFORT,
     HEADING(""),
     ROW_HELP,
     END,
@@ -439,6 +446,7 @@ static const cli_opt path_opts[] = {
     ROW_DITHER("GIF dithering"),
     ROW_ALPHA("GIF: alpha at or above N is opaque"),
     ROW_QUALITY("lossy WebP quality"),
+    ROW_EFFORT,
     ROW_FORMAT("gif, apng, webp or webm, instead of the output's extension"),
     ROW_MAXPX("refuse larger stamps before decoding"),
     ROW_MAXMEM("refuse, before the work, a clip estimated to need more memory"),
@@ -535,6 +543,7 @@ static const cli_opt sdf_opts[] = {
     ROW_DITHER("GIF dithering"),
     ROW_ALPHA("GIF: alpha at or above N is opaque"),
     ROW_QUALITY("lossy WebP quality"),
+    ROW_EFFORT,
     ROW_MAXPX("refuse larger stamps before decoding"),
     ROW_MAXMEM("refuse, before the work, a clip estimated to need more memory"),
     HEADING(""),

@@ -14,7 +14,7 @@
  * dithering (four) and its output (LZW, at most about a byte a pixel with the
  * buffer grown); APNG its output (deflated rows) and a few frames of work;
  * WebP libwebp's lossless encoder (about 35 bytes a canvas pixel, measured)
- * and its output; WebM libvpx's VP9 encoders for colour and alpha (about 165
+ * on each thread encoding a frame, and its output; WebM libvpx's VP9 encoders for colour and alpha (about 165
  * bytes a canvas pixel, measured, whatever the frame count) and libav itself. */
 static double encode_bytes(out_format f, const output_def *def, double count, double w, double h)
 {
@@ -25,7 +25,10 @@ static double encode_bytes(out_format f, const output_def *def, double count, do
         return all * (2.0 + dither) + px * 8.0;
     }
     case FORMAT_APNG: return all * 1.0 + px * 24.0;
-    case FORMAT_WEBP: return all * 0.5 + px * 48.0;
+    case FORMAT_WEBP: {
+        double threads = def && def->webp.threads > 1 ? def->webp.threads : 1.0;
+        return all * 0.5 + px * 48.0 * threads;
+    }
     case FORMAT_WEBM: return all * 0.25 + px * 176.0 + 64.0 * 1048576.0;
     case FORMAT_AUTO: break;
     }

@@ -269,6 +269,15 @@ test_expect_success 'other formats by extension, frames and sprite sheets' '
     [ "$(ls fr | wc -l)" -eq 5 ] && [ -f fr/frame_0004.png ] && [ "$n" -gt 5 ]
 '
 
+test_expect_success 'WebP --effort: more effort, fewer bytes, the same frames; out of range refused' '
+    cp "$DATA/1f600.png" . &&
+    $POYO 1f600.png -s 96 -o e0.webp && $POYO 1f600.png -s 96 --effort 4 -o e4.webp &&
+    [ "$(wc -c <e4.webp)" -lt "$(wc -c <e0.webp)" ] &&
+    [ "$("$INFO" --hash e0.webp)" = "$("$INFO" --hash e4.webp)" ] &&
+    expect_exit 2 $POYO 1f600.png --effort 7 -o e7.webp 2>err &&
+    expect_line err "poyo: --effort: must be 0 to 6, not 7" && expect_no_file e7.webp
+'
+
 test_expect_success 'presets make files their own check accepts; --max-bytes fits or fails' '
     $MKPNG rgba stamp.png 64 &&
     $POYO -p slack stamp.png -o s.gif -q && $POYO check --preset slack s.gif >/dev/null &&

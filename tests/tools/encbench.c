@@ -1,11 +1,12 @@
 /* encbench.c - times the encoders on the same frames for `make bench`.
- *   encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] INPUT.png
+ *   encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] [-m M] [-M M] INPUT.png
  * Draws one clip (the main job's default squash; a preset sets size, frame
  * rate, clip length and its formats' settings, as `poyo -p` does), then
  * encodes it RUNS times (default 9) as GIF (its palette included), APNG,
- * lossless WebP and lossy WebP, and prints per encoder the median
- * milliseconds, the quartiles, the bytes and the median as a ratio to the
- * GIF's. */
+ * lossless WebP and lossy WebP, the WebPs on one thread and then on two (as
+ * a single file is written), and prints per encoder the median milliseconds,
+ * the quartiles, the bytes and the median as a ratio to the GIF's. -m and -M
+ * set libwebp's effort (0-6) for lossless and lossy WebP. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static double quantile(const double *v, int n, double q)
 
 int main(int argc, char **argv)
 {
-    int runs = 9, size = 128;
+    int runs = 9, size = 128, ll_method = -1, lossy_method = -1;
     double fps = 0.0, dur = 2.0;
     const char *in = NULL, *pname = NULL;
     for (int i = 1; i < argc; i++) {
@@ -39,12 +40,16 @@ int main(int argc, char **argv)
             dur = atof(argv[++i]);
         else if (!strcmp(argv[i], "-p") && i + 1 < argc)
             pname = argv[++i];
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+            ll_method = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-M") && i + 1 < argc)
+            lossy_method = atoi(argv[++i]);
         else
             in = argv[i];
     }
     const preset_info *p = pname ? preset_lookup(pname) : NULL;
     if (!in || runs < 1 || runs > 1000 || (pname && !p)) {
-        fprintf(stderr, "usage: encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] INPUT.png\n");
+        fprintf(stderr, "usage: encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] [-m M] [-M M] INPUT.png\n");
         return 2;
     }
     poyo_error err;
@@ -67,12 +72,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "encbench: %s: %s\n", in, err.msg);
         return 1;
     }
+    if (ll_method >= 0)
+        od.webp.lossless_method = ll_method;
+    if (lossy_method >= 0)
+        od.webp.method = lossy_method;
     /* a preset's own lossy WebP, or quality 80 (the lossy default) */
     output_def lossy = od;
     lossy.webp.lossy = 1;
-    static const struct { const char *name; out_format f; int lossy; } enc[] = {
-        { "gif", FORMAT_GIF, 0 }, { "apng", FORMAT_APNG, 0 }, { "webp", FORMAT_WEBP, 0 },
-        { "webp-lossy", FORMAT_WEBP, 1 },
+    static const struct { const char *name; out_format f; int lossy, threads; } enc[] = {
+        { "gif", FORMAT_GIF, 0, 1 },        { "apng", FORMAT_APNG, 0, 1 },
+        { "webp", FORMAT_WEBP, 0, 1 },      { "webp-lossy", FORMAT_WEBP, 1, 1 },
+        { "webp 2t", FORMAT_WEBP, 0, 2 },   { "webp-lossy 2t", FORMAT_WEBP, 1, 2 },
     };
     enum { NENC = sizeof enc / sizeof enc[0] };
     double *t = calloc((size_t)runs, sizeof *t), gif_ms = 0.0;
@@ -80,6 +90,7 @@ int main(int argc, char **argv)
     printf("%s: %dx%d, %d frames%s%s\n", base, a.width, a.height, a.count, p ? ", preset " : "", p ? p->name : "");
     for (int e = 0; e < NENC; e++) {
         size_t bytes = 0;
+        od.webp.threads = lossy.webp.threads = enc[e].threads;
         for (int r = 0; r < runs; r++) {
             bytebuf b = { NULL, 0, 0 };
             double t0 = now_ms();
@@ -95,7 +106,7 @@ int main(int argc, char **argv)
         double med = quantile(t, runs, 0.5);
         if (e == 0)
             gif_ms = med;
-        printf("  %-11s %8.1f ms (%.1f-%.1f) %9zu bytes  x%.2f of GIF\n", enc[e].name, med, quantile(t, runs, 0.25),
+        printf("  %-13s %8.1f ms (%.1f-%.1f) %9zu bytes  x%.2f of GIF\n", enc[e].name, med, quantile(t, runs, 0.25),
                quantile(t, runs, 0.75), bytes, med / gif_ms);
     }
     free(t);
