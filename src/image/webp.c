@@ -5,8 +5,11 @@
  * else replacing it; the first frame stores its visible pixels' bounding box
  * and an unchanged frame lengthens the one before. The frames are encoded by
  * libwebp's WebPEncode, each on its own, on up to `threads` threads (the bytes
- * do not depend on how many), and joined by libwebpmux. */
+ * do not depend on how many), and joined by libwebpmux. A lossy frame's exact
+ * alpha plane is coded by webpalpha.c: libwebp's own coder takes longer for it
+ * than for the colours. */
 #include "webp.h"
+#include "webpalpha.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -69,13 +72,8 @@ static poyo_status set_config(const webp_options *o, WebPConfig *config, poyo_er
     config->quality = o->lossy ? (float)o->quality : 75.0f;   /* lossless: libwebp's default effort */
     config->method = o->lossy ? o->method : o->lossless_method;
     config->thread_level = 0;
-    if (o->lossy) {
-        config->alpha_quality = o->alpha_quality;
-        /* the alpha plane's prediction filter: none below effort 3 (on a stamp's
-         * 256 alpha levels libwebp's quick pick encodes the plane twice, and the
-         * plane is most of the time), the quick pick to 4, the best of all above */
-        config->alpha_filtering = o->method >= 5 ? 2 : o->method >= 3 ? 1 : 0;
-    }
+    if (o->lossy)
+        config->alpha_quality = o->alpha_quality;   /* below 100 libwebp codes the plane, else webpalpha.c */
     if (!WebPValidateConfig(config))
         return poyo_fail(err, POYO_ERR_USAGE, "invalid WebP encoder settings");
     return POYO_OK;
@@ -87,7 +85,7 @@ typedef struct plan {
     anim_rect r;      /* its rectangle of the canvas (x and y even) */
     int over;         /* drawn OVER the last frame (unchanged pixels transparent), else replacing it */
     int ms;           /* how long it is shown */
-    WebPMemoryWriter data;   /* the encoded frame, a whole WebP file */
+    bytebuf data;            /* the encoded frame, a whole WebP file */
     WebPEncodingError error; /* set when the encode failed */
 } plan;
 
@@ -160,6 +158,89 @@ typedef struct job {
     atomic_int next;
 } job;
 
+/* libwebp's writer: appends to the bytebuf custom_ptr points at. */
+static int write_to(const uint8_t *data, size_t size, const WebPPicture *pic)
+{
+    poyo_error err;
+    return bytebuf_append(pic->custom_ptr, data, size, &err) == POYO_OK;
+}
+
+static void put_le(uint8_t *p, uint32_t v, int bytes)
+{
+    for (int k = 0; k < bytes; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* Appends a RIFF chunk (its FourCC, size, payload and pad byte) to out. */
+static int put_chunk(bytebuf *out, const char *fourcc, const uint8_t *payload, size_t n)
+{
+    poyo_error err;
+    uint8_t head[8];
+    memcpy(head, fourcc, 4);
+    put_le(head + 4, (uint32_t)n, 4);
+    return bytebuf_append(out, head, 8, &err) == POYO_OK && bytebuf_append(out, payload, n, &err) == POYO_OK &&
+           ((n & 1) == 0 || bytebuf_append(out, "", 1, &err) == POYO_OK);
+}
+
+/* A lossy frame with its alpha plane exact, as one WebP file in out: the
+ * colours encoded by libwebp without their alpha (the colour under fully
+ * transparent blocks flattened first), the alpha plane by webp_alpha_encode,
+ * joined as VP8X, ALPH and VP8 chunks; a frame with no transparent pixel is
+ * libwebp's file alone. */
+static WebPEncodingError encode_lossy(const WebPConfig *config, const uint8_t *src, size_t rb, int w, int h,
+                                      bytebuf *out)
+{
+    WebPPicture pic;
+    bytebuf vp8 = { NULL, 0, 0 }, alph = { NULL, 0, 0 };
+    if (!WebPPictureInit(&pic))
+        return VP8_ENC_ERROR_OUT_OF_MEMORY;
+    pic.width = w;
+    pic.height = h;
+    pic.use_argb = 1;
+    int opaque = 1;
+    for (int y = 0; y < h && opaque; y++)
+        for (int x = 0; x < w; x++)
+            if (src[(size_t)y * rb + 4 * (size_t)x + 3] != 255) {
+                opaque = 0;
+                break;
+            }
+    int ok = WebPPictureImportRGBA(&pic, src, (int)rb) && WebPPictureARGBToYUVA(&pic, WEBP_YUV420);
+    if (ok && !opaque) {
+        WebPCleanupTransparentArea(&pic);
+        pic.a = NULL;   /* inside the picture's own block, freed with it */
+        pic.a_stride = 0;
+        pic.colorspace = WEBP_YUV420;
+    }
+    pic.writer = write_to;
+    pic.custom_ptr = opaque ? out : &vp8;
+    ok = ok && WebPEncode(config, &pic);
+    WebPEncodingError e = ok ? VP8_ENC_OK : pic.error_code != VP8_ENC_OK ? pic.error_code : VP8_ENC_ERROR_OUT_OF_MEMORY;
+    WebPPictureFree(&pic);
+    if (ok && !opaque) {
+        poyo_error err;
+        /* libwebp's file without alpha is RIFF, WEBP and one VP8 chunk */
+        uint8_t head[12 + 18];
+        memcpy(head, "RIFF\0\0\0\0WEBPVP8X", 16);
+        put_le(head + 16, 10, 4);
+        head[20] = 0x10;   /* alpha */
+        memset(head + 21, 0, 3);
+        put_le(head + 24, (uint32_t)(w - 1), 3);
+        put_le(head + 27, (uint32_t)(h - 1), 3);
+        if (vp8.len < 20 || memcmp(vp8.data + 12, "VP8 ", 4) != 0)
+            e = VP8_ENC_ERROR_BAD_WRITE;
+        else if (webp_alpha_encode(src, w, h, rb, &alph, &err) != POYO_OK ||
+                 bytebuf_append(out, head, sizeof head, &err) != POYO_OK ||
+                 !put_chunk(out, "ALPH", alph.data, alph.len) ||
+                 bytebuf_append(out, vp8.data + 12, vp8.len - 12, &err) != POYO_OK)
+            e = VP8_ENC_ERROR_OUT_OF_MEMORY;
+        else
+            put_le(out->data + 4, (uint32_t)(out->len - 8), 4);
+    }
+    bytebuf_free(&vp8);
+    bytebuf_free(&alph);
+    return e;
+}
+
 /* Encodes plan p: its rectangle (OVER when exact and it has unchanged pixels,
  * the pixels then made in scratch) into p->data. Returns 0 on failure. */
 static int encode_one(const anim *a, const WebPConfig *config, plan *p, uint8_t *scratch)
@@ -173,6 +254,10 @@ static int encode_one(const anim *a, const WebPConfig *config, plan *p, uint8_t 
         src = scratch;
         rb = (size_t)p->r.w * 4u;
     }
+    if (!config->lossless && exact_alpha) {
+        p->error = encode_lossy(config, src, rb, p->r.w, p->r.h, &p->data);
+        return p->error == VP8_ENC_OK;
+    }
     WebPPicture pic;
     if (!WebPPictureInit(&pic)) {
         p->error = VP8_ENC_ERROR_OUT_OF_MEMORY;
@@ -181,7 +266,7 @@ static int encode_one(const anim *a, const WebPConfig *config, plan *p, uint8_t 
     pic.width = p->r.w;
     pic.height = p->r.h;
     pic.use_argb = 1;
-    pic.writer = WebPMemoryWrite;
+    pic.writer = write_to;
     pic.custom_ptr = &p->data;
     int ok = WebPPictureImportRGBA(&pic, src, (int)rb) && WebPEncode(config, &pic);
     p->error = ok ? VP8_ENC_OK : pic.error_code != VP8_ENC_OK ? pic.error_code : VP8_ENC_ERROR_OUT_OF_MEMORY;
@@ -238,8 +323,8 @@ static poyo_status assemble(const anim *a, const plan *p, int n, bytebuf *out, p
     for (int k = 0; k < n && e == WEBP_MUX_OK; k++) {
         WebPMuxFrameInfo fi;
         memset(&fi, 0, sizeof fi);
-        fi.bitstream.bytes = p[k].data.mem;
-        fi.bitstream.size = p[k].data.size;
+        fi.bitstream.bytes = p[k].data.data;
+        fi.bitstream.size = p[k].data.len;
         fi.x_offset = p[k].r.x;
         fi.y_offset = p[k].r.y;
         fi.duration = p[k].ms;
@@ -289,8 +374,6 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
         return st;
     }
     int n = plan_frames(a, ms, p);
-    for (int k = 0; k < n; k++)
-        WebPMemoryWriterInit(&p[k].data);
 
     job j = { .a = a, .config = &config, .p = p, .n = n };
     atomic_init(&j.next, 0);
@@ -302,7 +385,7 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
     if (st == POYO_OK)
         st = assemble(a, p, n, out, err);
     for (int k = 0; k < n; k++)
-        WebPMemoryWriterClear(&p[k].data);
+        bytebuf_free(&p[k].data);
     free(p);
     free(ms);
     return st;

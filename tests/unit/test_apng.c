@@ -267,6 +267,71 @@ static void test_webp_lossless_roundtrip(void)
     bytebuf_free(&out);
 }
 
+/* Alpha of pattern k at x, y (w x h): what a lossy WebP's alpha coder meets -
+ * constant planes longer than its longest copy, soft diagonal ramps, stripes two
+ * and three pixels apart, a hard-edged disc, noise. */
+static uint8_t alpha_pattern(int k, int x, int y, int w, int h)
+{
+    unsigned r = (unsigned)(x * 7919 + y * 104729 + k * 31) * 2654435761u;
+    double dx = x - w / 2.0, dy = y - h / 2.0;
+    switch (k) {
+    case 0: return 200;
+    case 1: return (uint8_t)((x + y) * 255 / (w + h));
+    case 2: return x % 2 ? 0 : 255;
+    case 3: return (uint8_t)(y % 3 * 100);
+    case 4: return dx * dx + dy * dy < w * h / 8.0 ? 255 : 0;
+    case 5: {
+        double d = 20.0 - (dx * dx + dy * dy) / 40.0;
+        return (uint8_t)(d < 0 ? 0 : d > 8 ? 255 : d * 31.9);
+    }
+    default: return (uint8_t)(r >> 24);
+    }
+}
+
+/* Lossy WebP keeps the alpha exact, on every kind of plane and size (one
+ * pixel, one row, one column, wider than a copy can reach), the second frame
+ * a shifted copy so that it is a changed rectangle. */
+static void test_webp_lossy_alpha_exact(void)
+{
+    static const int sizes[][2] = { { 1, 1 }, { 37, 1 }, { 1, 23 }, { 70, 90 }, { 130, 64 } };
+    for (int si = 0; si < 5; si++)
+        for (int k = 0; k < 7; k++) {
+            int w = sizes[si][0], h = sizes[si][1];
+            anim a, r;
+            anim_meta m;
+            bytebuf out = { 0 };
+            poyo_error err;
+            ENSURE(anim_init(&a, w, h, 2, 10.0, &err) == POYO_OK);
+            for (int f = 0; f < 2; f++)
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) {
+                        uint8_t *p = anim_frame(&a, f) + ((size_t)y * w + x) * 4;
+                        p[0] = (uint8_t)(x * 3);
+                        p[1] = (uint8_t)(y * 5);
+                        p[2] = 90;
+                        p[3] = alpha_pattern(k, x + 2 * f, y + f, w, h);
+                    }
+            webp_options o = webp_default_def();
+            o.lossy = 1;
+            o.quality = 50;
+            ENSURE_MSG(webp_encode(&a, &o, &out, &err) == POYO_OK, "%dx%d pattern %d: %s", w, h, k, err.msg);
+            ENSURE_MSG(anim_read(out.data, out.len, &r, &m, &err) == POYO_OK, "%dx%d pattern %d: %s", w, h, k,
+                       err.msg);
+            int bad = -1;
+            for (int f = 0; f < r.count && bad < 0; f++)
+                for (size_t i = 0; i < (size_t)w * h; i++)
+                    if (anim_frame(&r, f)[4 * i + 3] != anim_frame(&a, r.count == 2 ? f : 1)[4 * i + 3]) {
+                        bad = (int)i;
+                        break;
+                    }
+            ENSURE_MSG(bad < 0 && r.count >= 1, "%dx%d pattern %d: alpha differs at pixel %d", w, h, k, bad);
+            anim_free(&a);
+            anim_free(&r);
+            anim_meta_free(&m);
+            bytebuf_free(&out);
+        }
+}
+
 /* An opaque square stepping 3 px a frame (odd offsets) over a still, partly
  * transparent background: every changed pixel is opaque, so later frames are
  * drawn OVER the last; on the threads given, the frames read back exact. */
@@ -534,6 +599,7 @@ const struct test_case test_cases[] = {
     { "apng_rejects_bad_arguments", test_apng_rejects_bad_arguments },
     { "webp_lossless_roundtrip", test_webp_lossless_roundtrip },
     { "webp_lossy_psnr", test_webp_lossy_psnr },
+    { "webp_lossy_alpha_exact", test_webp_lossy_alpha_exact },
     { "webp_single_frame_and_fractional_fps", test_webp_single_frame_and_fractional_fps },
     { "webp_rejects_bad_arguments", test_webp_rejects_bad_arguments },
     { "webp_out_of_memory", test_webp_out_of_memory },
