@@ -1028,14 +1028,9 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
             return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data (%s)", why);
         return poyo_fail(err, POYO_ERR_INPUT, "corrupt or truncated image data");
     }
-    size_t n = (size_t)w * (size_t)h * 4u;
-    out->rgba = malloc(n);
-    if (!out->rgba) {
-        stbi_image_free(px);
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", w, h);
-    }
-    memcpy(out->rgba, px, n);
-    stbi_image_free(px);
+    /* stb_image allocates with malloc (its STBI_MALLOC unset), so image_free's
+     * free releases its pixels: kept as they are, not copied */
+    out->rgba = px;
     out->w = w;
     out->h = h;
     return POYO_OK;
