@@ -218,6 +218,7 @@ static WebPEncodingError encode_lossy(const WebPConfig *config, const uint8_t *s
     WebPPictureFree(&pic);
     if (ok && !opaque) {
         poyo_error err;
+        size_t at = out->len;
         /* libwebp's file without alpha is RIFF, WEBP and one VP8 chunk */
         uint8_t head[12 + 18];
         memcpy(head, "RIFF\0\0\0\0WEBPVP8X", 16);
@@ -234,7 +235,7 @@ static WebPEncodingError encode_lossy(const WebPConfig *config, const uint8_t *s
                  bytebuf_append(out, vp8.data + 12, vp8.len - 12, &err) != POYO_OK)
             e = VP8_ENC_ERROR_OUT_OF_MEMORY;
         else
-            put_le(out->data + 4, (uint32_t)(out->len - 8), 4);
+            put_le(out->data + at + 4, (uint32_t)(out->len - at - 8), 4);
     }
     bytebuf_free(&vp8);
     bytebuf_free(&alph);
