@@ -105,39 +105,44 @@ static int solid_extent(const uint8_t *most, int n, double *lo, double *hi)
     return 1;
 }
 
-/* The lattice's opaque box: the largest alpha of every row and column in one
- * pass, then the extent along each; 0 when out of memory. */
-static int opaque_box(const image *im, lattice *out)
+/* One pass over the alpha: the largest alpha of every row (rmax) and column
+ * (cmax), how many pixels are opaque (alpha at least one half), and the
+ * opaque pixel centres in each cell of out (into out->cell_opaque). */
+static void scan_alpha(const image *im, lattice *out, uint8_t *rmax, uint8_t *cmax, int *cix, long *opaque)
 {
-    uint8_t *row = calloc((size_t)im->h, 1), *col = calloc((size_t)im->w, 1);
-    if (!row || !col) {
-        free(row);
-        free(col);
-        return 0;
+    int cx = out->nx - 1, cy = out->ny - 1;
+    for (int x = 0; x < im->w; x++) {
+        int ci = (int)floor((x + 0.5 - out->ox) / out->h);
+        cix[x] = ci >= 0 && ci < cx ? ci : -1;
     }
+    long count = 0;
     for (int y = 0; y < im->h; y++) {
+        int cj = (int)floor((y + 0.5 - out->oy) / out->h);
+        float *cells = cj >= 0 && cj < cy ? out->cell_opaque + (size_t)cj * cx : NULL;
         const uint8_t *p = im->rgba + (size_t)y * (size_t)im->w * 4u + 3;
+        uint8_t most = 0;
         for (int x = 0; x < im->w; x++, p += 4) {
-            if (*p > row[y])
-                row[y] = *p;
-            if (*p > col[x])
-                col[x] = *p;
+            uint8_t a = *p;
+            if (a > most)
+                most = a;
+            if (a > cmax[x])
+                cmax[x] = a;
+            if (a >= 128) {
+                count++;
+                if (cells && cix[x] >= 0)
+                    cells[cix[x]] += 1.0f;
+            }
         }
+        rmax[y] = most;
     }
-    if (!solid_extent(col, im->w, &out->sx0, &out->sx1) || !solid_extent(row, im->h, &out->sy0, &out->sy1))
-        out->sx0 = out->sy0 = out->sx1 = out->sy1 = 0.0;
-    free(row);
-    free(col);
-    return 1;
+    *opaque = count;
 }
 
 /* The centres of the opaque pixels (alpha at least one half), every stride-th
- * of them across and down so that at most LATTICE_OPAQUE_SAMPLES are kept. */
-static int sample_opaque(const image *im, lattice *out)
+ * of them across and down so that at most LATTICE_OPAQUE_SAMPLES of the count
+ * there are are kept. */
+static int sample_opaque(const image *im, long count, lattice *out)
 {
-    long count = 0;
-    for (size_t p = 0; p < (size_t)im->w * (size_t)im->h; p++)
-        count += im->rgba[4 * p + 3] >= 128;
     int stride = 1;
     while (count / ((long)stride * stride) > LATTICE_OPAQUE_SAMPLES)
         stride++;
@@ -161,34 +166,36 @@ static int centres_in(double lo, double hi)
     return (int)(ceil(hi - 0.5) - ceil(lo - 0.5));
 }
 
-/* The share of each cell's pixel centres that are opaque (alpha at least one
- * half), centres outside the image counted as transparent: a cell the
- * picture fills is 1 however the lattice's spacing falls on the pixels. */
-static int cell_shares(const image *im, lattice *out)
+/* From one pass over the alpha: the opaque box (where the largest alpha of
+ * the rows and of the columns crosses one half), the opaque pixel samples,
+ * and the share of each cell's pixel centres that are opaque, centres outside
+ * the image counted as transparent (a cell the picture fills is 1 however
+ * the lattice's spacing falls on the pixels); 0 when out of memory. */
+static int alpha_facts(const image *im, lattice *out)
 {
     int cx = out->nx - 1, cy = out->ny - 1;
+    uint8_t *rmax = calloc((size_t)im->h, 1), *cmax = calloc((size_t)im->w, 1);
+    int *cix = malloc((size_t)im->w * sizeof *cix);
     out->cell_opaque = calloc((size_t)cx * (size_t)cy, sizeof *out->cell_opaque);
-    if (!out->cell_opaque)
-        return 0;
-    for (int y = 0; y < im->h; y++) {
-        int cj = (int)floor((y + 0.5 - out->oy) / out->h);
-        if (cj < 0 || cj >= cy)
-            continue;
-        const uint8_t *p = im->rgba + (size_t)y * (size_t)im->w * 4u + 3;
-        for (int x = 0; x < im->w; x++, p += 4) {
-            int ci = (int)floor((x + 0.5 - out->ox) / out->h);
-            if (*p >= 128 && ci >= 0 && ci < cx)
-                out->cell_opaque[(size_t)cj * cx + ci] += 1.0f;
-        }
+    int ok = rmax && cmax && cix && out->cell_opaque;
+    long count = 0;
+    if (ok) {
+        scan_alpha(im, out, rmax, cmax, cix, &count);
+        if (!solid_extent(cmax, im->w, &out->sx0, &out->sx1) || !solid_extent(rmax, im->h, &out->sy0, &out->sy1))
+            out->sx0 = out->sy0 = out->sx1 = out->sy1 = 0.0;
+        for (int cj = 0; cj < cy; cj++)
+            for (int ci = 0; ci < cx; ci++) {
+                double x0 = out->ox + ci * out->h, y0 = out->oy + cj * out->h;
+                int all = centres_in(x0, x0 + out->h) * centres_in(y0, y0 + out->h);
+                float *c = &out->cell_opaque[(size_t)cj * cx + ci];
+                *c = all > 0 ? fminf(1.0f, *c / (float)all) : 0.0f;
+            }
+        ok = sample_opaque(im, count, out);
     }
-    for (int cj = 0; cj < cy; cj++)
-        for (int ci = 0; ci < cx; ci++) {
-            double x0 = out->ox + ci * out->h, y0 = out->oy + cj * out->h;
-            int all = centres_in(x0, x0 + out->h) * centres_in(y0, y0 + out->h);
-            float *c = &out->cell_opaque[(size_t)cj * cx + ci];
-            *c = all > 0 ? fminf(1.0f, *c / (float)all) : 0.0f;
-        }
-    return 1;
+    free(rmax);
+    free(cmax);
+    free(cix);
+    return ok;
 }
 
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err)
@@ -224,8 +231,7 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
-    if (!mark_cells(im, out, x0, y0, x1, y1) || !opaque_box(im, out) || !sample_opaque(im, out) ||
-        !cell_shares(im, out)) {
+    if (!mark_cells(im, out, x0, y0, x1, y1) || !alpha_facts(im, out)) {
         lattice_free(out);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the lattice");
     }
