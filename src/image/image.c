@@ -40,6 +40,14 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* The inflated rows of a PNG, each behind its filter byte: len bytes asked
+ * for at data (NULL: none kept), got bytes the stream held. */
+typedef struct png_rows {
+    uint8_t *data;
+    size_t len;
+    long long got;
+} png_rows;
+
 /* What png_precheck found. */
 enum {
     PNG_FINE,      /* stb_image may decode it */
@@ -57,8 +65,10 @@ enum {
  * 2-byte zlib header checked as stb_image checks it (method 8, FCHECK, no
  * preset dictionary; any CINFO), then the stream inflated raw with the
  * largest window, stopping as soon as it passes what IHDR allows. Data zlib
- * cannot inflate is refused here rather than left to stb_image's laxer inflater. */
-static int png_precheck(const uint8_t *d, size_t len, long long w, long long h)
+ * cannot inflate is refused here rather than left to stb_image's laxer inflater.
+ * When rows->data is set, the inflated bytes fill it first (rows->len of
+ * them, the rest only counted) and rows->got says how many there were. */
+static int png_precheck(const uint8_t *d, size_t len, long long w, long long h, png_rows *rows)
 {
     int depth = d[24], ctype = d[25];
     int ch = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
@@ -97,10 +107,13 @@ static int png_precheck(const uint8_t *d, size_t len, long long w, long long h)
             z.next_in = (Bytef *)p;
             z.avail_in = n;
             while (z.avail_in > 0 && res == PNG_FINE && !done) {
-                z.next_out = scratch;
-                z.avail_out = sizeof scratch;
+                int keep = rows->data && total < (long long)rows->len;
+                uInt room = keep ? (uInt)((long long)rows->len - total > 1 << 30 ? 1 << 30 : (long long)rows->len - total)
+                                 : (uInt)sizeof scratch;
+                z.next_out = keep ? rows->data + total : scratch;
+                z.avail_out = room;
                 int r = inflate(&z, Z_NO_FLUSH);
-                total += (long long)(sizeof scratch - z.avail_out);
+                total += (long long)(room - z.avail_out);
                 if (total > limit)
                     res = PNG_BOMB;
                 else if (r == Z_STREAM_END)
@@ -116,6 +129,7 @@ static int png_precheck(const uint8_t *d, size_t len, long long w, long long h)
         pos += 12 + (size_t)clen;
     }
     inflateEnd(&z);
+    rows->got = total;
     return res;
 }
 
@@ -224,8 +238,161 @@ static poyo_status check_size(long long w, long long h, long long max_pixels, po
     return check_memory(w, h, err);
 }
 
+/* The channels of a PNG that png_plain decodes (colour type 0, 2, 3, 4 or 6
+ * at 8 bits a sample, not interlaced), else 0. */
+static int png_plain_channels(const uint8_t *d)
+{
+    int ctype = d[25];
+    if (d[24] != 8 || d[26] != 0 || d[27] != 0 || d[28] != 0)
+        return 0;
+    return ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
+}
+
+/* Unfilters the h rows of rb bytes (each behind its filter byte) of a PNG
+ * with bpp bytes a pixel, in place; 0 at a filter type PNG does not have.
+ * The first row's filters see a row of zeros above: Up is None, Paeth is Sub. */
+static int png_unfilter(uint8_t *raw, size_t rb, int h, int bpp)
+{
+    const uint8_t *prev = NULL;
+    for (int y = 0; y < h; y++) {
+        uint8_t *row = raw + (size_t)y * (rb + 1) + 1;
+        int f = row[-1];
+        size_t i;
+        if (f > 4)
+            return 0;
+        if (!prev && (f == 2 || f == 4))
+            f = f == 2 ? 0 : 1;
+        switch (f) {
+        case 1:
+            for (i = (size_t)bpp; i < rb; i++)
+                row[i] = (uint8_t)(row[i] + row[i - bpp]);
+            break;
+        case 2:
+            for (i = 0; i < rb; i++)
+                row[i] = (uint8_t)(row[i] + prev[i]);
+            break;
+        case 3:
+            for (i = 0; i < (size_t)bpp && i < rb; i++)
+                row[i] = (uint8_t)(row[i] + (prev ? prev[i] >> 1 : 0));
+            if (prev)
+                for (; i < rb; i++)
+                    row[i] = (uint8_t)(row[i] + ((row[i - bpp] + prev[i]) >> 1));
+            else
+                for (; i < rb; i++)
+                    row[i] = (uint8_t)(row[i] + (row[i - bpp] >> 1));
+            break;
+        case 4:
+            for (i = 0; i < (size_t)bpp && i < rb; i++)
+                row[i] = (uint8_t)(row[i] + prev[i]);
+            for (; i < rb; i++) {
+                int a = row[i - bpp], b = prev[i], c = prev[i - bpp];
+                int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+                int pred = pb < pa ? b : a, pp = pb < pa ? pb : pa;
+                row[i] = (uint8_t)(row[i] + (pc < pp ? c : pred));
+            }
+            break;
+        default: break;
+        }
+        prev = row;
+    }
+    return 1;
+}
+
+/* Decodes a plain PNG (png_plain_channels) from its inflated rows into RGBA
+ * as stb_image would: a palette and tRNS chunk before the first IDAT, tRNS
+ * a colour key for grey and RGB. Returns 1 when decoded; PNG_INDEX_PAST
+ * when a pixel indexes past the palette (stb_image would read memory it
+ * never set); 0 leaves the file to stb_image and its messages: rows of
+ * another length, a filter type PNG does not have, a palette or tRNS chunk
+ * it refuses or after the image data, a palette in a PNG without indices,
+ * a critical chunk it does not know, no IEND chunk. */
+#define PNG_INDEX_PAST (-1)
+static int png_plain(const uint8_t *d, size_t len, png_rows *rows, image *out)
+{
+    int w = (int)be32(d + 16), h = (int)be32(d + 20), ctype = d[25], ch = png_plain_channels(d);
+    size_t rb = (size_t)w * (size_t)ch;
+    if (rows->got != (long long)rows->len || !png_unfilter(rows->data, rb, h, ch))
+        return 0;
+    uint8_t pal[256][4];
+    int npal = 0, ntrns = -1, key[3] = { -1, -1, -1 }, seen_idat = 0, ended = 0;
+    for (size_t pos = 8; pos + 12 <= len;) {
+        uint32_t clen = be32(d + pos);
+        const uint8_t *type = d + pos + 4, *body = d + pos + 8;
+        if (clen > len - pos - 12)
+            return 0;
+        if (memcmp(type, "IEND", 4) == 0) {
+            ended = 1;
+            break;
+        }
+        if (memcmp(type, "IDAT", 4) == 0)
+            seen_idat = 1;
+        else if (!(type[0] & 32) && memcmp(type, "IHDR", 4) != 0 && memcmp(type, "PLTE", 4) != 0 &&
+                 memcmp(type, "tRNS", 4) != 0)
+            return 0;   /* a critical chunk stb_image does not know: it refuses the file */
+        else if (seen_idat && (memcmp(type, "PLTE", 4) == 0 || memcmp(type, "tRNS", 4) == 0))
+            return 0;
+        else if (memcmp(type, "PLTE", 4) == 0) {
+            if (ctype != 3 || clen % 3 || clen == 0 || clen > 768 || npal)
+                return 0;
+            npal = (int)clen / 3;
+            for (int k = 0; k < npal; k++)
+                pal[k][0] = body[3 * k], pal[k][1] = body[3 * k + 1], pal[k][2] = body[3 * k + 2], pal[k][3] = 255;
+        } else if (memcmp(type, "tRNS", 4) == 0) {
+            if (ntrns >= 0 || ctype == 4 || ctype == 6)
+                return 0;
+            if (ctype == 3) {
+                if (!npal || clen > (uint32_t)npal)
+                    return 0;
+                for (uint32_t k = 0; k < clen; k++)
+                    pal[k][3] = body[k];
+            } else {
+                if (clen != (uint32_t)ch * 2)
+                    return 0;
+                for (int k = 0; k < ch; k++)
+                    key[k] = body[2 * k + 1];   /* stb_image keeps the low byte of each 16-bit sample */
+            }
+            ntrns = (int)clen;
+        }
+        pos += 12 + (size_t)clen;
+    }
+    if (!ended || (ctype == 3 && !npal))
+        return 0;
+    uint8_t *px = malloc((size_t)w * (size_t)h * 4u);
+    if (!px)
+        return 0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *s = rows->data + (size_t)y * (rb + 1) + 1;
+        uint8_t *o = px + (size_t)y * (size_t)w * 4u;
+        if (ctype == 6) {
+            memcpy(o, s, rb);
+            continue;
+        }
+        for (int x = 0; x < w; x++, o += 4) {
+            switch (ctype) {
+            case 4: o[0] = o[1] = o[2] = s[2 * x], o[3] = s[2 * x + 1]; break;
+            case 3:
+                if (s[x] >= npal) {
+                    free(px);
+                    return PNG_INDEX_PAST;
+                }
+                memcpy(o, pal[s[x]], 4);
+                break;
+            case 2:
+                memcpy(o, s + 3 * x, 3);
+                o[3] = o[0] == key[0] && o[1] == key[1] && o[2] == key[2] ? 0 : 255;
+                break;
+            default: o[0] = o[1] = o[2] = s[x], o[3] = s[x] == key[0] ? 0 : 255; break;
+            }
+        }
+    }
+    out->rgba = px;
+    out->w = w;
+    out->h = h;
+    return 1;
+}
+
 /* Checks a PNG before stb_image sees it: the header, the size against the limit, the chunks. */
-static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixels, poyo_error *err)
+static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixels, png_rows *rows, poyo_error *err)
 {
     if (len >= 16 && memcmp(data + 12, "CgBI", 4) == 0)
         return poyo_fail(err, POYO_ERR_INPUT, "an Apple CgBI PNG (made for iOS), not a standard PNG; convert it first");
@@ -237,7 +404,15 @@ static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixel
     poyo_status st = check_size(hw, hh, max_pixels, err);
     if (st != POYO_OK)
         return st;
-    switch (png_precheck(data, len, hw, hh)) {
+    /* the plain kinds (8 bits a sample, not interlaced) are unfiltered by
+     * png_plain from the rows inflated here; the others go to stb_image */
+    int ch = png_plain_channels(data);
+    if (ch) {
+        rows->len = ((size_t)hw * (size_t)ch + 1) * (size_t)hh;
+        hugemem_prefer(rows->len + (size_t)hw * (size_t)hh * 4u);
+        rows->data = malloc(rows->len);   /* none: stb_image decodes it */
+    }
+    switch (png_precheck(data, len, hw, hh, rows)) {
     case PNG_BOMB:
         return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: its image data inflates to more than a %lldx%lld image holds",
                          hw, hh);
@@ -984,8 +1159,13 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         return decode_gif(data, len, max_pixels, out, err);
     /* stb_image decodes whatever it recognises; only PNG and JPEG reach it */
     if (is_png(data, len)) {
-        poyo_status st = png_gate(data, len, max_pixels, err);
-        if (st != POYO_OK)
+        png_rows rows = { NULL, 0, 0 };
+        poyo_status st = png_gate(data, len, max_pixels, &rows, err);
+        int done = st == POYO_OK && rows.data ? png_plain(data, len, &rows, out) : 0;
+        free(rows.data);
+        if (done == PNG_INDEX_PAST)
+            return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: a pixel indexes past the end of its palette");
+        if (st != POYO_OK || done)
             return st;
     } else if (is_jpeg(data, len)) {
         jpeg_fault f = jpeg_check(data, len);

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stb_image.h>
+#include <zlib.h>
+
 #include "image/anim.h"
 #include "image/animread.h"
 #include "image/gif.h"
@@ -413,11 +416,113 @@ static void lattice_opaque_box_leaves_out_the_fringe(void)
     ENSURE_MSG(ok, "opaque box %.3f,%.3f to %.3f,%.3f", sx0, sy0, sx1, sy1);
 }
 
+/* Appends a PNG chunk (length, type, body, CRC) to b. */
+static void png_chunk(bytebuf *b, const char *type, const uint8_t *body, uint32_t n)
+{
+    poyo_error err;
+    uint8_t be[4] = { (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
+    uLong crc = crc32(crc32(0, (const Bytef *)type, 4), body, n);
+    uint8_t c[4] = { (uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc };
+    bytebuf_append(b, be, 4, &err);
+    bytebuf_append(b, type, 4, &err);
+    bytebuf_append(b, body, n, &err);
+    bytebuf_append(b, c, 4, &err);
+}
+
+/* A w x h PNG of colour type ctype (8 bits a sample), row y filtered with
+ * filter y % 5 from samples that vary with x, y and the channel; a palette of
+ * npal entries for type 3, and the tRNS body given (NULL: none). */
+static void make_png(bytebuf *b, int w, int h, int ctype, int npal, const uint8_t *trns, uint32_t ntrns)
+{
+    int ch = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : 4;
+    size_t rb = (size_t)w * ch;
+    uint8_t *img = malloc(rb * h), *raw = malloc((rb + 1) * h);
+    for (int y = 0; y < h; y++)
+        for (size_t i = 0; i < rb; i++)
+            img[y * rb + i] = ctype == 3 ? (uint8_t)((i * 7 + y * 3) % npal)
+                              : y % 3 ? (uint8_t)((i / ch / 3 + y / 2) * 40 + (i % ch) * 50)   /* blocks: ties */
+                                      : (uint8_t)(i * 37 + y * 91 + (i % ch) * 50);
+    for (int y = 0; y < h; y++) {
+        int f = y % 5;
+        uint8_t *o = raw + y * (rb + 1);
+        const uint8_t *r = img + y * rb, *up = y ? r - rb : NULL;
+        o[0] = (uint8_t)f;
+        for (size_t i = 0; i < rb; i++) {
+            int a = i >= (size_t)ch ? r[i - ch] : 0, u = up ? up[i] : 0, c = up && i >= (size_t)ch ? up[i - ch] : 0;
+            int pa = abs(u - c), pb = abs(a - c), pc = abs(a + u - 2 * c);
+            int pred = f == 1 ? a : f == 2 ? u : f == 3 ? (a + u) / 2 : f == 4 ? (pa <= pb && pa <= pc ? a : pb <= pc ? u : c) : 0;
+            o[1 + i] = (uint8_t)(r[i] - pred);
+        }
+    }
+    uLongf zn = compressBound((uLong)((rb + 1) * h));
+    uint8_t *z = malloc(zn);
+    compress(z, &zn, raw, (uLong)((rb + 1) * h));
+    poyo_error err;
+    bytebuf_append(b, "\x89PNG\r\n\x1a\n", 8, &err);
+    uint8_t ihdr[13] = { 0, 0, (uint8_t)(w >> 8), (uint8_t)w, 0, 0, (uint8_t)(h >> 8), (uint8_t)h, 8, (uint8_t)ctype, 0, 0, 0 };
+    png_chunk(b, "IHDR", ihdr, 13);
+    if (ctype == 3) {
+        uint8_t pal[768];
+        for (int k = 0; k < 3 * npal; k++)
+            pal[k] = (uint8_t)(k * 29 + 7);
+        png_chunk(b, "PLTE", pal, (uint32_t)(3 * npal));
+    }
+    if (trns)
+        png_chunk(b, "tRNS", trns, ntrns);
+    png_chunk(b, "IDAT", z, (uint32_t)zn);
+    png_chunk(b, "IEND", NULL, 0);
+    free(img);
+    free(raw);
+    free(z);
+}
+
+/* PNGs of every colour type at 8 bits, with every row filter, palettes with
+ * tRNS and grey and RGB colour keys decode exactly as stb_image decodes
+ * them; a pixel that indexes past the palette is refused. */
+static void png_decodes_as_stb_image_does(void)
+{
+    static const uint8_t key_grey[2] = { 0, 91 }, key_rgb[6] = { 0, 91, 0, 141, 0, 191 }, alphas[5] = { 0, 60, 255, 9, 128 };
+    struct { int ctype, npal; const uint8_t *trns; uint32_t ntrns; } kinds[] = {
+        { 0, 0, NULL, 0 }, { 0, 0, key_grey, 2 }, { 2, 0, NULL, 0 }, { 2, 0, key_rgb, 6 }, { 3, 7, NULL, 0 },
+        { 3, 200, alphas, 5 }, { 4, 0, NULL, 0 }, { 6, 0, NULL, 0 },
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        for (int w = 1; w <= 37; w += 12) {
+            bytebuf b = { 0 };
+            make_png(&b, w, 16, kinds[k].ctype, kinds[k].npal, kinds[k].trns, kinds[k].ntrns);
+            image im;
+            poyo_error err;
+            int sw, sh, c;
+            uint8_t *px = stbi_load_from_memory(b.data, (int)b.len, &sw, &sh, &c, 4);
+            ENSURE_MSG(px && image_decode(b.data, b.len, 1 << 20, &im, &err) == POYO_OK, "type %d width %d",
+                       kinds[k].ctype, w);
+            ENSURE_MSG(im.w == sw && im.h == sh && memcmp(im.rgba, px, (size_t)sw * sh * 4) == 0,
+                       "type %d width %d: pixels differ", kinds[k].ctype, w);
+            image_free(&im);
+            stbi_image_free(px);
+            bytebuf_free(&b);
+        }
+    /* indices 0 to 6 against a palette of 5 */
+    bytebuf b = { 0 };
+    make_png(&b, 20, 4, 3, 7, NULL, 0);
+    uint8_t *plte = b.data + 8 + 25 + 4;   /* after the signature and IHDR, past the PLTE's length */
+    ENSURE(memcmp(plte, "PLTE", 4) == 0);
+    plte[-1] = 15;   /* the chunk's length: 5 entries (its CRC goes unchecked) */
+    memmove(plte + 4 + 15, plte + 4 + 21, b.len - (size_t)(plte + 4 + 21 - b.data));
+    b.len -= 6;
+    image im;
+    poyo_error err;
+    ENSURE(image_decode(b.data, b.len, 1 << 20, &im, &err) == POYO_ERR_INPUT);
+    ENSURE_MSG(strcmp(err.msg, "corrupt PNG: a pixel indexes past the end of its palette") == 0, "%s", err.msg);
+    bytebuf_free(&b);
+}
+
 const struct test_case test_cases[] = {
     { "lattice_opaque_box_leaves_out_the_fringe", lattice_opaque_box_leaves_out_the_fringe },
     { "big_emoji_drawn_small_keeps_its_outline", big_emoji_drawn_small_keeps_its_outline },
     { "own_size_is_a_copy", own_size_is_a_copy },
     { "webp_and_gif_give_their_first_frame", webp_and_gif_give_their_first_frame },
+    { "png_decodes_as_stb_image_does", png_decodes_as_stb_image_does },
     { "animated_webp_first_frame_matches_the_animation_decoder", animated_webp_first_frame_matches_the_animation_decoder },
     { "svg_drawn_at_size_matches_the_exact_shapes", svg_drawn_at_size_matches_the_exact_shapes },
     { "svg_is_clipped_to_the_canvas", svg_is_clipped_to_the_canvas },
