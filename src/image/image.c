@@ -46,6 +46,8 @@ typedef struct png_rows {
     uint8_t *data;
     size_t len;
     long long got;
+    int ended;   /* the deflate stream reached its end */
+    int unfiltered;   /* png_plain has unfiltered them in place */
 } png_rows;
 
 /* What png_precheck found. */
@@ -130,6 +132,7 @@ static int png_precheck(const uint8_t *d, size_t len, long long w, long long h, 
     }
     inflateEnd(&z);
     rows->got = total;
+    rows->ended = done;
     return res;
 }
 
@@ -243,6 +246,10 @@ static poyo_status check_size(long long w, long long h, long long max_pixels, po
 static int png_plain_channels(const uint8_t *d)
 {
     int ctype = d[25];
+    uint32_t w = be32(d + 16), h = be32(d + 20);
+    /* stb_image's own limits: 2^24 pixels a side, 2^30 bytes of pixels */
+    if (be32(d + 8) != 13 || w > 1u << 24 || h > 1u << 24 || (uint64_t)w * h * 4 > (uint64_t)1 << 30)
+        return 0;
     if (d[24] != 8 || d[26] != 0 || d[27] != 0 || d[28] != 0)
         return 0;
     return ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
@@ -298,6 +305,69 @@ static int png_unfilter(uint8_t *raw, size_t rb, int h, int bpp)
     return 1;
 }
 
+/* The bytes a palette PNG's (colour type 3, 1 to 8 bits a pixel) inflated
+ * data holds: each row of each pass behind its filter byte. 0 for another kind. */
+static size_t png_palette_rows_len(const uint8_t *d)
+{
+    static const int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, y0[7] = { 0, 0, 4, 0, 2, 0, 1 };
+    static const int dx[7] = { 8, 8, 4, 4, 2, 2, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
+    uint64_t w = be32(d + 16), h = be32(d + 20), depth = d[24], total = 0;
+    if (be32(d + 8) != 13 || d[25] != 3 || (depth != 1 && depth != 2 && depth != 4 && depth != 8) || d[28] > 1)
+        return 0;
+    for (int p = 0; p < (d[28] ? 7 : 1); p++) {
+        uint64_t pw = d[28] ? (w > (uint64_t)x0[p] ? (w - x0[p] + dx[p] - 1) / dx[p] : 0) : w;
+        uint64_t ph = d[28] ? (h > (uint64_t)y0[p] ? (h - y0[p] + dy[p] - 1) / dy[p] : 0) : h;
+        if (pw && ph)
+            total += ((pw * depth + 7) / 8 + 1) * ph;
+    }
+    return total > (uint64_t)1 << 31 ? 0 : (size_t)total;
+}
+
+/* Whether a palette PNG's pixels all index its palette (the last PLTE
+ * chunk's entries, the one stb_image uses): 1, or 0 when one points past it.
+ * Unfilters rows (rows->len bytes, as png_palette_rows_len counts them) in
+ * place unless png_plain has. A file whose rows are short, whose filter bytes PNG does not have or
+ * that has no valid palette passes: stb_image refuses it with its own words. */
+static int png_indices_in_palette(const uint8_t *d, size_t len, png_rows *rows)
+{
+    static const int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, y0[7] = { 0, 0, 4, 0, 2, 0, 1 };
+    static const int dx[7] = { 8, 8, 4, 4, 2, 2, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
+    long npal = -1;
+    for (size_t pos = 8; pos + 12 <= len;) {
+        uint32_t clen = be32(d + pos);
+        if (clen > len - pos - 12 || memcmp(d + pos + 4, "IEND", 4) == 0)
+            break;
+        if (memcmp(d + pos + 4, "PLTE", 4) == 0)
+            npal = clen % 3 == 0 && clen <= 768 && clen > 0 ? (long)clen / 3 : -1;
+        pos += 12 + (size_t)clen;
+    }
+    if (npal < 1 || npal == 256 || rows->got < (long long)rows->len)
+        return 1;
+    uint64_t w = be32(d + 16), h = be32(d + 20);
+    int depth = d[24], mask = (1 << depth) - 1;
+    uint8_t *p = rows->data;
+    for (int k = 0; k < (d[28] ? 7 : 1); k++) {
+        uint64_t pw = d[28] ? (w > (uint64_t)x0[k] ? (w - x0[k] + dx[k] - 1) / dx[k] : 0) : w;
+        uint64_t ph = d[28] ? (h > (uint64_t)y0[k] ? (h - y0[k] + dy[k] - 1) / dy[k] : 0) : h;
+        if (!pw || !ph)
+            continue;
+        size_t rb = (size_t)((pw * (uint64_t)depth + 7) / 8);
+        if (!rows->unfiltered && !png_unfilter(p, rb, (int)ph, 1))
+            return 1;
+        for (uint64_t y = 0; y < ph; y++) {
+            const uint8_t *row = p + y * (rb + 1) + 1;
+            for (uint64_t x = 0; x < pw; x++) {
+                uint64_t bit = x * (uint64_t)depth;
+                int idx = row[bit / 8] >> (8 - depth - (int)(bit % 8)) & mask;
+                if (idx >= npal)
+                    return 0;
+            }
+        }
+        p += (rb + 1) * ph;
+    }
+    return 1;
+}
+
 /* Decodes a plain PNG (png_plain_channels) from its inflated rows into RGBA
  * as stb_image would: a palette and tRNS chunk before the first IDAT, tRNS
  * a colour key for grey and RGB. Returns 1 when decoded; PNG_INDEX_PAST
@@ -311,8 +381,9 @@ static int png_plain(const uint8_t *d, size_t len, png_rows *rows, image *out)
 {
     int w = (int)be32(d + 16), h = (int)be32(d + 20), ctype = d[25], ch = png_plain_channels(d);
     size_t rb = (size_t)w * (size_t)ch;
-    if (rows->got != (long long)rows->len || !png_unfilter(rows->data, rb, h, ch))
+    if (rows->got != (long long)rows->len || !rows->ended || !png_unfilter(rows->data, rb, h, ch))
         return 0;
+    rows->unfiltered = 1;
     uint8_t pal[256][4];
     int npal = 0, ntrns = -1, key[3] = { -1, -1, -1 }, seen_idat = 0, ended = 0;
     for (size_t pos = 8; pos + 12 <= len;) {
@@ -326,6 +397,8 @@ static int png_plain(const uint8_t *d, size_t len, png_rows *rows, image *out)
         }
         if (memcmp(type, "IDAT", 4) == 0)
             seen_idat = 1;
+        else if (pos > 8 && memcmp(type, "IHDR", 4) == 0)
+            return 0;   /* a second IHDR */
         else if (!(type[0] & 32) && memcmp(type, "IHDR", 4) != 0 && memcmp(type, "PLTE", 4) != 0 &&
                  memcmp(type, "tRNS", 4) != 0)
             return 0;   /* a critical chunk stb_image does not know: it refuses the file */
@@ -407,8 +480,9 @@ static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixel
     /* the plain kinds (8 bits a sample, not interlaced) are unfiltered by
      * png_plain from the rows inflated here; the others go to stb_image */
     int ch = png_plain_channels(data);
-    if (ch) {
-        rows->len = ((size_t)hw * (size_t)ch + 1) * (size_t)hh;
+    if (ch || png_palette_rows_len(data)) {
+        /* a palette PNG's rows are kept too, to check its indices */
+        rows->len = ch ? ((size_t)hw * (size_t)ch + 1) * (size_t)hh : png_palette_rows_len(data);
         hugemem_prefer(rows->len + (size_t)hw * (size_t)hh * 4u);
         rows->data = malloc(rows->len);   /* none: stb_image decodes it */
     }
@@ -1159,9 +1233,12 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         return decode_gif(data, len, max_pixels, out, err);
     /* stb_image decodes whatever it recognises; only PNG and JPEG reach it */
     if (is_png(data, len)) {
-        png_rows rows = { NULL, 0, 0 };
+        png_rows rows = { NULL, 0, 0, 0, 0 };
         poyo_status st = png_gate(data, len, max_pixels, &rows, err);
-        int done = st == POYO_OK && rows.data ? png_plain(data, len, &rows, out) : 0;
+        int done = st == POYO_OK && rows.data && png_plain_channels(data) ? png_plain(data, len, &rows, out) : 0;
+        if (st == POYO_OK && rows.data && !done && data[25] == 3 && png_palette_rows_len(data) &&
+            !png_indices_in_palette(data, len, &rows))
+            done = PNG_INDEX_PAST;
         free(rows.data);
         if (done == PNG_INDEX_PAST)
             return poyo_fail(err, POYO_ERR_INPUT, "corrupt PNG: a pixel indexes past the end of its palette");

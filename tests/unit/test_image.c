@@ -430,9 +430,9 @@ static void png_chunk(bytebuf *b, const char *type, const uint8_t *body, uint32_
 }
 
 /* A w x h PNG of colour type ctype (8 bits a sample), row y filtered with
- * filter y % 5 from samples that vary with x, y and the channel; a palette of
+ * filter (y + shift) % 5 from samples that vary with x, y and the channel; a palette of
  * npal entries for type 3, and the tRNS body given (NULL: none). */
-static void make_png(bytebuf *b, int w, int h, int ctype, int npal, const uint8_t *trns, uint32_t ntrns)
+static void make_png(bytebuf *b, int w, int h, int ctype, int npal, const uint8_t *trns, uint32_t ntrns, int shift)
 {
     int ch = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : 4;
     size_t rb = (size_t)w * ch;
@@ -443,7 +443,7 @@ static void make_png(bytebuf *b, int w, int h, int ctype, int npal, const uint8_
                               : y % 3 ? (uint8_t)((i / ch / 3 + y / 2) * 40 + (i % ch) * 50)   /* blocks: ties */
                                       : (uint8_t)(i * 37 + y * 91 + (i % ch) * 50);
     for (int y = 0; y < h; y++) {
-        int f = y % 5;
+        int f = (y + shift) % 5;   /* shift: the first row's filter too */
         uint8_t *o = raw + y * (rb + 1);
         const uint8_t *r = img + y * rb, *up = y ? r - rb : NULL;
         o[0] = (uint8_t)f;
@@ -476,6 +476,38 @@ static void make_png(bytebuf *b, int w, int h, int ctype, int npal, const uint8_
     free(z);
 }
 
+/* A 13 x 9 palette PNG of depth bits a pixel (Adam7 interlaced or not) with
+ * a palette of npal entries and indices 0 to top, unfiltered. */
+static void make_palette_png(bytebuf *b, int depth, int interlace, int npal, int top)
+{
+    static const int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, y0[7] = { 0, 0, 4, 0, 2, 0, 1 };
+    static const int dx[7] = { 8, 8, 4, 4, 2, 2, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
+    int w = 13, h = 9, k = 0;
+    uint8_t raw[512] = { 0 }, pal[768];
+    size_t n = 0;
+    for (int p = 0; p < (interlace ? 7 : 1); p++) {
+        int pw = interlace ? (w - x0[p] + dx[p] - 1) / dx[p] : w, ph = interlace ? (h - y0[p] + dy[p] - 1) / dy[p] : h;
+        for (int y = 0; y < ph && pw > 0; y++) {
+            raw[n++] = 0;
+            for (int x = 0; x < pw; x++, k++)
+                raw[n + x * depth / 8] |= (uint8_t)((k * 37 % (top + 1)) << (8 - depth - x * depth % 8));
+            n += (size_t)(pw * depth + 7) / 8;
+        }
+    }
+    for (int i = 0; i < 3 * npal; i++)
+        pal[i] = (uint8_t)(i * 41);
+    uLongf zn = compressBound((uLong)n);
+    uint8_t z[1024];
+    compress(z, &zn, raw, (uLong)n);
+    poyo_error err;
+    bytebuf_append(b, "\x89PNG\r\n\x1a\n", 8, &err);
+    uint8_t ihdr[13] = { 0, 0, 0, (uint8_t)w, 0, 0, 0, (uint8_t)h, (uint8_t)depth, 3, 0, 0, (uint8_t)interlace };
+    png_chunk(b, "IHDR", ihdr, 13);
+    png_chunk(b, "PLTE", pal, (uint32_t)(3 * npal));
+    png_chunk(b, "IDAT", z, (uint32_t)zn);
+    png_chunk(b, "IEND", NULL, 0);
+}
+
 /* PNGs of every colour type at 8 bits, with every row filter, palettes with
  * tRNS and grey and RGB colour keys decode exactly as stb_image decodes
  * them; a pixel that indexes past the palette is refused. */
@@ -489,7 +521,7 @@ static void png_decodes_as_stb_image_does(void)
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         for (int w = 1; w <= 37; w += 12) {
             bytebuf b = { 0 };
-            make_png(&b, w, 16, kinds[k].ctype, kinds[k].npal, kinds[k].trns, kinds[k].ntrns);
+            make_png(&b, w, 16, kinds[k].ctype, kinds[k].npal, kinds[k].trns, kinds[k].ntrns, w % 5);
             image im;
             poyo_error err;
             int sw, sh, c;
@@ -504,7 +536,7 @@ static void png_decodes_as_stb_image_does(void)
         }
     /* indices 0 to 6 against a palette of 5 */
     bytebuf b = { 0 };
-    make_png(&b, 20, 4, 3, 7, NULL, 0);
+    make_png(&b, 20, 4, 3, 7, NULL, 0, 0);
     uint8_t *plte = b.data + 8 + 25 + 4;   /* after the signature and IHDR, past the PLTE's length */
     ENSURE(memcmp(plte, "PLTE", 4) == 0);
     plte[-1] = 15;   /* the chunk's length: 5 entries (its CRC goes unchecked) */
@@ -515,6 +547,58 @@ static void png_decodes_as_stb_image_does(void)
     ENSURE(image_decode(b.data, b.len, 1 << 20, &im, &err) == POYO_ERR_INPUT);
     ENSURE_MSG(strcmp(err.msg, "corrupt PNG: a pixel indexes past the end of its palette") == 0, "%s", err.msg);
     bytebuf_free(&b);
+    /* files png_plain leaves to stb_image get stb_image's answer: an unknown
+     * critical chunk, a palette after the image data, bytes after the zlib stream */
+    for (int kind = 0; kind < 3; kind++) {
+        make_png(&b, 9, 5, kind == 1 ? 2 : 6, 0, NULL, 0, 1);
+        size_t iend = b.len - 12;
+        bytebuf t = { 0 };
+        bytebuf_append(&t, b.data, kind == 2 ? 33 : iend, &err);
+        if (kind == 0)
+            png_chunk(&t, "ABCD", (const uint8_t *)"x", 1);
+        if (kind == 1)
+            png_chunk(&t, "PLTE", (const uint8_t *)"abcdef", 6);
+        if (kind == 2) {   /* the IDAT again with four bytes after its stream */
+            uint32_t n = (uint32_t)(b.data[33] << 24 | b.data[34] << 16 | b.data[35] << 8 | b.data[36]);
+            uint8_t body[4096];
+            memcpy(body, b.data + 41, n);
+            memset(body + n, 0, 4);
+            png_chunk(&t, "IDAT", body, n + 4);
+        }
+        png_chunk(&t, "IEND", NULL, 0);
+        int sw, sh, c;
+        uint8_t *px = stbi_load_from_memory(t.data, (int)t.len, &sw, &sh, &c, 4);
+        poyo_status st = image_decode(t.data, t.len, 1 << 20, &im, &err);
+        ENSURE_MSG((st == POYO_OK) == (px != NULL), "case %d: poyo %d, stb_image %s", kind, (int)st, px ? "ok" : "refuses");
+        if (st == POYO_OK && px)
+            ENSURE_MSG(memcmp(im.rgba, px, (size_t)sw * sh * 4) == 0, "case %d: pixels differ", kind);
+        if (st == POYO_OK)
+            image_free(&im);
+        stbi_image_free(px);
+        bytebuf_free(&t);
+        bytebuf_free(&b);
+    }
+    /* palettes of 1 to 8 bits a pixel, interlaced or not: the same as stb_image
+     * while every index is in the palette, refused when one is past it */
+    for (int depth = 1; depth <= 8; depth *= 2)
+        for (int il = 0; il < 2; il++)
+            for (int past = 0; past < 2; past++) {
+                int n = 1 << depth;
+                make_palette_png(&b, depth, il, past ? (n > 2 ? n / 2 : 1) : n, n - 1);
+                int sw, sh, c;
+                uint8_t *px = stbi_load_from_memory(b.data, (int)b.len, &sw, &sh, &c, 4);
+                poyo_status st = image_decode(b.data, b.len, 1 << 20, &im, &err);
+                ENSURE_MSG(px != NULL, "depth %d interlace %d", depth, il);
+                if (past)
+                    ENSURE_MSG(st == POYO_ERR_INPUT, "depth %d interlace %d: an index past the palette passed", depth, il);
+                else
+                    ENSURE_MSG(st == POYO_OK && memcmp(im.rgba, px, (size_t)sw * sh * 4) == 0,
+                               "depth %d interlace %d: pixels differ", depth, il);
+                if (st == POYO_OK)
+                    image_free(&im);
+                stbi_image_free(px);
+                bytebuf_free(&b);
+            }
 }
 
 const struct test_case test_cases[] = {
