@@ -3,11 +3,11 @@
  * by a small encoder of its own: libwebp's lossless encoder takes as long
  * for a stamp's alpha plane as the lossy encoder for its colours.
  *
- * The plane is left as it is or filtered with the gradient predictor,
- * whichever leaves fewer values that neither the pixel to the left nor the
- * one above repeats. The stream has no transform, no colour cache and one
- * group of prefix codes; a run copies the pixel to the left or the row
- * above (distance codes 2 and 1), whichever goes on longer, and every other
+ * The plane is coded as it is and as the residuals of the gradient filter,
+ * and the shorter stream is kept. The stream has no transform, no colour
+ * cache and one group of prefix codes; a run copies from one of the six
+ * nearest pixels (distance codes 1 to 6: above, left, above left, above
+ * right, two above, two left), whichever goes on longest, and every other
  * value is a literal in the green channel, where the alpha travels. */
 #include "webpalpha.h"
 

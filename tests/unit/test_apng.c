@@ -332,10 +332,24 @@ static void test_webp_lossy_alpha_exact(void)
         }
 }
 
-/* An opaque square stepping 3 px a frame (odd offsets) over a still, partly
- * transparent background: every changed pixel is opaque, so later frames are
- * drawn OVER the last; on the threads given, the frames read back exact. */
-static void webp_over_roundtrip(int threads, bytebuf *out)
+/* An opaque bar growing 3 px a frame (changed rectangles at odd offsets) over
+ * a still, partly transparent background: every changed pixel is opaque, so
+ * later frames are drawn OVER the last; on the threads given, the frames read
+ * back exact (lossy: their alpha). */
+/* How many of a WebP file's ANMF frames are blended over the canvas. */
+static int blended_frames(const bytebuf *b)
+{
+    int n = 0;
+    for (size_t pos = 12; pos + 8 <= b->len;) {
+        uint32_t len = b->data[pos + 4] | b->data[pos + 5] << 8 | b->data[pos + 6] << 16 | (uint32_t)b->data[pos + 7] << 24;
+        if (memcmp(b->data + pos, "ANMF", 4) == 0 && len >= 16)
+            n += !(b->data[pos + 8 + 15] & 2);   /* bit 1 set: do not blend */
+        pos += 8 + len + (len & 1);
+    }
+    return n;
+}
+
+static void webp_over_roundtrip(int threads, int lossy, bytebuf *out)
 {
     anim a, r;
     anim_meta m;
@@ -344,30 +358,39 @@ static void webp_over_roundtrip(int threads, bytebuf *out)
     for (int i = 0; i < a.count; i++) {
         memcpy(anim_frame(&a, i), anim_frame(&a, 0), anim_frame_bytes(&a));
         for (int y = 5; y < 12; y++)
-            for (int x = 3 + 3 * i; x < 9 + 3 * i; x++)
+            for (int x = 3; x < 9 + 3 * i; x++)
                 memcpy(anim_frame(&a, i) + ((size_t)y * 37 + (size_t)x) * 4, (const uint8_t[]){ 30, 200, 40, 255 }, 4);
     }
     webp_options o = webp_default_def();
     o.threads = threads;
+    o.lossy = lossy;
     ENSURE_MSG(webp_encode(&a, &o, out, &err) == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(blended_frames(out) == a.count - 1, "%d of %d later frames blended", blended_frames(out), a.count - 1);
     ENSURE_MSG(anim_read(out->data, out->len, &r, &m, &err) == POYO_OK, "%s", err.msg);
     ENSURE(m.frames == a.count);
-    for (int i = 0; i < a.count; i++)
-        ENSURE_MSG(same_visible(anim_frame(&a, i), anim_frame(&r, i), 37u * 23u), "frame %d differs", i);
+    for (int i = 0; i < a.count; i++) {
+        if (!lossy)
+            ENSURE_MSG(same_visible(anim_frame(&a, i), anim_frame(&r, i), 37u * 23u), "frame %d differs", i);
+        for (size_t k = 0; k < 37u * 23u; k++)   /* lossy too: the alpha exact */
+            ENSURE_MSG(anim_frame(&a, i)[4 * k + 3] == anim_frame(&r, i)[4 * k + 3], "frame %d alpha differs", i);
+    }
     anim_free(&a);
     anim_free(&r);
     anim_meta_free(&m);
 }
 
-/* The bytes do not depend on how many threads encode the frames. */
+/* Later frames are blended OVER, lossless and lossy alike (the alpha exact),
+ * and the bytes do not depend on how many threads encode the frames. */
 static void test_webp_over_and_threads(void)
 {
-    bytebuf one = { 0 }, three = { 0 };
-    webp_over_roundtrip(1, &one);
-    webp_over_roundtrip(3, &three);
+    bytebuf one = { 0 }, three = { 0 }, lossy = { 0 };
+    webp_over_roundtrip(1, 0, &one);
+    webp_over_roundtrip(3, 0, &three);
     ENSURE(one.len > 0 && one.len == three.len && memcmp(one.data, three.data, one.len) == 0);
+    webp_over_roundtrip(2, 1, &lossy);
     bytebuf_free(&one);
     bytebuf_free(&three);
+    bytebuf_free(&lossy);
 }
 
 /* PSNR in dB of the pictures composited over mid-gray, alpha included as a fourth channel. */
