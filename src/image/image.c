@@ -241,6 +241,21 @@ static poyo_status check_size(long long w, long long h, long long max_pixels, po
     return check_memory(w, h, err);
 }
 
+/* The bytes of a PNG's IDAT chunks, the chunks that stand whole in the file. */
+static size_t png_idat_bytes(const uint8_t *d, size_t len)
+{
+    size_t total = 0;
+    for (size_t pos = 8; pos + 12 <= len;) {
+        uint32_t clen = be32(d + pos);
+        if (clen > len - pos - 12)
+            break;
+        if (memcmp(d + pos + 4, "IDAT", 4) == 0)
+            total += clen;
+        pos += 12 + (size_t)clen;
+    }
+    return total;
+}
+
 /* The channels of a PNG that png_plain decodes (colour type 0, 2, 3, 4 or 6
  * at 8 bits a sample, not interlaced), else 0. */
 static int png_plain_channels(const uint8_t *d)
@@ -440,22 +455,28 @@ static int png_plain(const uint8_t *d, size_t len, png_rows *rows, image *out)
             memcpy(o, s, rb);
             continue;
         }
-        for (int x = 0; x < w; x++, o += 4) {
-            switch (ctype) {
-            case 4: o[0] = o[1] = o[2] = s[2 * x], o[3] = s[2 * x + 1]; break;
-            case 3:
+        /* one loop a kind, each pixel's bytes stored one by one */
+        if (ctype == 3) {
+            for (int x = 0; x < w; x++, o += 4) {
+                const uint8_t *c = pal[s[x]];
                 if (s[x] >= npal) {
                     free(px);
                     return PNG_INDEX_PAST;
                 }
-                memcpy(o, pal[s[x]], 4);
-                break;
-            case 2:
-                memcpy(o, s + 3 * x, 3);
-                o[3] = o[0] == key[0] && o[1] == key[1] && o[2] == key[2] ? 0 : 255;
-                break;
-            default: o[0] = o[1] = o[2] = s[x], o[3] = s[x] == key[0] ? 0 : 255; break;
+                o[0] = c[0], o[1] = c[1], o[2] = c[2], o[3] = c[3];
             }
+        } else if (ctype == 4) {
+            for (int x = 0; x < w; x++, o += 4)
+                o[0] = o[1] = o[2] = s[2 * x], o[3] = s[2 * x + 1];
+        } else if (ctype == 2) {
+            for (int x = 0; x < w; x++, o += 4) {
+                const uint8_t *c = s + 3 * x;
+                o[0] = c[0], o[1] = c[1], o[2] = c[2];
+                o[3] = c[0] == key[0] && c[1] == key[1] && c[2] == key[2] ? 0 : 255;
+            }
+        } else {
+            for (int x = 0; x < w; x++, o += 4)
+                o[0] = o[1] = o[2] = s[x], o[3] = s[x] == key[0] ? 0 : 255;
         }
     }
     out->rgba = px;
@@ -480,9 +501,12 @@ static poyo_status png_gate(const uint8_t *data, size_t len, long long max_pixel
     /* the plain kinds (8 bits a sample, not interlaced) are unfiltered by
      * png_plain from the rows inflated here; the others go to stb_image */
     int ch = png_plain_channels(data);
-    if (ch || png_palette_rows_len(data)) {
+    size_t need = ch ? ((size_t)hw * (size_t)ch + 1) * (size_t)hh : png_palette_rows_len(data);
+    /* deflate grows data at most 1032 times: rows the IDAT chunks cannot
+     * fill are not allocated (stb_image then refuses the short data) */
+    if (need && need / 1032 <= png_idat_bytes(data, len)) {
         /* a palette PNG's rows are kept too, to check its indices */
-        rows->len = ch ? ((size_t)hw * (size_t)ch + 1) * (size_t)hh : png_palette_rows_len(data);
+        rows->len = need;
         hugemem_prefer(rows->len + (size_t)hw * (size_t)hh * 4u);
         rows->data = malloc(rows->len);   /* none: stb_image decodes it */
     }
