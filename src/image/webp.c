@@ -9,6 +9,7 @@
  * alpha plane is coded by webpalpha.c: libwebp's own coder takes longer for it
  * than for the colours. */
 #include "webp.h"
+#include "image.h"
 #include "webpalpha.h"
 
 #include <pthread.h>
@@ -92,20 +93,11 @@ typedef struct plan {
 /* The bounding box of frame 0's pixels that are not fully transparent (empty when none). */
 static anim_rect visible_rect(const anim *a)
 {
-    const uint8_t *f = anim_frame(a, 0);
-    int x0 = a->width, x1 = -1, y0 = -1, y1 = -1;
-    for (int y = 0; y < a->height; y++)
-        for (int x = 0; x < a->width; x++)
-            if (f[((size_t)y * a->width + x) * 4 + 3]) {
-                if (y0 < 0)
-                    y0 = y;
-                y1 = y;
-                x0 = x < x0 ? x : x0;
-                x1 = x > x1 ? x : x1;
-            }
+    image f0 = { a->width, a->height, anim_frame(a, 0), NULL };
+    int x0, y0, x1, y1;
     anim_rect r = { 0, 0, 0, 0 };
-    if (y0 >= 0)
-        r = (anim_rect){ x0, y0, x1 - x0 + 1, y1 - y0 + 1 };
+    if (image_visible_bbox(&f0, &x0, &y0, &x1, &y1))
+        r = (anim_rect){ x0, y0, x1 - x0, y1 - y0 };
     return r;
 }
 
