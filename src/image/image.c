@@ -40,6 +40,12 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Samples a pixel of PNG colour type ctype, 0 for a type PNG does not have. */
+static int png_channels(int ctype)
+{
+    return ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
+}
+
 /* The inflated rows of a PNG, each behind its filter byte: len bytes asked
  * for at data (NULL: none kept), got bytes the stream held. */
 typedef struct png_rows {
@@ -72,8 +78,7 @@ enum {
  * them, the rest only counted) and rows->got says how many there were. */
 static int png_precheck(const uint8_t *d, size_t len, long long w, long long h, png_rows *rows)
 {
-    int depth = d[24], ctype = d[25];
-    int ch = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
+    int depth = d[24], ch = png_channels(d[25]);
     if (!ch || depth < 1 || depth > 16)
         return PNG_FINE; /* stb_image refuses the header before inflating anything */
     /* rows with their filter byte; interlacing adds at most a filter byte and a
@@ -267,7 +272,7 @@ static int png_plain_channels(const uint8_t *d)
         return 0;
     if (d[24] != 8 || d[26] != 0 || d[27] != 0 || d[28] != 0)
         return 0;
-    return ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
+    return png_channels(ctype);
 }
 
 /* Unfilters the h rows of rb bytes (each behind its filter byte) of a PNG
@@ -320,18 +325,33 @@ static int png_unfilter(uint8_t *raw, size_t rb, int h, int bpp)
     return 1;
 }
 
+/* The pixels across (*pw) and down (*ph) of pass k of a PNG: the whole image
+ * without interlacing (one pass), else pass k of Adam7's seven (0 when it is
+ * empty). Returns how many passes the PNG has. */
+static int png_pass(const uint8_t *d, int k, uint64_t *pw, uint64_t *ph)
+{
+    static const int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, y0[7] = { 0, 0, 4, 0, 2, 0, 1 };
+    static const int dx[7] = { 8, 8, 4, 4, 2, 2, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
+    uint64_t w = be32(d + 16), h = be32(d + 20);
+    if (!d[28]) {
+        *pw = w;
+        *ph = h;
+        return 1;
+    }
+    *pw = w > (uint64_t)x0[k] ? (w - x0[k] + dx[k] - 1) / dx[k] : 0;
+    *ph = h > (uint64_t)y0[k] ? (h - y0[k] + dy[k] - 1) / dy[k] : 0;
+    return 7;
+}
+
 /* The bytes a palette PNG's (colour type 3, 1 to 8 bits a pixel) inflated
  * data holds: each row of each pass behind its filter byte. 0 for another kind. */
 static size_t png_palette_rows_len(const uint8_t *d)
 {
-    static const int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, y0[7] = { 0, 0, 4, 0, 2, 0, 1 };
-    static const int dx[7] = { 8, 8, 4, 4, 2, 2, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
-    uint64_t w = be32(d + 16), h = be32(d + 20), depth = d[24], total = 0;
+    uint64_t depth = d[24], total = 0, pw, ph;
     if (be32(d + 8) != 13 || d[25] != 3 || (depth != 1 && depth != 2 && depth != 4 && depth != 8) || d[28] > 1)
         return 0;
-    for (int p = 0; p < (d[28] ? 7 : 1); p++) {
-        uint64_t pw = d[28] ? (w > (uint64_t)x0[p] ? (w - x0[p] + dx[p] - 1) / dx[p] : 0) : w;
-        uint64_t ph = d[28] ? (h > (uint64_t)y0[p] ? (h - y0[p] + dy[p] - 1) / dy[p] : 0) : h;
+    for (int k = 0, passes = 1; k < passes; k++) {
+        passes = png_pass(d, k, &pw, &ph);
         if (pw && ph)
             total += ((pw * depth + 7) / 8 + 1) * ph;
     }
@@ -345,8 +365,6 @@ static size_t png_palette_rows_len(const uint8_t *d)
  * that has no valid palette passes: stb_image refuses it with its own words. */
 static int png_indices_in_palette(const uint8_t *d, size_t len, png_rows *rows)
 {
-    static const int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, y0[7] = { 0, 0, 4, 0, 2, 0, 1 };
-    static const int dx[7] = { 8, 8, 4, 4, 2, 2, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
     long npal = -1;
     for (size_t pos = 8; pos + 12 <= len;) {
         uint32_t clen = be32(d + pos);
@@ -358,12 +376,11 @@ static int png_indices_in_palette(const uint8_t *d, size_t len, png_rows *rows)
     }
     if (npal < 1 || npal == 256 || rows->got < (long long)rows->len)
         return 1;
-    uint64_t w = be32(d + 16), h = be32(d + 20);
     int depth = d[24], mask = (1 << depth) - 1;
     uint8_t *p = rows->data;
-    for (int k = 0; k < (d[28] ? 7 : 1); k++) {
-        uint64_t pw = d[28] ? (w > (uint64_t)x0[k] ? (w - x0[k] + dx[k] - 1) / dx[k] : 0) : w;
-        uint64_t ph = d[28] ? (h > (uint64_t)y0[k] ? (h - y0[k] + dy[k] - 1) / dy[k] : 0) : h;
+    uint64_t pw, ph;
+    for (int k = 0, passes = 1; k < passes; k++) {
+        passes = png_pass(d, k, &pw, &ph);
         if (!pw || !ph)
             continue;
         size_t rb = (size_t)((pw * (uint64_t)depth + 7) / 8);
@@ -1260,7 +1277,7 @@ poyo_status image_decode(const uint8_t *data, size_t len, long long max_pixels, 
         png_rows rows = { NULL, 0, 0, 0, 0 };
         poyo_status st = png_gate(data, len, max_pixels, &rows, err);
         int done = st == POYO_OK && rows.data && png_plain_channels(data) ? png_plain(data, len, &rows, out) : 0;
-        if (st == POYO_OK && rows.data && !done && data[25] == 3 && png_palette_rows_len(data) &&
+        if (st == POYO_OK && rows.data && !done && png_palette_rows_len(data) &&
             !png_indices_in_palette(data, len, &rows))
             done = PNG_INDEX_PAST;
         free(rows.data);
