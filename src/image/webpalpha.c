@@ -24,7 +24,7 @@
 #define MAX_SYMBOLS GREEN_SYMBOLS
 #define RUN ((uint64_t)1 << 63)    /* a token that is a run, not a literal */
 
-enum { FILTER_NONE, FILTER_HORIZONTAL, FILTER_VERTICAL, FILTER_GRADIENT };
+enum { FILTER_NONE = 0, FILTER_GRADIENT = 3 };   /* the ALPH header's numbers */
 
 /* The first distance codes, nearest pixels first: code k + 1 copies from dx
  * to the left (negative: to the right) and dy rows up. */
@@ -248,32 +248,27 @@ static int prefix_of(uint32_t v, uint32_t *extra, int *nextra)
     return 2 * h + second;
 }
 
-/* The plane's values as residuals of filter f's prediction (the WebP
- * container's alpha filters: none, the pixel to the left, the one above, or
- * clip(left + above - above left); the first row predicts from the left and
- * the first column from above, the first pixel from 0). */
-static void filter_plane(const uint8_t *rgba, int w, int h, size_t stride, int f, uint8_t *out)
+/* The plane's values as they are (plain) and as residuals of the WebP
+ * container's gradient filter (grad): clip(left + above - above left), the
+ * first row predicting from the left, the first column from above and the
+ * first pixel from 0. */
+static void filter_plane(const uint8_t *rgba, int w, int h, size_t stride, uint8_t *plain, uint8_t *grad)
 {
     for (int y = 0; y < h; y++) {
         const uint8_t *row = rgba + (size_t)y * stride + 3, *up = y ? row - stride : NULL;
-        uint8_t *o = out + (size_t)y * w;
+        uint8_t *p = plain + (size_t)y * w, *g = grad + (size_t)y * w;
         for (int x = 0; x < w; x++) {
-            int pred = 0;
-            if (f == FILTER_NONE)
-                pred = 0;
-            else if (y == 0)
+            int pred;
+            if (y == 0)
                 pred = x ? row[4 * (x - 1)] : 0;
             else if (x == 0)
                 pred = up[0];
-            else if (f == FILTER_HORIZONTAL)
-                pred = row[4 * (x - 1)];
-            else if (f == FILTER_VERTICAL)
-                pred = up[4 * x];
             else {
                 pred = row[4 * (x - 1)] + up[4 * x] - up[4 * (x - 1)];
                 pred = pred < 0 ? 0 : pred > 255 ? 255 : pred;
             }
-            o[x] = (uint8_t)(row[4 * x] - pred);
+            p[x] = row[4 * x];
+            g[x] = (uint8_t)(row[4 * x] - pred);
         }
     }
 }
@@ -286,13 +281,6 @@ static int run_length(const uint8_t *v, size_t i, size_t n, size_t d)
         k++;
     return (int)k;
 }
-
-/* Work space for coding an n-value plane: the tokens (a literal, or RUN |
- * length << 32 | distance code) and the literals' code. */
-typedef struct work {
-    uint64_t *tok;
-    code c;
-} work;
 
 /* The longest copy from a near pixel for position i: its length (0 when none
  * reaches MIN_COPY) and its distance code in *dcode. */
@@ -314,12 +302,11 @@ static int find_copy(const uint8_t *v, size_t i, size_t n, int w, uint32_t *dcod
 
 /* Appends to out the chunk's header byte for filter and the image stream of
  * the n values v of a w-pixel-wide plane. */
-static poyo_status code_plane(const uint8_t *v, size_t n, int w, int filter, work *wk, bytebuf *out,
+static poyo_status code_plane(const uint8_t *v, size_t n, int w, int filter, uint64_t *tok, bytebuf *out,
                               poyo_error *err)
 {
     uint32_t green[GREEN_SYMBOLS] = { 0 }, dist[DIST_SYMBOLS] = { 0 }, zero[256] = { 1 };
-    uint64_t *tok = wk->tok;
-    code *c = &wk->c;
+    code lit, *c = &lit;
     size_t nt = 0;
     for (size_t i = 0; i < n;) {
         uint32_t dcode = 0;
@@ -330,7 +317,7 @@ static poyo_status code_plane(const uint8_t *v, size_t n, int w, int filter, wor
             i++;
             continue;
         }
-    uint32_t extra;
+        uint32_t extra;
         int nextra;
         green[256 + prefix_of((uint32_t)len, &extra, &nextra)]++;
         dist[prefix_of(dcode, &extra, &nextra)]++;
@@ -378,22 +365,19 @@ poyo_status webp_alpha_encode(const uint8_t *rgba, int w, int h, size_t stride, 
 {
     size_t n = (size_t)w * (size_t)h;
     uint8_t *v = malloc(2 * n);
-    work *wk = malloc(sizeof *wk);
-    uint64_t *tok = malloc(n * sizeof *tok);
+    uint64_t *tok = malloc(n * sizeof *tok);   /* a literal, or RUN | length << 32 | distance code */
     bytebuf alt = { NULL, 0, 0 };
     poyo_status st = POYO_OK;
-    if (!v || !wk || !tok) {
+    if (!v || !tok) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d alpha plane", w, h);
         goto done;
     }
-    wk->tok = tok;
     /* the plane as it is and its gradient residuals, the shorter stream kept */
-    filter_plane(rgba, w, h, stride, FILTER_NONE, v);
-    filter_plane(rgba, w, h, stride, FILTER_GRADIENT, v + n);
+    filter_plane(rgba, w, h, stride, v, v + n);
     size_t at = out->len;
-    st = code_plane(v, n, w, FILTER_NONE, wk, &alt, err);
+    st = code_plane(v, n, w, FILTER_NONE, tok, &alt, err);
     if (st == POYO_OK)
-        st = code_plane(v + n, n, w, FILTER_GRADIENT, wk, out, err);
+        st = code_plane(v + n, n, w, FILTER_GRADIENT, tok, out, err);
     if (st == POYO_OK && alt.len < out->len - at) {
         out->len = at;
         st = bytebuf_append(out, alt.data, alt.len, err);
@@ -401,7 +385,6 @@ poyo_status webp_alpha_encode(const uint8_t *rgba, int w, int h, size_t stride, 
 done:
     bytebuf_free(&alt);
     free(v);
-    free(wk);
     free(tok);
     return st;
 }
