@@ -138,9 +138,9 @@ static void scan_alpha(const image *im, lattice *out, uint8_t *rmax, uint8_t *cm
     *opaque = count;
 }
 
-/* The centres of the opaque pixels (alpha at least one half), every stride-th
- * of them across and down so that at most LATTICE_OPAQUE_SAMPLES of the count
- * there are are kept. */
+/* The centres of the opaque pixels (alpha at least one half; count of them
+ * in all), every stride-th across and down so that at most
+ * LATTICE_OPAQUE_SAMPLES are kept. */
 static int sample_opaque(const image *im, long count, lattice *out)
 {
     int stride = 1;
