@@ -317,6 +317,10 @@ static poyo_status read_gif(const uint8_t *data, size_t len, builder *b, poyo_er
                 break;
             }
             st = gif_frame(gif, b, &gcb, &line, &saved, err);
+            /* giflib keeps a record of every frame header read, grown by one
+             * on each; dropped here, a file of many frames costs linear time */
+            GifFreeSavedImages(gif);
+            gif->ImageCount = 0;
             gcb = (GraphicsControlBlock){ DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR };
         } else if (rt == EXTENSION_RECORD_TYPE) {
             st = gif_extension(gif, &gcb, &b->loop_raw, err);
