@@ -297,7 +297,9 @@ static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3
 /* A body that lands keeps upright, as a stamp should: a turn away from how it
  * stands at rest is pulled back (2.5 Hz, well damped), so a tall shape on a
  * small foot wobbles on it instead of toppling over, and a free body does not
- * spin away. With place, a free body (no anchor, no floor) also keeps its
+ * spin away. A free body let go from a twist rocks back upright instead
+ * (damping ratio 0.15), as a standing one's twist rings: well damped, it
+ * crept back with its steps a third of the turn's, still to the eye. With place, a free body (no anchor, no floor) also keeps its
  * place: its centre is pulled back to where it rests (2 Hz, well damped), so
  * the stamp wobbles in place instead of drifting off. */
 static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
@@ -339,7 +341,7 @@ static void keep_pose(impulse_run *run, int place, const double *x, const double
         double wn = 2.0 * PI * 2.5;
         if (!run->held)
             run->tilt_sum += theta * run->step_dt;
-        alpha = -wn * wn * (theta + 5.0 * run->tilt_sum) - 2.0 * 0.8 * wn * omega;
+        alpha = -wn * wn * (theta + 5.0 * run->tilt_sum) - 2.0 * (run->free && run->turn ? 0.15 : 0.8) * wn * omega;
     }
     for (int k = 0; k < n; k++) {
         ax[k] += fx - alpha * (y[k] - cy);
@@ -597,6 +599,36 @@ static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattic
     }
 }
 
+/* The other hand of a free body's twist: it holds the body's foot where it
+ * rests, as an anchor holds a standing body (the lowest node of every column
+ * that reaches the lowest quarter, as handles with no share of the turn).
+ * Turned by one hand alone, the foot lagged and its corners folded up, and
+ * the turn reached half of what it reached anchored. */
+static void hold_foot(impulse_run *run, const softbody_nodes *nd, const lattice *lat)
+{
+    int j_lo = lat->ny, j_hi = -1;
+    for (int k = 0; k < nd->n; k++) {
+        j_lo = lat->nj[k] < j_lo ? lat->nj[k] : j_lo;
+        j_hi = lat->nj[k] > j_hi ? lat->nj[k] : j_hi;
+    }
+    int *low = run->hk + nd->n; /* scratch after the handle list */
+    for (int i = 0; i < lat->nx; i++)
+        low[i] = -1;
+    for (int k = 0; k < nd->n; k++)
+        if (low[lat->ni[k]] < 0 || lat->nj[k] > lat->nj[low[lat->ni[k]]])
+            low[lat->ni[k]] = k;
+    int turned = run->nh;
+    for (int i = 0; i < lat->nx; i++) {
+        int k = low[i], held = 0;
+        if (k < 0 || nd->pinned[k] || j_hi - lat->nj[k] > 0.25 * (j_hi - j_lo) + 1e-9)
+            continue;
+        for (int h = 0; h < turned && !held; h++)
+            held = run->hk[h] == k;
+        if (!held)
+            add_handle(run, k, 0.0, 0.0);
+    }
+}
+
 static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
                         double size, v2 dir)
 {
@@ -662,6 +694,8 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }
+        if (free_body)
+            hold_foot(run, nd, lat);
         break;
     default:
         break;
@@ -1050,9 +1084,10 @@ static void scale_press(impulse_run *run, softbody *sb)
         while (run->held || softbody_time(sb) < t_after) {
             softbody_step(sb);
             peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
-            /* a dent springs back past rest after the finger lets go: half a wobble more */
+            /* a dent springs back past rest after the finger lets go, and a
+             * free body rocks on past the turn it was let go at: half a wobble more */
             if (!run->held && isinf(t_after))
-                t_after = by_gain ? 0.0 : softbody_time(sb) + 0.5 / softbody_get_def(sb)->hz;
+                t_after = by_gain && !(twist && run->free) ? 0.0 : softbody_time(sb) + 0.5 / softbody_get_def(sb)->hz;
         }
         softbody_reset(sb);
         for (int h = 0; h < run->nh; h++)
