@@ -968,7 +968,9 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->py = calloc((size_t)n, sizeof(double));
     run->drive_x = calloc((size_t)n, sizeof(double));
     run->drive_y = calloc((size_t)n, sizeof(double));
-    run->hk = malloc(((size_t)n + 2 * (size_t)lat->nx) * sizeof(int));
+    /* the handles, then scratch: two per column (add_stretch) or one per
+     * column or row (hold_far_side) */
+    run->hk = malloc(((size_t)n + 2 * (size_t)(lat->nx > lat->ny ? lat->nx : lat->ny)) * sizeof(int));
     run->hdx = calloc((size_t)n, sizeof(double));
     run->hdy = calloc((size_t)n, sizeof(double));
     run->slack = calloc(4 * (size_t)n, sizeof(double));

@@ -122,7 +122,11 @@ test_expect_success 'a free body poked is dented, not pushed away, and keeps its
     # the popper opened a hole in 17 frames
     measure 1f388.png poke --anchor none && holds dent "dent_ratio >= 3" &&
     measure 2757.png poke --anchor none && holds area "area_dev <= 0.05" &&
-    measure 1f389.png poke --anchor none && holds whole "holes_new == 0 && parts_changed == 0"
+    measure 1f389.png poke --anchor none && holds whole "holes_new == 0 && parts_changed == 0" &&
+    # poked from the side, the tall bar is held along its rows, more of them
+    # than the lattice has columns
+    measure 2757.png poke --anchor none --at 1,0.5 --angle 180 &&
+    holds whole "holes_new == 0 && parts_changed == 0" && holds edge "edge_touch == 0"
 '
 
 test_expect_success 'a poked stamp keeps the area its picture covers' '
