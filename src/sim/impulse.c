@@ -298,11 +298,12 @@ static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3
 /* A body that lands keeps upright, as a stamp should: a turn away from how it
  * stands at rest is pulled back (2.5 Hz, well damped), so a tall shape on a
  * small foot wobbles on it instead of toppling over, and a free body does not
- * spin away. A free body let go from a twist rocks back upright instead
- * (damping ratio 0.15), as a standing one's twist rings: well damped, it
- * crept back with its steps a third of the turn's, still to the eye. With place, a free body (no anchor, no floor) also keeps its
- * place: its centre is pulled back to where it rests (2 Hz, well damped), so
- * the stamp wobbles in place instead of drifting off. */
+ * spin away. A free body let go from a twist rocks back and forth instead
+ * (damping ratio 0.04), as a standing body's twist rings: well damped, it
+ * crept back upright in steps a third the size of the turn's, so that most of
+ * the clip looked still. With place, a free body (no anchor, no floor) also
+ * keeps its place: its centre is pulled back to where it rests (2 Hz, well
+ * damped), so the stamp wobbles in place instead of drifting off. */
 static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
                       int n)
 {
@@ -338,11 +339,14 @@ static void keep_pose(impulse_run *run, int place, const double *x, const double
         /* with a part that integrates the tilt: a stamp whose foot is off its
          * centre (a flag on its pole) would otherwise rest where the floor's
          * push and the pull balance, leaning, instead of standing upright; it
-         * starts when the hand lets go, so it does not fight a twist */
+         * starts when the hand lets go, so it does not fight a twist. A
+         * rocking free body has no floor to lean on and goes without it: with
+         * it, a damping ratio under 0.16 rocks wider and wider */
         double wn = 2.0 * PI * 2.5;
-        if (!run->held)
+        int rocks = run->free && run->turn;
+        if (!run->held && !rocks)
             run->tilt_sum += theta * run->step_dt;
-        alpha = -wn * wn * (theta + 5.0 * run->tilt_sum) - 2.0 * (run->free && run->turn ? 0.15 : 0.8) * wn * omega;
+        alpha = -wn * wn * (theta + 5.0 * run->tilt_sum) - 2.0 * (rocks ? 0.04 : 0.8) * wn * omega;
     }
     for (int k = 0; k < n; k++) {
         ax[k] += fx - alpha * (y[k] - cy);
@@ -554,11 +558,11 @@ static void press_timing(impulse_run *run)
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* and rolls off over a frame's time: let go all at once, the dent sprang
-     * back within one frame, the clip's largest step by far. A free body, held
-     * by the finger alone, is not rolled off (it would hang from its last pins
-     * and swing): the finger draws back over two frames' time and lets go, and
-     * so does the hand that twists (let go at the peak, the turn sprang back
-     * up to 30 px within one frame) */
+     * back within one frame, the clip's largest step by far. A free body is
+     * not rolled off (rolled off its far side first, it hung from the finger's
+     * last pins and swung): the finger draws back over two frames' time and
+     * lets go, and so does the hand that twists (let go at the peak, the turn
+     * sprang back up to 30 px within one frame) */
     run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04) : run->def.kind == IMPULSE_TWIST ? 0.08 : 0.0;
 }
 
@@ -1001,7 +1005,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     kick_shape(run, &nd, lat, at, dir, top, bottom, right - left, size);
     if (run->info->has_floor)
         set_floor(run, sb, bottom, size);
-    /* a body with no floor and no anchor: held by the hand alone */
+    /* a body with no floor and no anchor: held by the hands alone */
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
@@ -1081,7 +1085,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
  * the strength is, scales the real one. Twist, squash and stretch scale the
  * hand; poke presses a finger anew as deep as that asks, with a tip as wide
  * as the new depth (so the dent's slope stays below one and no cell folds),
- * and is tried again. */
+ * the far side of a free body held again, and is tried again. */
 static void scale_press(impulse_run *run, softbody *sb)
 {
     double s = run->def.strength;
