@@ -239,6 +239,35 @@ poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *e
     return POYO_OK;
 }
 
+/* The active node at position k of a line (a column, or a row with rows), or -1. */
+static int node_on(const lattice *l, int rows, int line, int k)
+{
+    return rows ? l->index[(size_t)line * l->nx + k] : l->index[(size_t)k * l->nx + line];
+}
+
+/* The first position along the lines, counted from the end sign points to,
+ * where line `only` (every line when -1) has an active node; -1 when none. */
+static int first_along(const lattice *l, int rows, int sign, int only)
+{
+    int len = rows ? l->nx : l->ny, lines = rows ? l->ny : l->nx;
+    for (int s = 0; s < len; s++) {
+        int k = sign > 0 ? len - 1 - s : s;
+        for (int m = only < 0 ? 0 : only; m < (only < 0 ? lines : only + 1); m++)
+            if (node_on(l, rows, m, k) >= 0)
+                return k;
+    }
+    return -1;
+}
+
+int lattice_far_node(const lattice *l, int rows, int sign, int line)
+{
+    int far = first_along(l, rows, sign, -1), near = first_along(l, rows, -sign, -1);
+    int at = first_along(l, rows, sign, line);
+    if (at < 0 || abs(far - at) > 0.25 * abs(far - near) + 1e-9)
+        return -1;
+    return node_on(l, rows, line, at);
+}
+
 void lattice_free(lattice *l)
 {
     if (!l)

@@ -35,6 +35,12 @@ typedef struct lattice {
 /* Lays a lattice with `grid` nodes (LATTICE_GRID_MIN to _MAX) along the longer side of the visible
  * bounding box. Fails with POYO_ERR_INPUT when no pixel is visible. */
 poyo_status lattice_build(const image *im, int grid, lattice *out, poyo_error *err);
+/* A body's far side, where an anchor or a second hand holds it: the active
+ * node of one line of the grid (column `line`, or row `line` with rows) that
+ * lies farthest along sign (+1: down or right, -1: up or left), when it is
+ * within the farthest quarter of all active nodes' extent that way; -1 when
+ * the line has none there. */
+int lattice_far_node(const lattice *l, int rows, int sign, int line);
 /* Frees the arrays; safe on a zeroed lattice. */
 void lattice_free(lattice *l);
 

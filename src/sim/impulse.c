@@ -7,7 +7,6 @@
 #include "impulse.h"
 #include "geom/vec2.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -616,23 +615,10 @@ static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattic
  * almost as much as the dent. */
 static void hold_far_side(impulse_run *run, const softbody_nodes *nd, const lattice *lat, v2 dir)
 {
-    int rows = fabs(dir.x) > fabs(dir.y), sign = (rows ? dir.x : dir.y) > 0.0 ? 1 : -1;
-    const int *along = rows ? lat->ni : lat->nj, *across = rows ? lat->nj : lat->ni;
-    int lines = rows ? lat->ny : lat->nx, lo = INT_MAX, hi = INT_MIN;
-    for (int k = 0; k < nd->n; k++) {
-        lo = along[k] * sign < lo ? along[k] * sign : lo;
-        hi = along[k] * sign > hi ? along[k] * sign : hi;
-    }
-    int *far = run->hk + nd->n; /* scratch after the handle list */
-    for (int i = 0; i < lines; i++)
-        far[i] = -1;
-    for (int k = 0; k < nd->n; k++)
-        if (far[across[k]] < 0 || along[k] * sign > along[far[across[k]]] * sign)
-            far[across[k]] = k;
-    int moved = run->nh;
-    for (int i = 0; i < lines; i++) {
-        int k = far[i], held = 0;
-        if (k < 0 || nd->pinned[k] || hi - along[k] * sign > 0.25 * (hi - lo) + 1e-9)
+    int rows = fabs(dir.x) > fabs(dir.y), sign = (rows ? dir.x : dir.y) > 0.0 ? 1 : -1, moved = run->nh;
+    for (int line = 0; line < (rows ? lat->ny : lat->nx); line++) {
+        int k = lattice_far_node(lat, rows, sign, line), held = 0;
+        if (k < 0 || nd->pinned[k])
             continue;
         for (int h = 0; h < moved && !held; h++)
             held = run->hk[h] == k;
@@ -972,9 +958,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->py = calloc((size_t)n, sizeof(double));
     run->drive_x = calloc((size_t)n, sizeof(double));
     run->drive_y = calloc((size_t)n, sizeof(double));
-    /* the handles, then scratch: two per column (add_stretch) or one per
-     * column or row (hold_far_side) */
-    run->hk = malloc(((size_t)n + 2 * (size_t)(lat->nx > lat->ny ? lat->nx : lat->ny)) * sizeof(int));
+    run->hk = malloc(((size_t)n + 2 * (size_t)lat->nx) * sizeof(int));
     run->hdx = calloc((size_t)n, sizeof(double));
     run->hdy = calloc((size_t)n, sizeof(double));
     run->slack = calloc(4 * (size_t)n, sizeof(double));

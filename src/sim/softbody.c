@@ -286,28 +286,14 @@ static void place_nodes(softbody *sb, const lattice *lat, int n)
 /* Pins the anchors: the lowest (or highest) active node of every column that
  * reaches the body's foot (its lowest quarter): a shape that stands on a
  * corner is held there, not at the underside of whatever overhangs. */
-static void pin_anchors(softbody *sb, const lattice *lat, int n, anchor_kind anchor)
+static void pin_anchors(softbody *sb, const lattice *lat, anchor_kind anchor)
 {
     if (anchor == ANCHOR_NONE)
         return;
-    int j_lo = lat->ny, j_hi = -1;
-    for (int k = 0; k < n; k++) {
-        j_lo = lat->nj[k] < j_lo ? lat->nj[k] : j_lo;
-        j_hi = lat->nj[k] > j_hi ? lat->nj[k] : j_hi;
-    }
-    double reach = 0.25 * (j_hi - j_lo);
     for (int i = 0; i < lat->nx; i++) {
-        int best = -1;
-        for (int j = 0; j < lat->ny; j++) {
-            int jj = anchor == ANCHOR_BOTTOM ? lat->ny - 1 - j : j;
-            int k = lat->index[(size_t)jj * lat->nx + i];
-            if (k >= 0) {
-                best = k;
-                break;
-            }
-        }
-        if (best >= 0 && (anchor == ANCHOR_BOTTOM ? j_hi - lat->nj[best] : lat->nj[best] - j_lo) <= reach + 1e-9) {
-            sb->pinned[best] = 1;
+        int k = lattice_far_node(lat, 0, anchor == ANCHOR_BOTTOM ? 1 : -1, i);
+        if (k >= 0) {
+            sb->pinned[k] = 1;
             sb->pinned_count++;
         }
     }
@@ -424,7 +410,7 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
     }
     place_nodes(sb, lat, n);
-    pin_anchors(sb, lat, n, def->anchor);
+    pin_anchors(sb, lat, def->anchor);
     if (!build_clusters(sb, lat, n)) {
         softbody_destroy(sb);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the soft body");
