@@ -8,7 +8,8 @@
 
 #include "util/hugemem.h"
 
-poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err)
+/* anim_init's work; the frames' bytes are zeroed when zero is set. */
+static poyo_status anim_make(anim *a, int width, int height, int count, double fps, int zero, poyo_error *err)
 {
     memset(a, 0, sizeof *a);
     if (width < 1 || height < 1 || count < 1 || !(fps > 0.0))
@@ -16,7 +17,7 @@ poyo_status anim_init(anim *a, int width, int height, int count, double fps, poy
     size_t bytes = (size_t)width * (size_t)height * 4u;
     if (bytes / 4u / (size_t)width != (size_t)height || bytes > SIZE_MAX / (size_t)count)
         return poyo_fail(err, POYO_ERR_NOMEM, "animation of %dx%d with %d frames is too large", width, height, count);
-    a->rgba = hugemem_calloc((size_t)count, bytes);
+    a->rgba = zero ? hugemem_calloc((size_t)count, bytes) : hugemem_alloc((size_t)count, bytes);
     a->hold = malloc((size_t)count * sizeof *a->hold);
     if (!a->rgba || !a->hold) {
         anim_free(a);
@@ -29,6 +30,16 @@ poyo_status anim_init(anim *a, int width, int height, int count, double fps, poy
     a->count = count;
     a->fps = fps;
     return POYO_OK;
+}
+
+poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err)
+{
+    return anim_make(a, width, height, count, fps, 1, err);
+}
+
+poyo_status anim_init_undrawn(anim *a, int width, int height, int count, double fps, poyo_error *err)
+{
+    return anim_make(a, width, height, count, fps, 0, err);
 }
 
 poyo_status anim_check_encodable(const anim *a, const char *format, poyo_error *err)

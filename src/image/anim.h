@@ -27,6 +27,9 @@ typedef struct anim {
 
 /* Allocates count frames of width x height, zeroed, each held 1 tick. */
 poyo_status anim_init(anim *a, int width, int height, int count, double fps, poyo_error *err);
+/* As anim_init, but the frames' bytes are left as they come: for a caller
+ * that writes every pixel of every frame before anything reads them. */
+poyo_status anim_init_undrawn(anim *a, int width, int height, int count, double fps, poyo_error *err);
 /* POYO_ERR_USAGE unless a holds at least one frame of at least 1x1, a positive
  * finite frame rate and holds of 1 tick or more; format names the encoder
  * in the message ("cannot write an empty animation as WebM"). */

@@ -430,7 +430,10 @@ poyo_status clip_render(const clip_view *v, const double *x, const double *y, in
         return st;
     if (v->src && (st = renderer_init(&r, v->src, v->lat, v->width, v->height, v->place, err)) != POYO_OK)
         return st;
-    if ((st = anim_init(out, v->width, v->height, count, v->fps, err)) != POYO_OK)
+    /* with a stamp, every pixel of every frame is drawn (renderer_draw_frames) */
+    st = v->src ? anim_init_undrawn(out, v->width, v->height, count, v->fps, err)
+                : anim_init(out, v->width, v->height, count, v->fps, err);
+    if (st != POYO_OK)
         goto done;
     out->loop = v->loop;
     if (v->src && (st = renderer_draw_frames(&r, x, y, n, count, out->rgba, v->threads, err)) != POYO_OK)

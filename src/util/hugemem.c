@@ -24,18 +24,36 @@ static void *huge_block(size_t bytes)
 }
 #endif
 
-void *hugemem_calloc(size_t n, size_t size)
+/* A block of n elements of size bytes on huge pages, or NULL when it is too
+ * small for them or the system has none. */
+static void *huge_elements(size_t n, size_t size)
 {
 #if defined(MADV_HUGEPAGE)
-    if (size && n <= (SIZE_MAX - HUGE_PAGE) / size && n * size >= HUGEMEM_MIN) {
-        void *p = huge_block(n * size);
-        if (p) {
-            memset(p, 0, n * size);
-            return p;
-        }
-    }
+    if (size && n <= (SIZE_MAX - HUGE_PAGE) / size && n * size >= HUGEMEM_MIN)
+        return huge_block(n * size);
+#else
+    (void)n;
+    (void)size;
 #endif
+    return NULL;
+}
+
+void *hugemem_calloc(size_t n, size_t size)
+{
+    void *p = huge_elements(n, size);
+    if (p) {
+        memset(p, 0, n * size);
+        return p;
+    }
     return calloc(n, size);
+}
+
+void *hugemem_alloc(size_t n, size_t size)
+{
+    void *p = huge_elements(n, size);
+    if (p || !size || n > SIZE_MAX / size)
+        return p;
+    return malloc(n * size);
 }
 
 void hugemem_prefer(size_t bytes)

@@ -13,6 +13,10 @@
  * A block of HUGEMEM_MIN bytes or more is aligned to a huge page and rounded
  * up to whole ones, so it may hold up to a huge page (2 MiB) more. */
 void *hugemem_calloc(size_t n, size_t size);
+/* The same block with its bytes as they come, for one that is written in
+ * full before it is read: its pages are then first touched, and faulted in,
+ * by whoever writes them (the threads that draw a clip's frames). */
+void *hugemem_alloc(size_t n, size_t size);
 
 /* Asks that the next bytes this thread's heap hands out come from huge pages
  * where the system offers them: a block that size is taken from the heap,
