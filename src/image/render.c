@@ -11,7 +11,6 @@
 #include "render.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -19,6 +18,7 @@
 #endif
 
 #include "util/hugemem.h"
+#include "util/workers.h"
 
 /* Four floats handled as one value (GCC and Clang vector extension). */
 typedef float v4f __attribute__((vector_size(16)));
@@ -803,30 +803,28 @@ static int same_as_first(const draw_task *t, int f)
     return f > 0 && memcmp(t->x + (size_t)f * t->n, t->x, nb) == 0 && memcmp(t->y + (size_t)f * t->n, t->y, nb) == 0;
 }
 
-/* Draws frames first, first + step, ... of the task, but for the copies of
- * frame 0, made once every task is done. */
-static void *draw_some(void *arg)
+/* Draws frames i, i + step, ... of task i, but for the copies of frame 0,
+ * made once every task is done. */
+static void draw_some(void *arg, int i)
 {
-    draw_task *t = arg;
+    draw_task *t = (draw_task *)arg + i;
     size_t fb = (size_t)t->r->w * t->r->h * 4;
     for (int f = t->first; f < t->count; f += t->step)
         if (!same_as_first(t, f))
             renderer_draw(t->r, t->x + (size_t)f * t->n, t->y + (size_t)f * t->n, t->frames + fb * (size_t)f);
-    return NULL;
 }
 
 poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, int n, int count, uint8_t *frames,
                                  int threads, poyo_error *err)
 {
-    if (threads > 8)
-        threads = 8;
+    if (threads > WORKERS_MAX)
+        threads = WORKERS_MAX;
     if (threads > count / 4)
         threads = count / 4;
     if (threads < 1)
         threads = 1;
-    renderer extra[8];
-    pthread_t th[8];
-    draw_task tasks[8];
+    renderer extra[WORKERS_MAX];
+    draw_task tasks[WORKERS_MAX];
     int made = 1;
     poyo_status st = POYO_OK;
     for (int t = 1; t < threads; t++) {
@@ -834,7 +832,6 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
             break;
         made = t + 1;
     }
-    int started = 1;
     for (int t = 0; t < made; t++) {
         tasks[t].r = t == 0 ? r : &extra[t];
         tasks[t].x = x;
@@ -845,19 +842,7 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
         tasks[t].step = made;
         tasks[t].frames = frames;
     }
-    for (int t = 1; t < made; t++) {
-        if (pthread_create(&th[t], NULL, draw_some, &tasks[t]) != 0)
-            break;
-        started = t + 1;
-    }
-    /* frames of threads that did not start are drawn here */
-    for (int t = started; t < made; t++)
-        tasks[t].r = r;
-    draw_some(&tasks[0]);
-    for (int t = started; t < made; t++)
-        draw_some(&tasks[t]);
-    for (int t = 1; t < started; t++)
-        pthread_join(th[t], NULL);
+    workers_run(made, draw_some, tasks);
     size_t fb = (size_t)r->w * r->h * 4;
     for (int f = 1; f < count; f++)
         if (same_as_first(&tasks[0], f))
