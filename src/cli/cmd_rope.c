@@ -244,6 +244,7 @@ static int rope_validate(rope_opts *o)
     poyo_error err;
     o->charm.threads = batch_cores() < 8 ? batch_cores() : 8;
     o->out.webp.threads = o->charm.threads;
+    o->out.quant.threads = o->charm.threads;
     if (ok && charm_check_def(&o->charm, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;

@@ -328,6 +328,7 @@ static int sdf_validate(sdf_args *a)
     poyo_error err;
     a->j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
     a->j.out.webp.threads = a->j.def.threads;
+    a->j.out.quant.threads = a->j.def.threads;
     if (ok && a->j.stamp && drop_check_def(&a->j.def, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/workers.h"
+
 
 /* the LZW table: open addressing, at most 4093 entries in 8192 slots */
 #define LZW_BITS 13
@@ -580,6 +582,63 @@ static void write_frame(gif_writer *g, const indexed *ix, const uint8_t *target,
     lzw_finish(g);
 }
 
+/* The frames of an exact GIF written in parts, each by a writer of its own:
+ * after frame f a decoder shows frame f's target exactly (pixels outside a
+ * frame's rectangle already matched it), so a part that starts at frame f
+ * starts from frame f - 1's target, and its bytes are those the frames would
+ * get written in turn. Part i writes frames first[i] to first[i + 1] - 1. */
+typedef struct write_part {
+    gif_writer *g;
+    bytebuf out;         /* the part's bytes (part 0's go to the GIF itself) */
+    uint8_t *canvas, *line, *code;
+} write_part;
+
+typedef struct write_job {
+    const indexed *ix;
+    const frame_plan *plan;
+    const int *src, *delays;
+    int w, bits, lossy;
+    int first[WORKERS_MAX + 1];
+    write_part part[WORKERS_MAX];
+} write_job;
+
+static void write_some(void *arg, int i)
+{
+    write_job *j = arg;
+    write_part *p = &j->part[i];
+    const indexed *ix = j->ix;
+    size_t npx = (size_t)ix->width * ix->height;
+    int f0 = j->first[i];
+    if (f0 == 0)
+        memset(p->canvas, ix->transparent, npx);
+    else
+        memcpy(p->canvas, ix->index + npx * (size_t)j->src[f0 - 1], npx);
+    for (int f = f0; f < j->first[i + 1]; f++)
+        write_frame(p->g, ix, ix->index + npx * (size_t)j->src[f], j->plan, f, j->delays[f], j->w, j->bits,
+                    j->lossy, p->canvas, p->line);
+}
+
+/* Splits the count frames into parts of about the same number of pixels
+ * written (lossy LZW carries what it wrote from frame to frame: one part);
+ * returns how many. */
+static int split_frames(write_job *j, int count, int threads)
+{
+    int n = j->lossy ? 1 : threads < count ? threads : count;
+    double total = 0.0, seen = 0.0;
+    for (int f = 0; f < count; f++)
+        total += rect_area(j->plan[f].r);
+    int k = 1;
+    j->first[0] = 0;
+    for (int f = 0; f < count && k < n; f++) {
+        seen += rect_area(j->plan[f].r);
+        if (seen * n >= total * k && f + 1 < count)
+            j->first[k++] = f + 1;
+    }
+    n = k;
+    j->first[n] = count;
+    return n;
+}
+
 poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_stats *stats, poyo_error *err)
 {
     double t0 = now_ms();
@@ -591,12 +650,13 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     int w = a->width, h = a->height, tr = ix.transparent;
     size_t npx = (size_t)w * h;
     frame_plan *plan = calloc((size_t)a->count, sizeof *plan);
-    uint8_t *canvas = malloc(npx), *cleared = malloc(npx), *line = malloc((size_t)w);
+    uint8_t *canvas = malloc(npx), *cleared = malloc(npx);
     int *delays = malloc((size_t)a->count * sizeof *delays);
     int *src = malloc((size_t)a->count * sizeof *src), *hold = malloc((size_t)a->count * sizeof *hold);
-    gif_writer *g = malloc(sizeof *g);
-    uint8_t *code = malloc(LZW_CODE_BYTES(npx));
-    if (!plan || !canvas || !cleared || !line || !delays || !src || !hold || !g || !code) {
+    write_job j;
+    memset(&j, 0, sizeof j);
+    int parts = 0;
+    if (!plan || !canvas || !cleared || !delays || !src || !hold) {
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
         goto done;
     }
@@ -606,23 +666,39 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     merged.count = count;
     merged.hold = hold;
     anim_delays(&merged, 100, 2, delays);
-
-    gif_start(g, out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
-    if (!q->lossy)
-        choose_direct(g, &ix);
-    g->code = code;
     int bits = 1;
     while ((1 << bits) < ix.ncolors)
         bits++;
-    write_head(g, &ix, w, h, bits, a->loop);
-    memset(canvas, tr, npx);
-    for (int f = 0; f < count; f++)
-        write_frame(g, &ix, ix.index + npx * (size_t)src[f], plan, f, delays[f], w, bits, q->lossy, canvas, line);
-    gif_put(g, (const uint8_t *)";", 1);
-    if (g->failed) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
-        goto done;
+    j = (write_job){ &ix, plan, src, delays, w, bits, q->lossy, { 0 }, { { 0 } } };
+    int n = split_frames(&j, count, q->threads);
+    for (; parts < n; parts++) {
+        write_part *p = &j.part[parts];
+        p->g = malloc(sizeof *p->g);
+        p->canvas = parts == 0 ? canvas : malloc(npx);
+        p->line = malloc((size_t)w);
+        p->code = malloc(LZW_CODE_BYTES(npx));
+        if (!p->g || !p->canvas || !p->line || !p->code) {
+            parts++;
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
+            goto done;
+        }
+        gif_start(p->g, parts == 0 ? out : &p->out, q->lossy, tr, (const uint8_t (*)[3])ix.palette);
+        if (!q->lossy && parts == 0)
+            choose_direct(p->g, &ix);
+        else if (!q->lossy)
+            memcpy(p->g->direct, j.part[0].g->direct, sizeof p->g->direct);
+        p->g->code = p->code;
     }
+    write_head(j.part[0].g, &ix, w, h, bits, a->loop);
+    workers_run(n, write_some, &j);
+    for (int i = 1; i < n; i++)
+        gif_put(j.part[0].g, j.part[i].out.data, j.part[i].out.len);
+    gif_put(j.part[0].g, (const uint8_t *)";", 1);
+    for (int i = 0; i < n; i++)
+        if (j.part[i].g->failed) {
+            st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
+            goto done;
+        }
     if (stats) {
         stats->frames = count;
         stats->colors = ix.ncolors;
@@ -631,15 +707,21 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
     }
     st = POYO_OK;
 done:
+    for (int i = 0; i < parts; i++) {
+        write_part *p = &j.part[i];
+        free(p->g);
+        if (i > 0)
+            free(p->canvas);
+        free(p->line);
+        free(p->code);
+        bytebuf_free(&p->out);
+    }
     free(plan);
     free(canvas);
     free(cleared);
-    free(line);
     free(delays);
     free(src);
     free(hold);
-    free(g);
-    free(code);
     indexed_free(&ix);
     return st;
 }

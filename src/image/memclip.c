@@ -22,7 +22,10 @@ static double encode_bytes(out_format f, const output_def *def, double count, do
     switch (f) {
     case FORMAT_GIF: {
         double dither = def && def->quant.dither > 0.0 ? 4.0 : 0.0;
-        return all * (2.0 + dither) + px * 8.0;
+        /* each thread past the first: a colour table and its list of colours,
+         * an LZW writer and its canvas and codes */
+        double threads = def && def->quant.threads > 1 ? def->quant.threads : 1.0;
+        return all * (2.0 + dither) + px * 8.0 + (threads - 1.0) * (px * 8.0 + 262144.0);
     }
     case FORMAT_APNG: return all * 1.0 + px * 24.0;
     case FORMAT_WEBP: {

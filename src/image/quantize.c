@@ -156,6 +156,7 @@ quantize_def quantize_default_def(void)
     d.speed = 7;
     d.matte = -1;
     d.lossy = 0;
+    d.threads = 1;
     return d;
 }
 
@@ -178,6 +179,8 @@ poyo_status quantize_check_def(const quantize_def *d, poyo_error *err)
         return poyo_fail(err, POYO_ERR_USAGE, "--lossy-gif: must be 0 to %d, not %d", QUANTIZE_LOSSY_MAX, d->lossy);
     if (d->matte < -1 || d->matte > 0xffffff)
         return poyo_fail(err, POYO_ERR_USAGE, "invalid --matte colour");
+    if (d->threads < 1 || d->threads > WORKERS_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "quantiser threads must be 1 to %d, not %d", WORKERS_MAX, d->threads);
     return POYO_OK;
 }
 
@@ -276,50 +279,173 @@ static int same_as_first(const anim *a, int f)
     return f > 0 && memcmp(anim_frame(a, f), anim_frame(a, 0), anim_frame_bytes(a)) == 0;
 }
 
-/* The exact histogram of the frames' colours as the GIF will show them (bz):
+/* The frames of a clip split into parts for threads: a copy of frame 0 is
+ * drawn from it and costs nothing, so each part gets as many of the other
+ * frames as the next. */
+typedef struct frame_parts {
+    int n;                        /* parts */
+    int first[WORKERS_MAX + 1];   /* part k's frames are first[k] to first[k + 1] - 1 */
+    uint8_t *copy;                /* per frame: it is a copy of frame 0 */
+    unsigned copies;              /* frame 0 and its copies */
+} frame_parts;
+
+static int parts_init(frame_parts *fp, const anim *a, int threads)
+{
+    fp->copy = malloc((size_t)a->count);
+    if (!fp->copy)
+        return -1;
+    int drawn = 0;
+    fp->copies = 1;
+    for (int f = 0; f < a->count; f++) {
+        fp->copy[f] = (uint8_t)same_as_first(a, f);
+        fp->copies += fp->copy[f];
+        drawn += !fp->copy[f];
+    }
+    fp->n = threads < drawn ? threads : drawn;
+    if (fp->n < 1)
+        fp->n = 1;
+    int k = 1, seen = 0;
+    fp->first[0] = 0;
+    for (int f = 0; f < a->count && k < fp->n; f++) {
+        seen += !fp->copy[f];
+        if ((long)seen * fp->n >= (long)drawn * k) /* parts before k have their share */
+            fp->first[k++] = f + 1;
+    }
+    while (k <= fp->n)
+        fp->first[k++] = a->count;
+    return 0;
+}
+
+/* One part's count. The first part counts into the clip's table itself; each
+ * other one into a table of its own, listing its colours in the order it met
+ * them, to be added to the clip's table in that order afterwards: the table
+ * then ends as if the frames had all been counted in turn. */
+typedef struct count_part {
+    colour_count cc;
+    uint32_t *order;   /* the part's colours, first met first */
+    size_t norder;
+    int tail;          /* an add or a skipped copy came after the last colour new to the part */
+    int bad;           /* out of memory */
+} count_part;
+
+typedef struct count_job {
+    const anim *a;
+    binarize bz;
+    const frame_parts *fp;
+    count_part *part;
+} count_job;
+
+/* Adds n pixels of colour k to the part's table. */
+static inline int part_add(count_part *p, int listed, uint32_t k, unsigned n)
+{
+    size_t before = p->cc.used;
+    if (cc_add(&p->cc, k, n) != 0)
+        return -1;
+    if (p->cc.used == before) {
+        p->tail = 1;
+        return 0;
+    }
+    p->tail = 0;
+    if (listed)
+        p->order[p->norder++] = k;
+    return 0;
+}
+
+/* The exact histogram of part i's frames as the GIF will show them (bz):
  * runs of one raw pixel value (flat stamps are mostly runs) are counted once,
  * and frame 0 once for itself and its copies, its runs that many times as
  * long: the copies add no colour, so the table ends as if each had been
- * counted where it is (a growth their first add would have set off
- * included). Returns nonzero when out of memory. */
-static int count_colours(const anim *a, const binarize *bzp, colour_count *cc)
+ * counted where it is (a growth their first add would have set off is left
+ * to the merge). */
+static void count_part_frames(void *arg, int i)
 {
-    const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
+    count_job *j = arg;
+    const anim *a = j->a;
+    const binarize b = j->bz, *bz = &b; /* a copy the stores cannot alias */
+    count_part part = j->part[i], *p = &part; /* a copy of its own: the parts lie side by side */
     size_t npx = (size_t)a->width * a->height;
-    unsigned copies = 1;
-    int skipped = 0; /* a copy passed over since the last add */
-    for (int f = 1; f < a->count; f++)
-        copies += (unsigned)same_as_first(a, f);
-    for (int f = 0; f < a->count; f++) {
-        if (same_as_first(a, f)) {
-            skipped = 1;
+    int listed = i > 0;
+    if (listed && (cc_init(&p->cc, 1u << 14) != 0 || !(p->order = malloc(npx * sizeof *p->order)))) {
+        p->bad = 1;
+        j->part[i] = part;
+        return;
+    }
+    size_t order_cap = npx;
+    for (int f = j->fp->first[i]; f < j->fp->first[i + 1]; f++) {
+        if (j->fp->copy[f]) {
+            p->tail = 1;
             continue;
         }
-        skipped = 0;
+        /* a frame adds at most npx colours */
+        if (listed && p->norder + npx > order_cap) {
+            uint32_t *o = realloc(p->order, (order_cap * 2 + npx) * sizeof *o);
+            if (!o) {
+                p->bad = 1;
+                break;
+            }
+            p->order = o;
+            order_cap = order_cap * 2 + npx;
+        }
         const uint8_t *sp = anim_frame(a, f);
         uint32_t raw = load_px(sp), last = pixel_key(bz, sp);
-        unsigned run = 1, times = f == 0 ? copies : 1;
-        for (size_t i = 1; i < npx; i++) {
-            uint32_t v = load_px(sp + 4 * i);
+        unsigned run = 1, times = f == 0 ? j->fp->copies : 1;
+        for (size_t k = 1; k < npx; k++) {
+            uint32_t v = load_px(sp + 4 * k);
             if (v == raw) {
                 run++;
                 continue;
             }
             raw = v;
-            uint32_t k = pixel_key(bz, sp + 4 * i);
-            if (k == last) {
+            uint32_t key = pixel_key(bz, sp + 4 * k);
+            if (key == last) {
                 run++;
                 continue;
             }
-            if (cc_add(cc, last, run * times) != 0)
-                return 1;
-            last = k;
+            if (part_add(p, listed, last, run * times) != 0) {
+                p->bad = 1;
+                break;
+            }
+            last = key;
             run = 1;
         }
-        if (cc_add(cc, last, run * times) != 0)
-            return 1;
+        if (p->bad || part_add(p, listed, last, run * times) != 0) {
+            p->bad = 1;
+            break;
+        }
     }
-    return skipped && cc->used >= cc->full && cc_grow(cc) != 0;
+    j->part[i] = part;
+}
+
+/* The count of colour k in the table (which holds it). */
+static unsigned cc_count(const colour_count *cc, uint32_t k)
+{
+    size_t h = (size_t)((k * 2654435761u) & (uint32_t)(cc->cap - 1));
+    while (cc->key[h] != k)
+        h = (h + 1) & (cc->cap - 1);
+    return cc->count[h];
+}
+
+/* The exact histogram of every frame into cc, counted in fp's parts on as
+ * many threads. Returns nonzero when out of memory. */
+static int count_colours(const anim *a, const binarize *bz, const frame_parts *fp, colour_count *cc)
+{
+    count_part part[WORKERS_MAX];
+    memset(part, 0, sizeof part);
+    part[0].cc = *cc;
+    count_job j = { a, *bz, fp, part };
+    workers_run(fp->n, count_part_frames, &j);
+    *cc = part[0].cc;
+    int bad = part[0].bad;
+    for (int i = 0; i < fp->n && !bad; i++) {
+        for (size_t k = 0; i > 0 && k < part[i].norder && !bad; k++)
+            bad = part[i].bad || cc_add(cc, part[i].order[k], cc_count(&part[i].cc, part[i].order[k])) != 0;
+        bad = bad || part[i].bad || (part[i].tail && cc->used >= cc->full && cc_grow(cc) != 0);
+    }
+    for (int i = 1; i < fp->n; i++) {
+        cc_free(&part[i].cc);
+        free(part[i].order);
+    }
+    return bad;
 }
 
 #define HIST_FIRST 512
@@ -426,46 +552,74 @@ static poyo_status remap_dithered(const anim *a, const binarize *bz, liq_attr *a
     return POYO_OK;
 }
 
-/* Undithered: each pixel on its nearest entry (never the transparent one tr),
- * remembered per raw pixel value, as flat stamps repeat their colours. */
-static poyo_status index_nearest(const anim *a, const binarize *bzp, const sorted_palette *spal, int tr,
-                                 size_t colours, indexed *out, poyo_error *err)
+typedef struct index_job {
+    const anim *a;
+    binarize bz;
+    const frame_parts *fp;
+    const sorted_palette *spal;
+    int tr, bits;
+    indexed *out;
+    int bad[WORKERS_MAX];
+} index_job;
+
+/* Part i's frames (but the copies of frame 0), each pixel on its nearest
+ * entry, never the transparent one tr, remembered per raw pixel value, as
+ * flat stamps repeat their colours. */
+static void index_part(void *arg, int i)
 {
-    const binarize b = *bzp, *bz = &b; /* a copy the stores cannot alias */
-    int bits = cache_bits(colours), shift = 32 - bits;
-    cache_slot *cache = cache_new(bits);
+    index_job *j = arg;
+    const anim *a = j->a;
+    const binarize b = j->bz, *bz = &b; /* a copy the stores cannot alias */
+    int shift = 32 - j->bits, tr = j->tr;
+    cache_slot *cache = cache_new(j->bits);
     unsigned used = 0;
-    if (!cache)
-        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+    if (!cache) {
+        j->bad[i] = 1;
+        return;
+    }
     size_t npx = (size_t)a->width * a->height;
-    for (int f = 0; f < a->count; f++) {
-        const uint8_t *sp = anim_frame(a, f);
-        uint8_t *ip = out->index + npx * (size_t)f;
-        if (same_as_first(a, f)) {
-            memcpy(ip, out->index, npx);
+    for (int f = j->fp->first[i]; f < j->fp->first[i + 1]; f++) {
+        if (j->fp->copy[f])
             continue;
-        }
+        const uint8_t *sp = anim_frame(a, f);
+        uint8_t *ip = j->out->index + npx * (size_t)f;
         uint32_t raw = ~load_px(sp);
         uint8_t idx = 0;
-        for (size_t i = 0; i < npx; i++) {
-            uint32_t v = load_px(sp + 4 * i);
+        for (size_t k = 0; k < npx; k++) {
+            uint32_t v = load_px(sp + 4 * k);
             if (v != raw) { /* a run of one raw value keeps its index */
                 raw = v;
-                if (sp[4 * i + 3] < bz->threshold) {
+                if (sp[4 * k + 3] < bz->threshold) {
                     idx = (uint8_t)tr;
                 } else { /* the entry of each raw value, found from its key once */
                     int *e = cache_find(cache, shift, &used, v);
                     if (*e < 0) {
-                        uint32_t rgb = pixel_key(bz, sp + 4 * i) & 0xffffffu;
-                        *e = nearest_sorted(spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255), (int)(rgb & 255));
+                        uint32_t rgb = pixel_key(bz, sp + 4 * k) & 0xffffffu;
+                        *e = nearest_sorted(j->spal, (int)(rgb >> 16), (int)(rgb >> 8 & 255), (int)(rgb & 255));
                     }
                     idx = (uint8_t)*e;
                 }
             }
-            ip[i] = idx;
+            ip[k] = idx;
         }
     }
     free(cache);
+}
+
+/* Undithered: every frame indexed by index_part, in fp's parts on as many
+ * threads; the copies of frame 0 copied. */
+static poyo_status index_nearest(const anim *a, const binarize *bz, const frame_parts *fp, const sorted_palette *spal,
+                                 int tr, size_t colours, indexed *out, poyo_error *err)
+{
+    index_job j = { a, *bz, fp, spal, tr, cache_bits(colours), out, { 0 } };
+    workers_run(fp->n, index_part, &j);
+    for (int i = 0; i < fp->n; i++)
+        if (j.bad[i])
+            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+    size_t npx = (size_t)a->width * a->height;
+    for (int f = 1; f < a->count; f++)
+        if (fp->copy[f])
+            memcpy(out->index + npx * (size_t)f, out->index, npx);
     return POYO_OK;
 }
 
@@ -473,12 +627,13 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
 {
     memset(out, 0, sizeof *out);
     colour_count cc = { NULL, NULL, 0, 0, 0 };
+    frame_parts fp = { 0 };
     omp_set_num_threads(1);
     poyo_status st = quantize_check_def(def, err);
     if (st != POYO_OK)
         return st;
     size_t npx = (size_t)a->width * a->height;
-    out->index = hugemem_calloc(npx, (size_t)a->count);
+    out->index = hugemem_alloc(npx, (size_t)a->count); /* every index is written */
     liq_attr *attr = liq_attr_create();
     liq_histogram *hist = NULL;
     liq_result *res = NULL;
@@ -488,7 +643,11 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     }
     binarize bz = { def->alpha_threshold, def->matte, (def->matte >> 16) & 255, (def->matte >> 8) & 255,
                     def->matte & 255 };
-    int bad = count_colours(a, &bz, &cc);
+    if (parts_init(&fp, a, def->threads) != 0) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");
+        goto done;
+    }
+    int bad = count_colours(a, &bz, &fp, &cc);
     int any_clear = 0;
     for (size_t i = 0; i < cc.cap && !bad; i++)
         if (cc.key[i] == 0)
@@ -523,7 +682,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     sorted_palette spal;
     sort_palette(&spal, &out->palette[0][0], n, tr);
     st = def->dither > 0.0 ? remap_dithered(a, &bz, attr, res, def->dither, &spal, tr, out, err)
-                           : index_nearest(a, &bz, &spal, tr, cc.used, out, err);
+                           : index_nearest(a, &bz, &fp, &spal, tr, cc.used, out, err);
     if (st != POYO_OK)
         goto done;
     out->ncolors = n < 2 ? 2 : n;
@@ -533,6 +692,7 @@ poyo_status quantize_anim(const anim *a, const quantize_def *def, indexed *out, 
     out->count = a->count;
 done:
     cc_free(&cc);
+    free(fp.copy);
     if (st != POYO_OK)
         indexed_free(out);
     liq_result_destroy(res);

@@ -7,6 +7,7 @@
 
 #include "anim.h"
 #include "util/error.h"
+#include "util/workers.h"
 
 /* The ranges of quantize_def's options (each from 0 unless a _MIN says otherwise). */
 #define QUANTIZE_COLORS_MIN 2
@@ -27,6 +28,8 @@ typedef struct quantize_def {
     int matte;            /* 0xRRGGBB to blend partly transparent edges onto, or -1 for none */
     int lossy;            /* GIF's LZW may write a pixel as a colour up to this RGB distance away to make
                              its strings longer (0 exact, to 255) */
+    int threads;          /* threads that count, remap and write the frames (1 to WORKERS_MAX); the
+                             bytes made do not depend on it */
 } quantize_def;
 
 /* The defaults, the only place they live. */
