@@ -107,7 +107,8 @@ static int solid_extent(const uint8_t *most, int n, double *lo, double *hi)
 
 /* One pass over the alpha: the largest alpha of every row (rmax) and column
  * (cmax), how many pixels are opaque (alpha at least one half), and the
- * opaque pixel centres in each cell of out (into out->cell_opaque). */
+ * opaque pixel centres in each cell of out (into out->cell_opaque) and their
+ * box (out->cell_box, empty boxes given). */
 static void scan_alpha(const image *im, lattice *out, uint8_t *rmax, uint8_t *cmax, int *cix, long *opaque)
 {
     int cx = out->nx - 1, cy = out->ny - 1;
@@ -129,8 +130,14 @@ static void scan_alpha(const image *im, lattice *out, uint8_t *rmax, uint8_t *cm
                 cmax[x] = a;
             if (a >= 128) {
                 count++;
-                if (cells && cix[x] >= 0)
+                if (cells && cix[x] >= 0) {
                     cells[cix[x]] += 1.0f;
+                    float *b = out->cell_box + 4 * ((size_t)cj * cx + (size_t)cix[x]);
+                    b[0] = fminf(b[0], (float)x);
+                    b[1] = fminf(b[1], (float)y);
+                    b[2] = fmaxf(b[2], (float)x + 1.0f);
+                    b[3] = fmaxf(b[3], (float)y + 1.0f);
+                }
             }
         }
         rmax[y] = most;
@@ -177,7 +184,13 @@ static int alpha_facts(const image *im, lattice *out)
     uint8_t *rmax = calloc((size_t)im->h, 1), *cmax = calloc((size_t)im->w, 1);
     int *cix = malloc((size_t)im->w * sizeof *cix);
     out->cell_opaque = calloc((size_t)cx * (size_t)cy, sizeof *out->cell_opaque);
-    int ok = rmax && cmax && cix && out->cell_opaque;
+    out->cell_box = malloc(4 * (size_t)cx * (size_t)cy * sizeof *out->cell_box);
+    int ok = rmax && cmax && cix && out->cell_opaque && out->cell_box;
+    for (size_t c = 0; ok && c < (size_t)cx * (size_t)cy; c++) {
+        float *b = out->cell_box + 4 * c;
+        b[0] = b[1] = 1e30f;
+        b[2] = b[3] = -1e30f;
+    }
     long count = 0;
     if (ok) {
         scan_alpha(im, out, rmax, cmax, cix, &count);
@@ -279,5 +292,6 @@ void lattice_free(lattice *l)
     free(l->op_x);
     free(l->op_y);
     free(l->cell_opaque);
+    free(l->cell_box);
     memset(l, 0, sizeof *l);
 }

@@ -25,6 +25,8 @@ typedef struct lattice {
                                 * crosses one half; all 0 when no pixel reaches it */
     float *cell_opaque;    /* (nx - 1) * (ny - 1): the share of each cell's pixel centres that are opaque
                             * (alpha >= 1/2), 0 to 1 */
+    float *cell_box;       /* 4 per cell, (nx - 1) * (ny - 1) cells: x0, y0, x1, y1 of the opaque pixels
+                            * whose centres lie in the cell (their whole squares); x0 > x1 when none */
     int op_n;              /* opaque pixels sampled on a regular stride, at most LATTICE_OPAQUE_SAMPLES */
     float *op_x, *op_y;    /* op_n: their centres, image pixels (owned) */
 } lattice;

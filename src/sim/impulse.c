@@ -200,6 +200,10 @@ static void palm_holds(const impulse_run *run, double *x, double *vx)
     }
 }
 
+static void walls_hold_nodes(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy,
+                             int n);
+static void walls_hold_picture(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy);
+
 /* Floor contact and the walls of the canvas: what impulses collide with. */
 static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
 {
@@ -226,6 +230,62 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
     if (!run->walls)
         return;
     const double *w = run->wall;
+    walls_hold_nodes(run, w, x, y, vx, vy, n);
+    walls_hold_picture(run, w, x, y, vx, vy);
+}
+
+/* Moves a point's four nodes so that the point moves by d along one axis
+ * (pos, vel and pin: x or y), the least squared moves that do it; each node
+ * moved stops moving back out (sign: the way out), and a pinned one is held
+ * where it went: a hand that turns the body's top does not carry its pixels
+ * through a wall. */
+static void push_point(const impulse_wall_point *p, const unsigned char *pinned, double *pos, double *vel, double *pin,
+                       double d, double sign)
+{
+    double sum = 0.0;
+    for (int i = 0; i < 4; i++)
+        sum += p->w[i] * p->w[i];
+    for (int i = 0; i < 4; i++) {
+        int k = p->k[i];
+        if (p->w[i] == 0.0)
+            continue;
+        pos[k] += p->w[i] * d / sum;
+        vel[k] = sign > 0 ? fmin(vel[k], 0.0) : fmax(vel[k], 0.0);
+        if (pinned[k])
+            pin[k] = pos[k];
+    }
+}
+
+/* The walls hold the picture itself: each corner of the box of the opaque
+ * pixels in each drawn cell stays inside them. A node's own allowance (its
+ * reach past the pixels at rest) holds neither a cell squeezed or turned
+ * against a wall nor the nodes a hand holds: a keycap twisted on a free body,
+ * its top in the hand, drew on the canvas's top row in 4 frames. */
+static void walls_hold_picture(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    for (int j = 0; j < run->nwp; j++) {
+        const impulse_wall_point *p = &run->wp[j];
+        double px = 0.0, py = 0.0;
+        for (int i = 0; i < 4; i++) {
+            px += p->w[i] * x[p->k[i]];
+            py += p->w[i] * y[p->k[i]];
+        }
+        if (px < w[0])
+            push_point(p, nd.pinned, x, vx, nd.pinx, w[0] - px, -1.0);
+        else if (px > w[2])
+            push_point(p, nd.pinned, x, vx, nd.pinx, w[2] - px, 1.0);
+        if (py < w[1])
+            push_point(p, nd.pinned, y, vy, nd.piny, w[1] - py, -1.0);
+        else if (py > w[3])
+            push_point(p, nd.pinned, y, vy, nd.piny, w[3] - py, 1.0);
+    }
+}
+
+/* Each node inside the walls, but for its allowance past them (slack). */
+static void walls_hold_nodes(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy,
+                             int n)
+{
     for (int k = 0; k < n; k++) {
         const double *s = run->slack + 4 * k;
         if (x[k] < w[0] - s[0]) {
@@ -262,6 +322,27 @@ void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4])
         s[2] = fmax(0.0, nd.qx[k] - l->bx1);
         s[3] = fmax(0.0, nd.qy[k] - l->by1);
     }
+    /* the corners of the opaque pixels' box in each cell that are not nodes */
+    run->nwp = 0;
+    for (int cj = 0; cj + 1 < l->ny; cj++)
+        for (int ci = 0; ci + 1 < l->nx; ci++) {
+            const float *b = l->cell_box + 4 * ((size_t)cj * (l->nx - 1) + ci);
+            double rx0 = l->ox + ci * l->h, ry0 = l->oy + cj * l->h;
+            /* a pixel whose centre is in the cell may reach half a pixel past it */
+            double cx0 = b[0], cx1 = b[2], cy0 = b[1], cy1 = b[3];
+            if (!l->cell[(size_t)cj * (l->nx - 1) + ci] || cx0 > cx1 || cy0 > cy1)
+                continue;
+            for (int c = 0; c < 4; c++) {
+                double u = ((c & 1 ? cx1 : cx0) - rx0) / l->h, v = ((c >> 1 ? cy1 : cy0) - ry0) / l->h;
+                if ((u == 0.0 || u == 1.0) && (v == 0.0 || v == 1.0))
+                    continue; /* a node: its slack there is 0 */
+                impulse_wall_point *p = &run->wp[run->nwp++];
+                for (int i = 0; i < 4; i++) {
+                    p->k[i] = l->index[(size_t)(cj + (i >> 1)) * l->nx + ci + (i & 1)];
+                    p->w[i] = (i & 1 ? u : 1.0 - u) * (i >> 1 ? v : 1.0 - v);
+                }
+            }
+        }
     run->walls = 1;
     softbody_set_collide(sb, body_collide, run);
 }
@@ -962,9 +1043,12 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->hdx = calloc((size_t)n, sizeof(double));
     run->hdy = calloc((size_t)n, sizeof(double));
     run->slack = calloc(4 * (size_t)n, sizeof(double));
+    run->wp = malloc(4 * (size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * sizeof *run->wp);
+    run->nwp = 0;
     run->sb = sb;
     run->lat = lat;
-    if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy || !run->slack) {
+    if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy || !run->slack ||
+        !run->wp) {
         impulse_end(run);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
     }
@@ -1168,6 +1252,9 @@ void impulse_end(impulse_run *run)
     free(run->hdy);
     free(run->slack);
     run->slack = NULL;
+    free(run->wp);
+    run->wp = NULL;
+    run->nwp = 0;
     run->hk = NULL;
     run->hdx = run->hdy = NULL;
     free(run->px);

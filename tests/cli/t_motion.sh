@@ -103,6 +103,15 @@ test_expect_success 'a free body twisted into the canvas'"'"'s walls is drawn of
     holds edge "edge_touch == 0"
 '
 
+test_expect_success 'a free body turned by the hand against a wall keeps its pixels off the edge' '
+    # the walls held nodes, and not the nodes the turning hand held: the
+    # hand carried the keycap'"'"'s top corner through the top wall, and it
+    # drew on the canvas'"'"'s top row in 4 frames
+    measure 0034-fe0f-20e3.png twist --anchor none &&
+    holds walled "size_ratio < 0.87" &&
+    holds edge "edge_touch == 0"
+'
+
 test_expect_success 'a free body twisted turns as far as asked, keeps its area and rocks back upright without a jump' '
     # turned by one hand alone, the popper reached 0.74 of the turn asked and
     # lost 6 % of its area as its foot folded up; let go, the balloon, the
