@@ -179,9 +179,10 @@ int animate_min_frames(const impulse_run *run, const animate_def *def)
     return (int)ceil((0.8 + flight) * def->fps);
 }
 
-/* One simulation of the clip; with wall not NULL the nodes stay inside it. */
-static poyo_status simulate_once(const image *src, const animate_def *def, const double *wall, motion *m,
-                                 poyo_error *err)
+/* One simulation of the clip; with wall not NULL the nodes stay inside it
+ * and lambda is the main wobble's eigenvalue the run without walls found. */
+static poyo_status simulate_once(const image *src, const animate_def *def, const double *wall, double lambda,
+                                 motion *m, poyo_error *err)
 {
     memset(m, 0, sizeof *m);
     softbody *sb = NULL;
@@ -203,7 +204,8 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     st = impulse_begin(&run, &def->impulse, sb, &m->lat, src->w, src->h, err);
     if (st != POYO_OK)
         goto fail;
-    st = softbody_calibrate(sb, run.px, run.py, def->fps, err);
+    st = wall ? softbody_calibrate_lambda(sb, lambda, def->fps, err)
+              : softbody_calibrate(sb, run.px, run.py, def->fps, err);
     if (st != POYO_OK)
         goto fail;
     if (land)
@@ -271,7 +273,7 @@ static void motion_box(const motion *m, double box[4])
 
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *m, poyo_error *err)
 {
-    poyo_status st = simulate_once(src, def, NULL, m, err);
+    poyo_status st = simulate_once(src, def, NULL, 0.0, m, err);
     if (st != POYO_OK)
         return st;
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
@@ -297,8 +299,9 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         double wall[4], rest[4] = { m->lat.bx0, m->lat.by0, m->lat.bx1, m->lat.by1 };
         render_keep_rest(&place, W, H, rest);
         render_inner_box(place, W, H, wall);
+        double lambda = m->lambda; /* the same body, pressed the same way */
         motion_free(m);
-        if ((st = simulate_once(src, def, wall, m, err)) != POYO_OK)
+        if ((st = simulate_once(src, def, wall, lambda, m, err)) != POYO_OK)
             return st;
         walled = 1;
     }

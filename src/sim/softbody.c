@@ -1210,7 +1210,13 @@ poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py,
 {
     if (!(fps > 0.0))
         return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be positive");
-    double lambda = softbody_main_lambda(sb, px, py);
+    return softbody_calibrate_lambda(sb, softbody_main_lambda(sb, px, py), fps, err);
+}
+
+poyo_status softbody_calibrate_lambda(softbody *sb, double lambda, double fps, poyo_error *err)
+{
+    if (!(fps > 0.0))
+        return poyo_fail(err, POYO_ERR_USAGE, "frame rate must be positive");
     if (!(lambda > 0.0))
         return poyo_fail(err, POYO_ERR_INPUT, "the shape has no free part that can wobble");
     sb->lambda = lambda;

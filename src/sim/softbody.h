@@ -108,6 +108,9 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py);
 /* Sets the step size, stiffness and damping so that the wobble excited by the
  * pattern has frequency def->hz and damping ratio def->damping at fps frames/s. */
 poyo_status softbody_calibrate(softbody *sb, const double *px, const double *py, double fps, poyo_error *err);
+/* The same with the main wobble's eigenvalue already known (softbody_lambda
+ * of a body built and pressed the same way), so it is not found again. */
+poyo_status softbody_calibrate_lambda(softbody *sb, double lambda, double fps, poyo_error *err);
 /* Energy of the body, in the body's own units: sum over nodes of count/2 |v|^2
  * plus alpha / (2 dt^2) times the squared distances of every cluster member from
  * its cluster's goal. Conserved by an undamped run up to the integrator's
