@@ -264,6 +264,22 @@ double renderer_bytes(int w, int h)
     return src + (double)w * h * (4.0 + 4.0 + 8.0);
 }
 
+/* How many times the canvas's resolution the placed source is kept at. */
+static int source_up(int w, int h) { return w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1; }
+
+/* src placed on a w x h canvas at place, premultiplied, bordered and
+ * upsampled by source_up, into *out. */
+static poyo_status place_source(const image *src, int w, int h, placement place, float **out, poyo_error *err)
+{
+    image placed;
+    poyo_status st = image_place(src, w, h, place.pw, place.ph, place.ox, place.oy, &placed, err);
+    if (st == POYO_OK) {
+        st = premultiply_padded(&placed, source_up(w, h), out, err);
+        image_free(&placed);
+    }
+    return st;
+}
+
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err)
 {
@@ -290,7 +306,7 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->mask = malloc((size_t)w * h);
     r->src_max_x = (float)(w + PAD);
     r->src_max_y = (float)(h + PAD);
-    r->up = w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1;
+    r->up = source_up(w, h);
     r->src_stride = ((size_t)w + 2 * PAD) * 4 * (size_t)r->up;
     for (int a = 0; a < 256; a++) {
         float k = a ? 255.0f / (float)a : 0.0f;
@@ -302,18 +318,51 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", w, h);
     }
     if (src) {
-        image placed;
-        poyo_status st = image_place(src, w, h, place.pw, place.ph, place.ox, place.oy, &placed, err);
-        if (st == POYO_OK) {
-            st = premultiply_padded(&placed, r->up, &r->src, err);
-            image_free(&placed);
-        }
+        poyo_status st = place_source(src, w, h, place, &r->src, err);
         if (st != POYO_OK) {
             renderer_free(r);
             return st;
         }
     }
     return POYO_OK;
+}
+
+poyo_status render_source_make(const image *src, int w, int h, placement place, render_source *out,
+                               poyo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    poyo_status st = place_source(src, w, h, place, &out->px, err);
+    if (st != POYO_OK)
+        return st;
+    out->from = src;
+    out->w = w;
+    out->h = h;
+    out->place = place;
+    return POYO_OK;
+}
+
+void render_source_free(render_source *s)
+{
+    free(s->px);
+    memset(s, 0, sizeof *s);
+}
+
+static int same_place(placement a, placement b)
+{
+    return a.pw == b.pw && a.ph == b.ph && a.ox == b.ox && a.oy == b.oy && a.sx == b.sx && a.sy == b.sy;
+}
+
+poyo_status renderer_init_from(renderer *r, const image *src, const render_source *s, const lattice *lat, int w,
+                               int h, placement place, poyo_error *err)
+{
+    if (!s || !s->px || !src || s->from != src || s->w != w || s->h != h || !same_place(s->place, place))
+        return renderer_init(r, src, lat, w, h, place, err);
+    poyo_status st = renderer_init(r, NULL, lat, w, h, place, err);
+    if (st == POYO_OK) {
+        r->src = s->px;
+        r->shared_src = 1;
+    }
+    return st;
 }
 
 void renderer_free(renderer *r)

@@ -61,9 +61,28 @@ void render_inner_box(placement place, int w, int h, double box[4]);
 /* Bytes a renderer for a w x h canvas holds at its peak, with its clones on
  * eight threads: the source copy, the placed stamp it is made from, the masks. */
 double renderer_bytes(int w, int h);
+/* The source a renderer samples, made ahead of it: src placed on a w x h
+ * canvas at place, premultiplied, bordered and upsampled. */
+typedef struct render_source {
+    const image *from;       /* the image it was made from */
+    int w, h;
+    placement place;
+    float *px;               /* as renderer.src */
+} render_source;
+
 /* Prepares drawing src (iw x ih) with its lattice on a w x h canvas. */
 poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int w, int h, placement place,
                           poyo_error *err);
+/* Makes the source renderer_init would make for src on a w x h canvas at place. */
+poyo_status render_source_make(const image *src, int w, int h, placement place, render_source *out,
+                               poyo_error *err);
+/* Frees it; safe on a zeroed one and twice. */
+void render_source_free(render_source *s);
+/* renderer_init that samples the source made ahead (s, which it then uses
+ * and leaves to its owner) when s was made from src for this canvas and
+ * placement; otherwise makes its own. */
+poyo_status renderer_init_from(renderer *r, const image *src, const render_source *s, const lattice *lat, int w,
+                               int h, placement place, poyo_error *err);
 /* Draws one frame for node positions (x, y) into rgba (w * h * 4, straight alpha). */
 void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba);
 /* Frees the renderer's buffers; safe twice. */

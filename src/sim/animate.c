@@ -5,6 +5,7 @@
 
 #include "clip.h"
 #include "geom/vec2.h"
+#include "util/workers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ void motion_free(motion *m)
     if (!m)
         return;
     lattice_free(&m->lat);
+    render_source_free(&m->made);
     free(m->x);
     free(m->y);
     free(m->qx);
@@ -271,6 +273,32 @@ static void motion_box(const motion *m, double box[4])
         render_bounds(&m->lat, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, box);
 }
 
+/* The run inside walls (part 0) and the source for its placement (part 1). */
+typedef struct rerun {
+    const image *src;
+    const animate_def *def;
+    const double *wall;
+    double lambda;         /* the main wobble's eigenvalue the first run found */
+    motion *m;
+    poyo_status st;
+    poyo_error *err;
+    placement place;
+    int w, h;
+    render_source made;    /* empty when it could not be made: the renderer makes its own */
+} rerun;
+
+static void rerun_part(void *arg, int i)
+{
+    rerun *r = arg;
+    if (i == 0) {
+        r->st = simulate_once(r->src, r->def, r->wall, r->lambda, r->m, r->err);
+    } else {
+        poyo_error ignored;
+        if (render_source_make(r->src, r->w, r->h, r->place, &r->made, &ignored) != POYO_OK)
+            render_source_free(&r->made);
+    }
+}
+
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *m, poyo_error *err)
 {
     poyo_status st = simulate_once(src, def, NULL, 0.0, m, err);
@@ -299,10 +327,21 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         double wall[4], rest[4] = { m->lat.bx0, m->lat.by0, m->lat.bx1, m->lat.by1 };
         render_keep_rest(&place, W, H, rest);
         render_inner_box(place, W, H, wall);
-        double lambda = m->lambda; /* the same body, pressed the same way */
+        rerun r = { src, def, wall, m->lambda, m, POYO_OK, err, place, W, H, { 0 } };
         motion_free(m);
-        if ((st = simulate_once(src, def, wall, lambda, m, err)) != POYO_OK)
-            return st;
+        /* the source the frames are drawn from depends on the placement
+         * alone: made on another thread while the walled run films */
+        if (def->threads > 1) {
+            workers_run(2, rerun_part, &r);
+        } else {
+            rerun_part(&r, 0);
+            rerun_part(&r, 1);
+        }
+        if (r.st != POYO_OK) {
+            render_source_free(&r.made);
+            return r.st;
+        }
+        m->made = r.made;
         walled = 1;
     }
     m->place = place;
@@ -328,6 +367,6 @@ poyo_status animate_render(const image *src, const motion *m, const animate_def 
         p.ox = (int)floor(m->place.ox * r + 0.5 * (W - m->canvas_w * r) + 0.5);
         p.oy = (int)floor(m->place.oy * r + 0.5 * (H - m->canvas_h * r) + 0.5);
     }
-    clip_view v = { src, &m->lat, p, W, H, def->fps, def->loop, def->threads, NULL, NULL };
+    clip_view v = { src, &m->lat, p, W, H, def->fps, def->loop, def->threads, NULL, NULL, &m->made };
     return clip_render(&v, m->x, m->y, m->n, m->count, out, err);
 }

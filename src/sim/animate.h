@@ -45,6 +45,7 @@ typedef struct motion {
     placement place;       /* where the rest image sits on the canvas it was simulated for */
     int canvas_w, canvas_h;/* that canvas */
     int walled;            /* 1: the motion was kept inside the canvas's edges by walls */
+    render_source made;    /* the source drawn from, made for place while the walled run filmed (or empty) */
 } motion;
 
 /* The body the impulse acts on: its anchor the impulse's own unless given; a

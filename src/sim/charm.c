@@ -778,7 +778,7 @@ poyo_status charm_render(const charm_def *def, const charm_clip *clip, anim *out
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", W, H);
     rope_layer rl = { def, clip, cov };
     clip_view v = { clip->n > 0 ? &clip->stamp : NULL, &clip->lat, clip->place, W, H, def->fps, def->loop,
-                    def->threads, draw_rope_under, &rl };
+                    def->threads, draw_rope_under, &rl, NULL };
     poyo_status st = clip_render(&v, clip->x, clip->y, clip->n, clip->count, out, err);
     free(cov);
     return st;

@@ -428,7 +428,8 @@ poyo_status clip_render(const clip_view *v, const double *x, const double *y, in
     poyo_status st = memlimit_check_clip(&lc, "--size, --fps or --duration", err);
     if (st != POYO_OK)
         return st;
-    if (v->src && (st = renderer_init(&r, v->src, v->lat, v->width, v->height, v->place, err)) != POYO_OK)
+    if (v->src && (st = renderer_init_from(&r, v->src, v->made, v->lat, v->width, v->height, v->place, err)) !=
+                      POYO_OK)
         return st;
     /* with a stamp, every pixel of every frame is drawn (renderer_draw_frames) */
     st = v->src ? anim_init_undrawn(out, v->width, v->height, count, v->fps, err)

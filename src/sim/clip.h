@@ -116,6 +116,7 @@ typedef struct clip_view {
     int threads;           /* threads drawing frames side by side (1 to 8) */
     clip_layer_fn layer;   /* may be NULL */
     void *user;            /* for layer */
+    const render_source *made; /* the stamp's source made ahead for this canvas and place, or NULL */
 } clip_view;
 
 /* Draws count frames of node positions x, y (n per frame, image pixels) into

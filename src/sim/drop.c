@@ -643,7 +643,7 @@ poyo_status drop_render(const image *src, const sdf_scene *scene, const drop_mot
     if (def->draw_scene && scene)
         drop_paint_scene(scene, def->scene_rgb, layer, W, H);
     over_scene os = { layer };
-    clip_view v = { src, &m->lat, m->place, W, H, def->fps, def->loop, def->threads, stamp_over_scene, &os };
+    clip_view v = { src, &m->lat, m->place, W, H, def->fps, def->loop, def->threads, stamp_over_scene, &os, NULL };
     poyo_status st = clip_render(&v, m->x, m->y, m->n, m->count, out, err);
     if (st == POYO_OK && m->settled) {
         long hold = lround(def->hold * def->fps);

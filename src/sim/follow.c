@@ -336,6 +336,6 @@ done:
 poyo_status follow_render(const image *src, const motion *m, const follow_def *def, anim *out, poyo_error *err)
 {
     clip_view v = { src, &m->lat, follow_placement(src->w, src->h, &m->lat, def), def->width, def->height, def->fps,
-                    def->loop, def->threads, NULL, NULL };
+                    def->loop, def->threads, NULL, NULL, NULL };
     return clip_render(&v, m->x, m->y, m->n, m->count, out, err);
 }

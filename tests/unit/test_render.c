@@ -276,7 +276,52 @@ static void fit_too_tall_keeps_bottom_or_centres(void)
     }
 }
 
+/* A source made ahead draws the same frame as the renderer's own, and one
+ * made for another placement or image is not used: the renderer makes its own. */
+static void source_made_ahead_draws_the_same(void)
+{
+    image im = make_stamp(40, 30), other = make_stamp(40, 30);
+    lattice lat;
+    ENSURE(lattice_build(&im, 10, &lat, NULL) == POYO_OK);
+    double *x = malloc((size_t)lat.count * sizeof *x), *y = malloc((size_t)lat.count * sizeof *y);
+    for (int k = 0; k < lat.count; k++) {
+        double qx = lat.ox + lat.ni[k] * lat.h, qy = lat.oy + lat.nj[k] * lat.h;
+        x[k] = qx + 2.0 * sin(qy / 5.0);
+        y[k] = qy + 1.5 * cos(qx / 7.0);
+    }
+    placement pl = { 80, 60, 24, 30, 2.0, 2.0 }, moved = pl;
+    moved.ox++;
+    size_t bytes = 128 * 128 * 4;
+    uint8_t *own = malloc(bytes), *ahead = malloc(bytes);
+    renderer r;
+    ENSURE(renderer_init(&r, &im, &lat, 128, 128, pl, NULL) == POYO_OK);
+    renderer_draw(&r, x, y, own);
+    renderer_free(&r);
+    render_source made[3];
+    ENSURE(render_source_make(&im, 128, 128, pl, &made[0], NULL) == POYO_OK);
+    ENSURE(render_source_make(&im, 128, 128, moved, &made[1], NULL) == POYO_OK);
+    ENSURE(render_source_make(&other, 128, 128, pl, &made[2], NULL) == POYO_OK);
+    for (int t = 0; t < 3; t++) {
+        ENSURE(renderer_init_from(&r, &im, &made[t], &lat, 128, 128, pl, NULL) == POYO_OK);
+        ENSURE_MSG((r.src == made[t].px) == (t == 0), "source %d: used %d", t, r.src == made[t].px);
+        memset(ahead, 0x5a, bytes);
+        renderer_draw(&r, x, y, ahead);
+        ENSURE_MSG(memcmp(own, ahead, bytes) == 0, "source %d draws another frame", t);
+        renderer_free(&r);
+        render_source_free(&made[t]);
+        render_source_free(&made[t]); /* twice is safe */
+    }
+    free(own);
+    free(ahead);
+    free(x);
+    free(y);
+    lattice_free(&lat);
+    image_free(&im);
+    image_free(&other);
+}
+
 const struct test_case test_cases[] = {
+    { "source_made_ahead_draws_the_same", source_made_ahead_draws_the_same },
     { "fit_too_tall_keeps_bottom_or_centres", fit_too_tall_keeps_bottom_or_centres },
     { "kicked_bodies_never_tear", kicked_bodies_never_tear },
     { "identity_copies_the_placed_image", identity_copies_the_placed_image },
