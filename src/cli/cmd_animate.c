@@ -563,6 +563,7 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
         job_fail(job, name, err.msg);
         goto done;
     }
+    motion_drop_source(&m);
     rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
     rc = write_job(o, job, &a, &rr, &od, input, name, tmp);
 done:

@@ -256,16 +256,16 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
     return POYO_OK;
 }
 
+/* How many times the canvas's resolution the placed source is kept at. */
+static int source_up(int w, int h) { return w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1; }
+
 double renderer_bytes(int w, int h)
 {
-    int up = w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1;
+    int up = source_up(w, h);
     double src = ((double)w + 2 * PAD) * up * ((double)h + 2 * PAD) * up * 4.0 * sizeof(float);
     /* the placed canvas, the stamp resampled for it (at most the canvas), a mask per thread */
     return src + (double)w * h * (4.0 + 4.0 + 8.0);
 }
-
-/* How many times the canvas's resolution the placed source is kept at. */
-static int source_up(int w, int h) { return w <= UP2_MAX_SIDE && h <= UP2_MAX_SIDE ? 2 : 1; }
 
 /* src placed on a w x h canvas at place, premultiplied, bordered and
  * upsampled by source_up, into *out. */

@@ -68,6 +68,8 @@ void motion_free(motion *m)
     memset(m, 0, sizeof *m);
 }
 
+void motion_drop_source(motion *m) { render_source_free(&m->made); }
+
 void motion_take(motion *m, clip_frames *c)
 {
     m->x = c->x;

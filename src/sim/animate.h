@@ -69,6 +69,9 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *o
 void motion_take(motion *m, clip_frames *c);
 /* Frees a motion; safe on a zeroed one. */
 void motion_free(motion *m);
+/* Frees the source made ahead for its frames (m->made), once they are drawn:
+ * the encoders need the room. */
+void motion_drop_source(motion *m);
 /* Draws the frames of m on the canvas def asks for. */
 poyo_status animate_render(const image *src, const motion *m, const animate_def *def, anim *out, poyo_error *err);
 
