@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util/workers.h"
 
 #define MAX_WORKERS 256
 
@@ -72,8 +73,8 @@ char *batch_trap(void)
 
 int batch_cores(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+    int n = workers_cpus();
+    return n > MAX_WORKERS ? MAX_WORKERS : n;
 }
 
 static double now_s(void)

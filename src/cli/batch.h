@@ -61,7 +61,7 @@ int batch_run(batch_job *jobs, int n, int workers, batch_fn fn, void *ctx, const
 char *batch_trap(void);
 /* Restores the handlers batch_trap replaced (a no-op without batch_trap). */
 void batch_untrap(void);
-/* Number of online processors, at least 1. */
+/* Number of processors this process may run on (workers_cpus), at least 1. */
 int batch_cores(void);
 /* Prints the JSON object for a job on standard output (one line). */
 void batch_print_json(const batch_job *job);

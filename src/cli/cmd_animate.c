@@ -25,6 +25,7 @@
 #include "util/bytebuf.h"
 #include "util/fileio.h"
 #include "util/memlimit.h"
+#include "util/workers.h"
 
 static const char *anchor_name(anchor_kind a)
 {
@@ -1453,7 +1454,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     name_outputs(&jl, &o, many, text_mode, frames_only);
     drop_earlier_outputs(&jl, o.verbose);
     /* one file: its frames are drawn on every core; many: one file per core */
-    o.anim.threads = jl.n == 1 || o.workers == 1 ? (batch_cores() < 8 ? batch_cores() : 8) : 1;
+    o.anim.threads = jl.n == 1 || o.workers == 1 ? workers_threads_now() : 1;
     o.out.webp.threads = o.anim.threads;
     o.out.quant.threads = o.anim.threads;
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1, o.skip_existing };

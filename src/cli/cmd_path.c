@@ -22,6 +22,7 @@
 #include "util/bytebuf.h"
 #include "util/fileio.h"
 #include "util/memlimit.h"
+#include "util/workers.h"
 
 #define COORD_MAX CLI_PATH_COORD_MAX
 #define MAX_WAYPOINTS CLI_PATH_WAYPOINTS_MAX
@@ -479,7 +480,7 @@ static int path_prepare_stamp(path_args *a, const path *pth, int closed, char **
             return 2;
         }
     }
-    a->o.follow.threads = batch_cores() < 8 ? batch_cores() : 8;
+    a->o.follow.threads = workers_threads_now();
     a->o.out.webp.threads = a->o.follow.threads;
     a->o.out.quant.threads = a->o.follow.threads;
     if (follow_check_def(&a->o.follow, &err) != POYO_OK) {

@@ -17,6 +17,7 @@
 #include "image/output.h"
 #include "sim/charm.h"
 #include "util/memlimit.h"
+#include "util/workers.h"
 
 static void usage(FILE *out)
 {
@@ -242,7 +243,7 @@ static int rope_validate(rope_opts *o)
     int ok = 1;
     memlimit_set(o->max_memory);
     poyo_error err;
-    o->charm.threads = batch_cores() < 8 ? batch_cores() : 8;
+    o->charm.threads = workers_threads_now();
     o->out.webp.threads = o->charm.threads;
     o->out.quant.threads = o->charm.threads;
     if (ok && charm_check_def(&o->charm, &err) != POYO_OK) {

@@ -20,6 +20,7 @@
 #include "sim/drop.h"
 #include "util/fileio.h"
 #include "util/memlimit.h"
+#include "util/workers.h"
 
 static void usage(FILE *out)
 {
@@ -326,7 +327,7 @@ static int sdf_validate(sdf_args *a)
     int ok = 1;
     memlimit_set(a->j.max_memory);
     poyo_error err;
-    a->j.def.threads = batch_cores() < 8 ? batch_cores() : 8;
+    a->j.def.threads = workers_threads_now();
     a->j.out.webp.threads = a->j.def.threads;
     a->j.out.quant.threads = a->j.def.threads;
     if (ok && a->j.stamp && drop_check_def(&a->j.def, &err) != POYO_OK) {

@@ -623,7 +623,11 @@ static void write_some(void *arg, int i)
  * returns how many. */
 static int split_frames(write_job *j, int count, int threads)
 {
-    int n = j->lossy ? 1 : threads < count ? threads : count;
+    int n = j->lossy || threads < 2 ? 1 : threads;
+    if (n > WORKERS_MAX)
+        n = WORKERS_MAX;
+    if (n > count)
+        n = count;
     double total = 0.0, seen = 0.0;
     for (int f = 0; f < count; f++)
         total += rect_area(j->plan[f].r);
@@ -690,7 +694,7 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         p->g->code = p->code;
     }
     write_head(j.part[0].g, &ix, w, h, bits, a->loop);
-    workers_run(n, write_some, &j);
+    workers_run(n, q->threads, write_some, &j);
     for (int i = 1; i < n; i++)
         gif_put(j.part[0].g, j.part[i].out.data, j.part[i].out.len);
     gif_put(j.part[0].g, (const uint8_t *)";", 1);

@@ -284,6 +284,7 @@ static int same_as_first(const anim *a, int f)
  * frames as the next. */
 typedef struct frame_parts {
     int n;                        /* parts */
+    int threads;                  /* threads they run on */
     int first[WORKERS_MAX + 1];   /* part k's frames are first[k] to first[k + 1] - 1 */
     uint8_t *copy;                /* per frame: it is a copy of frame 0 */
     unsigned copies;              /* frame 0 and its copies */
@@ -301,7 +302,12 @@ static int parts_init(frame_parts *fp, const anim *a, int threads)
         fp->copies += fp->copy[f];
         drawn += !fp->copy[f];
     }
-    fp->n = threads < drawn ? threads : drawn;
+    fp->threads = threads;
+    fp->n = threads;
+    if (fp->n > WORKERS_MAX)
+        fp->n = WORKERS_MAX;
+    if (fp->n > drawn)
+        fp->n = drawn;
     if (fp->n < 1)
         fp->n = 1;
     int k = 1, seen = 0;
@@ -433,7 +439,7 @@ static int count_colours(const anim *a, const binarize *bz, const frame_parts *f
     memset(part, 0, sizeof part);
     part[0].cc = *cc;
     count_job j = { a, *bz, fp, part };
-    workers_run(fp->n, count_part_frames, &j);
+    workers_run(fp->n, fp->threads, count_part_frames, &j);
     *cc = part[0].cc;
     int bad = part[0].bad;
     for (int i = 0; i < fp->n && !bad; i++) {
@@ -612,7 +618,7 @@ static poyo_status index_nearest(const anim *a, const binarize *bz, const frame_
                                  int tr, size_t colours, indexed *out, poyo_error *err)
 {
     index_job j = { a, *bz, fp, spal, tr, cache_bits(colours), out, { 0 } };
-    workers_run(fp->n, index_part, &j);
+    workers_run(fp->n, fp->threads, index_part, &j);
     for (int i = 0; i < fp->n; i++)
         if (j.bad[i])
             return poyo_fail(err, POYO_ERR_NOMEM, "out of memory while quantising");

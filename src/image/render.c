@@ -866,17 +866,18 @@ static void draw_some(void *arg, int i)
 poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, int n, int count, uint8_t *frames,
                                  int threads, poyo_error *err)
 {
-    if (threads > WORKERS_MAX)
-        threads = WORKERS_MAX;
-    if (threads > count / 4)
-        threads = count / 4;
-    if (threads < 1)
-        threads = 1;
+    int parts = threads;
+    if (parts > WORKERS_MAX)
+        parts = WORKERS_MAX;
+    if (parts > count / 4)
+        parts = count / 4;
+    if (parts < 1)
+        parts = 1;
     renderer extra[WORKERS_MAX];
     draw_task tasks[WORKERS_MAX];
     int made = 1;
     poyo_status st = POYO_OK;
-    for (int t = 1; t < threads; t++) {
+    for (int t = 1; t < parts; t++) {
         if (renderer_clone(&extra[t], r, err) != POYO_OK)
             break;
         made = t + 1;
@@ -891,7 +892,7 @@ poyo_status renderer_draw_frames(renderer *r, const double *x, const double *y, 
         tasks[t].step = made;
         tasks[t].frames = frames;
     }
-    workers_run(made, draw_some, tasks);
+    workers_run(made, threads, draw_some, tasks);
     size_t fb = (size_t)r->w * r->h * 4;
     for (int f = 1; f < count; f++)
         if (same_as_first(&tasks[0], f))

@@ -333,12 +333,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         motion_free(m);
         /* the source the frames are drawn from depends on the placement
          * alone: made on another thread while the walled run films */
-        if (def->threads > 1) {
-            workers_run(2, rerun_part, &r);
-        } else {
-            rerun_part(&r, 0);
-            rerun_part(&r, 1);
-        }
+        workers_run(2, def->threads, rerun_part, &r);
         if (r.st != POYO_OK) {
             render_source_free(&r.made);
             return r.st;

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
         bytebuf b = { NULL, 0, 0 };
         gif_stats gs;
         quantize_def q = quantize_default_def();
-        q.threads = threads;
+        q.threads = threads < 1 ? 1 : threads > WORKERS_MAX ? WORKERS_MAX : threads;
         if (gif_encode(&a, &q, &b, &gs, &err) != POYO_OK) {
             fprintf(stderr, "stagebench: %s\n", err.msg);
             return 1;
