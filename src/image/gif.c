@@ -620,26 +620,19 @@ static void write_some(void *arg, int i)
 
 /* Splits the count frames into parts of about the same number of pixels
  * written (lossy LZW carries what it wrote from frame to frame: one part);
- * returns how many. */
+ * returns how many, 0 when out of memory. */
 static int split_frames(write_job *j, int count, int threads)
 {
     int n = j->lossy || threads < 2 ? 1 : threads;
     if (n > WORKERS_MAX)
         n = WORKERS_MAX;
-    if (n > count)
-        n = count;
-    double total = 0.0, seen = 0.0;
+    double *area = malloc((size_t)count * sizeof *area);
+    if (!area)
+        return 0;
     for (int f = 0; f < count; f++)
-        total += rect_area(j->plan[f].r);
-    int k = 1;
-    j->first[0] = 0;
-    for (int f = 0; f < count && k < n; f++) {
-        seen += rect_area(j->plan[f].r);
-        if (seen * n >= total * k && f + 1 < count)
-            j->first[k++] = f + 1;
-    }
-    n = k;
-    j->first[n] = count;
+        area[f] = rect_area(j->plan[f].r);
+    n = workers_split(area, count, n, j->first);
+    free(area);
     return n;
 }
 
@@ -675,6 +668,10 @@ poyo_status gif_encode(const anim *a, const quantize_def *q, bytebuf *out, gif_s
         bits++;
     j = (write_job){ &ix, plan, src, delays, w, bits, q->lossy, { 0 }, { { 0 } } };
     int n = split_frames(&j, count, q->threads);
+    if (n == 0) {
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory while writing the GIF");
+        goto done;
+    }
     for (; parts < n; parts++) {
         write_part *p = &j.part[parts];
         p->g = malloc(sizeof *p->g);

@@ -303,22 +303,16 @@ static int parts_init(frame_parts *fp, const anim *a, int threads)
         drawn += !fp->copy[f];
     }
     fp->threads = threads;
-    fp->n = threads;
-    if (fp->n > WORKERS_MAX)
-        fp->n = WORKERS_MAX;
-    if (fp->n > drawn)
-        fp->n = drawn;
-    if (fp->n < 1)
-        fp->n = 1;
-    int k = 1, seen = 0;
-    fp->first[0] = 0;
-    for (int f = 0; f < a->count && k < fp->n; f++) {
-        seen += !fp->copy[f];
-        if ((long)seen * fp->n >= (long)drawn * k) /* parts before k have their share */
-            fp->first[k++] = f + 1;
-    }
-    while (k <= fp->n)
-        fp->first[k++] = a->count;
+    int n = threads < WORKERS_MAX ? threads : WORKERS_MAX;
+    if (n > drawn) /* every part holds a drawn frame */
+        n = drawn;
+    double *weight = malloc((size_t)a->count * sizeof *weight);
+    if (!weight)
+        return -1;
+    for (int f = 0; f < a->count; f++)
+        weight[f] = !fp->copy[f];
+    fp->n = workers_split(weight, a->count, n, fp->first);
+    free(weight);
     return 0;
 }
 

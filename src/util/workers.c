@@ -195,6 +195,22 @@ void workers_run(int parts, int threads, void (*fn)(void *arg, int i), void *arg
     atomic_flag_clear(&pool.busy);
 }
 
+int workers_split(const double *weight, int count, int parts, int *first)
+{
+    double total = 0.0, seen = 0.0;
+    for (int f = 0; f < count; f++)
+        total += weight[f];
+    int k = 1;
+    first[0] = 0;
+    for (int f = 0; f < count && k < parts; f++) {
+        seen += weight[f];
+        if (seen * parts >= total * k && f + 1 < count) /* runs before k have their share */
+            first[k++] = f + 1;
+    }
+    first[k] = count;
+    return k;
+}
+
 int workers_cpus(void)
 {
 #if defined(__linux__)

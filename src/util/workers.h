@@ -14,6 +14,12 @@
  * leaves its parts to the others. The parts must not depend on running at
  * the same time, nor on the thread they run on. */
 void workers_run(int parts, int threads, void (*fn)(void *arg, int i), void *arg);
+/* Splits items 0 to count - 1, of the given weights, into at most `parts`
+ * runs of about equal weight for workers_run: run k is items first[k] to
+ * first[k + 1] - 1 (first has room for parts + 1); each run ends with the item
+ * that brings the runs so far to their share, and none is empty. Returns the
+ * number of runs (1 when parts < 1). */
+int workers_split(const double *weight, int count, int parts, int *first);
 /* The CPUs this process may run on (its affinity mask, which taskset and
  * cpusets narrow), else those online; at least 1. */
 int workers_cpus(void);
