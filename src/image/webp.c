@@ -188,7 +188,7 @@ static WebPEncodingError encode_lossy(const WebPConfig *config, const uint8_t *s
         return VP8_ENC_ERROR_OUT_OF_MEMORY;
     pic.width = w;
     pic.height = h;
-    pic.use_argb = 1;
+    pic.use_argb = 0;   /* imported straight to YUV, as WebPEncode would convert it */
     int opaque = 1;
     for (int y = 0; y < h && opaque; y++)
         for (int x = 0; x < w; x++)
@@ -196,7 +196,7 @@ static WebPEncodingError encode_lossy(const WebPConfig *config, const uint8_t *s
                 opaque = 0;
                 break;
             }
-    int ok = WebPPictureImportRGBA(&pic, src, (int)rb) && WebPPictureARGBToYUVA(&pic, WEBP_YUV420);
+    int ok = WebPPictureImportRGBA(&pic, src, (int)rb);
     if (ok && !opaque) {
         WebPCleanupTransparentArea(&pic);
         pic.a = NULL;   /* inside the picture's own block, freed with it */
