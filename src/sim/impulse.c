@@ -812,13 +812,49 @@ static double affine_turn(const impulse_run *run, const softbody_nodes *nd, cons
     return atan2(a21 - a12, 2 + a11 + a22);
 }
 
+/* The highest and lowest opaque pixel for the nodes' heights y: the
+ * corners of each drawn cell's box of opaque pixels, moved with its four
+ * nodes. Returns 0 when no cell has one. */
+static int opaque_rows(const lattice *l, const double *y, double *top, double *bottom)
+{
+    *top = INFINITY;
+    *bottom = -INFINITY;
+    for (int cj = 0; cj + 1 < l->ny; cj++)
+        for (int ci = 0; ci + 1 < l->nx; ci++) {
+            size_t c = (size_t)cj * (l->nx - 1) + ci;
+            const float *b = l->cell_box + 4 * c;
+            if (!l->cell[c] || b[0] > b[2] || b[1] > b[3])
+                continue;
+            int k[4];
+            for (int i = 0; i < 4; i++)
+                k[i] = l->index[(size_t)(cj + (i >> 1)) * l->nx + ci + (i & 1)];
+            if (k[0] < 0 || k[1] < 0 || k[2] < 0 || k[3] < 0)
+                continue;
+            for (int corner = 0; corner < 4; corner++) {
+                double u = ((corner & 1 ? b[2] : b[0]) - (l->ox + ci * l->h)) / l->h;
+                double v = ((corner >> 1 ? b[3] : b[1]) - (l->oy + cj * l->h)) / l->h;
+                double py = (1 - u) * (1 - v) * y[k[0]] + u * (1 - v) * y[k[1]] + (1 - u) * v * y[k[2]] + u * v * y[k[3]];
+                *top = fmin(*top, py);
+                *bottom = fmax(*bottom, py);
+            }
+        }
+    return *bottom > *top;
+}
+
 /* How much shorter (squash) or taller (stretch) the opaque box is now, over
- * its height: the mean move of its top and of its bottom edge, sampled
- * across its width where cells are drawn. The nodes reach past the opaque
- * edges (a cell's worth on a thin bar), so pressing them moves the edges
- * less than the nodes. */
+ * its height. Squash: the mean move of its top and of its bottom edge,
+ * sampled across its width where cells are drawn (the nodes reach past the
+ * opaque edges, a cell's worth on a thin bar, so pressing them moves the
+ * edges less than the nodes). Stretch: the height of the opaque pixels
+ * themselves, as a viewer sees it: a free body pulled by its top edge raised
+ * a thumbs-up's knuckles more than its thumb, and the mean edge rose 1.2
+ * times as far as the picture grew. */
 static double height_change(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
+    double t0, b0, t1, b1;
+    if (run->def.kind == IMPULSE_STRETCH && opaque_rows(run->lat, ry, &t0, &b0) &&
+        opaque_rows(run->lat, nd->y, &t1, &b1))
+        return (b1 - t1) / (b0 - t0) - 1.0;
     double box[4];
     opaque_box(run->lat, box);
     double x0 = box[0], y0 = box[1], x1 = box[2], y1 = box[3];
