@@ -373,6 +373,9 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
     }
 }
 
+/* How long a finger on a free body draws back with it before it rolls off, s. */
+#define POKE_FREE_DRAW 0.08
+
 static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
 
 /* A body that lands keeps upright, as a stamp should: a turn away from how it
@@ -492,15 +495,18 @@ static void leap_pins(impulse_run *run, double u)
 
 /* A finger rolls off, f (0 to 1) of the way: the handles dented least let go
  * first, the deepest last, each at once, so the dent springs back over a few
- * frames and keeps its energy. */
+ * frames and keeps its energy. The handles that do not move (the hand on a
+ * free body's far side) hold on until the impulse lets go. */
 static void roll_off(impulse_run *run, double f)
 {
     double most = 0.0;
     for (int h = 0; h < run->nh; h++)
         most = fmax(most, hypot(run->hdx[h], run->hdy[h]));
-    for (int h = 0; h < run->nh; h++)
-        if (f >= hypot(run->hdx[h], run->hdy[h]) / most)
+    for (int h = 0; h < run->nh; h++) {
+        double d = hypot(run->hdx[h], run->hdy[h]);
+        if (d > 0.0 && f >= d / most)
             softbody_set_pinned(run->sb, run->hk[h], 0);
+    }
 }
 
 /* The palms and the handles' pins at a (the share of the press's peak). */
@@ -540,15 +546,22 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         let_go(run);
     else if (te > t_off && run->launch > 0.0)
         leap_pins(run, fmin(1.0, lift));
-    else if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn))
-        /* a free body would hang from the last pins of a roll-off and
-         * swing, and a twist is a turn of the whole hand: the finger draws
-         * back with the body instead, to half its depth, the twisting hand to
-         * 60 % of its turn, and lets go there. Let go at the peak, the body
-         * sprang back within one frame; a free poke let go at 60 % made the
-         * clip's largest step more than 3 times the median in 27 of 65 clips,
-         * at half in 16 */
-        press_pins(run, run->gain * (1.0 - (run->turn ? 0.4 : 0.5) * smoothstep(lift)));
+    else if (te > t_off && run->t_lift > 0.0 && run->free && !run->turn) {
+        /* a free poke: the finger draws back with the body to half its depth
+         * over two frames' time, then rolls off, the far side held until it
+         * is done. Let go at half its depth, the dent sprang back within one
+         * frame, the clip's largest step more than 3 times the median in 16
+         * of 65 clips; rolled off over three frames' time, in 3 */
+        double draw = POKE_FREE_DRAW / run->t_lift;
+        if (lift <= draw)
+            press_pins(run, run->gain * (1.0 - 0.5 * smoothstep(lift / draw)));
+        else
+            roll_off(run, (lift - draw) / (1.0 - draw));
+    } else if (te > t_off && run->t_lift > 0.0 && run->turn)
+        /* a twist is a turn of the whole hand: the hand turns back with the
+         * body to 60 % of its turn and lets go there (let go at the peak, the
+         * turn sprang back within one frame) */
+        press_pins(run, run->gain * (1.0 - 0.4 * smoothstep(lift)));
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
     else
@@ -638,12 +651,15 @@ static void press_timing(impulse_run *run)
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* and rolls off over a frame's time: let go all at once, the dent sprang
-     * back within one frame, the clip's largest step by far. A free body is
-     * not rolled off (rolled off its far side first, it hung from the finger's
-     * last pins and swung): the finger draws back over two frames' time and
-     * lets go, and so does the hand that twists (let go at the peak, the turn
-     * sprang back up to 30 px within one frame) */
-    run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? 0.08 : 0.04) : run->def.kind == IMPULSE_TWIST ? 0.08 : 0.0;
+     * back within one frame, the clip's largest step by far. On a free body
+     * the finger first draws back with it (see press_force) and its roll-off
+     * keeps the far side held (rolled off its far side first, the body hung
+     * from the finger's last pins and swung); the hand that twists turns back
+     * over two frames' time (let go at the peak, the turn sprang back up to
+     * 30 px within one frame) */
+    run->t_lift = run->def.kind == IMPULSE_POKE ? (run->free ? POKE_FREE_DRAW + 0.12 : 0.04)
+                  : run->def.kind == IMPULSE_TWIST ? 0.08
+                                                   : 0.0;
 }
 
 /* The crouch before a leap. The hand squats the whole body onto its foot, 12 %
