@@ -4,15 +4,16 @@
  * with the unchanged pixels transparent when every changed pixel is opaque,
  * else replacing it; the first frame stores its visible pixels' bounding box
  * and an unchanged frame lengthens the one before. The frames are encoded by
- * libwebp's WebPEncode, each on its own, on up to `threads` threads (the bytes
- * do not depend on how many), and joined by libwebpmux. A lossy frame's exact
- * alpha plane is coded by webpalpha.c: libwebp's own coder takes longer for it
- * than for the colours. */
+ * libwebp's WebPEncode, each on its own, on up to `threads` threads of
+ * workers.c (the bytes do not depend on how many), and joined by libwebpmux.
+ * A lossy frame's exact alpha plane is coded by webpalpha.c: libwebp's own
+ * coder takes longer for it than for the colours. */
 #include "webp.h"
 #include "image.h"
 #include "webpalpha.h"
 
-#include <pthread.h>
+#include "util/workers.h"
+
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,6 @@
 #include <webp/mux.h>
 
 #define WEBP_MAX_SIDE 16383
-#define WEBP_MAX_THREADS 8
 #define WEBP_MAX_DURATION 0xffffff   /* ANMF's 24-bit duration, ms */
 
 webp_options webp_default_def(void)
@@ -141,13 +141,13 @@ static int plan_frames(const anim *a, const int *ms, plan *p)
     return n;
 }
 
-/* The work the encoding threads share: the next plan to take, and the buffers. */
+/* The work the encoding threads share: the plans, and whether one failed. */
 typedef struct job {
     const anim *a;
     const WebPConfig *config;
     plan *p;
     int n;
-    atomic_int next;
+    atomic_int failed;
 } job;
 
 /* libwebp's writer: appends to the bytebuf custom_ptr points at. */
@@ -267,40 +267,32 @@ static int encode_one(const anim *a, const WebPConfig *config, plan *p, uint8_t 
     return ok;
 }
 
-/* A thread's loop: takes plans in turn until none is left or one fails. */
-static void *encode_some(void *arg)
+/* Part i of the encoding: plan i, with a scratch frame of its own for the
+ * pixels of a frame drawn OVER the last; skipped once another has failed. */
+static void encode_part(void *arg, int i)
 {
     job *j = arg;
+    if (atomic_load(&j->failed))
+        return;
     uint8_t *scratch = malloc(anim_frame_bytes(j->a));
-    for (;;) {
-        int k = atomic_fetch_add(&j->next, 1);
-        if (k >= j->n)
-            break;
-        if (!scratch) {
-            j->p[k].error = VP8_ENC_ERROR_OUT_OF_MEMORY;
-            continue;
-        }
-        if (!encode_one(j->a, j->config, &j->p[k], scratch))
-            atomic_store(&j->next, j->n);   /* the others stop too */
-    }
+    if (!scratch)
+        j->p[i].error = VP8_ENC_ERROR_OUT_OF_MEMORY;
+    if (!scratch || !encode_one(j->a, j->config, &j->p[i], scratch))
+        atomic_store(&j->failed, 1);
     free(scratch);
-    return NULL;
 }
 
-/* Encodes every plan, on up to `threads` threads (this one among them). */
+/* Encodes every plan, on up to `threads` threads (this one among them), in
+ * runs of at most the parts workers_run takes at once. */
 static void encode_all(job *j, int threads)
 {
-    pthread_t th[WEBP_MAX_THREADS];
-    int started = 0;
-    if (threads > WEBP_MAX_THREADS)
-        threads = WEBP_MAX_THREADS;
-    if (threads > j->n)
-        threads = j->n;
-    while (started + 1 < threads && pthread_create(&th[started], NULL, encode_some, j) == 0)
-        started++;
-    encode_some(j);
-    for (int t = 0; t < started; t++)
-        pthread_join(th[t], NULL);
+    enum { RUN = 65535 };
+    for (int k0 = 0; k0 < j->n && !atomic_load(&j->failed); k0 += RUN) {
+        job sub = { j->a, j->config, j->p + k0, j->n - k0 < RUN ? j->n - k0 : RUN, 0 };
+        workers_run(sub.n, threads > WORKERS_MAX ? WORKERS_MAX : threads, encode_part, &sub);
+        if (atomic_load(&sub.failed))
+            atomic_store(&j->failed, 1);
+    }
 }
 
 /* Joins the encoded frames into the animation and appends it to out. */
@@ -369,7 +361,7 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
     int n = plan_frames(a, ms, p);
 
     job j = { .a = a, .config = &config, .p = p, .n = n };
-    atomic_init(&j.next, 0);
+    atomic_init(&j.failed, 0);
     encode_all(&j, o.threads);
     for (int k = 0; k < n && st == POYO_OK; k++)
         if (p[k].error != VP8_ENC_OK)
