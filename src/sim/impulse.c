@@ -510,20 +510,6 @@ static void roll_off(impulse_run *run, double f)
     }
 }
 
-/* The palms and the handles' pins at a (the share of the press's peak). */
-static void press_pins(impulse_run *run, double a);
-
-/* A hand draws back with the body, lift (0 to 1) of the way through its
- * lift: by `back` of its press over DRAW_BACK_TIME, then it rolls off over
- * the rest (see roll_off). */
-static void draw_then_roll(impulse_run *run, double lift, double back)
-{
-    double draw = DRAW_BACK_TIME / run->t_lift;
-    if (lift <= draw)
-        press_pins(run, run->gain * (1.0 - back * smoothstep(lift / draw)));
-    else
-        roll_off(run, (lift - draw) / (1.0 - draw));
-}
 
 /* The palms and the handles' pins at a (the share of the press's peak). */
 static void press_pins(impulse_run *run, double a)
@@ -543,6 +529,18 @@ static void press_pins(impulse_run *run, double a)
             nd.piny[k] = nd.qy[k] + a * run->hdy[h];
         }
     }
+}
+
+/* A hand draws back with the body, lift (0 to 1) of the way through its
+ * lift: by `back` of its press over DRAW_BACK_TIME, then it rolls off over
+ * the rest (see roll_off). */
+static void draw_then_roll(impulse_run *run, double lift, double back)
+{
+    double draw = DRAW_BACK_TIME / run->t_lift;
+    if (lift <= draw)
+        press_pins(run, run->gain * (1.0 - back * smoothstep(lift / draw)));
+    else
+        roll_off(run, (lift - draw) / (1.0 - draw));
 }
 
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
@@ -878,9 +876,9 @@ static int opaque_rows(const lattice *l, const double *y, double *top, double *b
  * sampled across its width where cells are drawn (the nodes reach past the
  * opaque edges, a cell's worth on a thin bar, so pressing them moves the
  * edges less than the nodes). Stretch: the height of the opaque pixels
- * themselves, as a viewer sees it: a free body pulled by its top edge raised
- * a thumbs-up's knuckles more than its thumb, and the mean edge rose 1.2
- * times as far as the picture grew. */
+ * themselves, which a viewer and the strength figure see: scaled by its
+ * edges' mean move, 65 stamps stretched 0.96 to 1.11 times the height asked,
+ * by the pixels' height 0.94 to 1.02. */
 static double height_change(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
     double t0, b0, t1, b1;
