@@ -570,10 +570,11 @@ static void press_force(void *user, double t, const double *x, const double *y, 
     else if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn))
         /* a free poke: the finger draws back with the body to half its depth,
          * then rolls off, the far side held until it is done; a twist: the
-         * hand turns back to 60 % of its turn, then rolls off. Let go at once
-         * there, the dent or the turn sprang back within one frame, the
-         * clip's largest step more than 3 times the median in 16 of 65 free
-         * pokes and 2 of 65 twists; rolled off, in 3 and none */
+         * hand turns back to 60 % of its turn, then rolls off; a free squash
+         * or stretch: the palms or hands draw back to half, then let go. Let
+         * go at once there, the dent or the turn sprang back within one
+         * frame, the clip's largest step more than 3 times the median in 16
+         * of 65 free pokes and 2 of 65 twists; rolled off, in 3 and none */
         draw_then_roll(run, lift, run->turn ? 0.4 : 0.5);
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
@@ -670,10 +671,16 @@ static void press_timing(impulse_run *run)
      * side first, the body hung from the finger's last pins and swung); the
      * hand that twists turns back over two frames' time (let go at the peak,
      * the turn sprang back up to 30 px within one frame) and, on a standing
-     * body, rolls off over two more */
+     * body, rolls off over two more. The palms that squash a free body and
+     * the hands that stretch it draw back with it to half their press too
+     * and let go a frame's time later, their handles rolled off: let go at
+     * the peak, the free body sprang back up to 18 px within one frame, 8.7
+     * times the clip's median step */
     run->t_lift = run->def.kind == IMPULSE_POKE    ? (run->free ? DRAW_BACK_TIME + 0.12 : 0.04)
                   : run->def.kind == IMPULSE_TWIST ? (run->free ? DRAW_BACK_TIME : DRAW_BACK_TIME + 0.08)
-                                                   : 0.0;
+                  : run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
+                      ? DRAW_BACK_TIME + 0.04
+                      : 0.0;
 }
 
 /* The crouch before a leap. The hand squats the whole body onto its foot, 12 %
