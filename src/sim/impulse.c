@@ -373,8 +373,8 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
     }
 }
 
-/* How long a hand that lets go of a dent or a turn draws back with the body
- * first, s (see draw_then_roll). */
+/* How long a hand that lets go of a free body draws back with it first, s
+ * (see draw_then_roll). */
 #define DRAW_BACK_TIME 0.08
 
 static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
@@ -560,22 +560,21 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         let_go(run);
     else if (te > t_off && run->launch > 0.0)
         leap_pins(run, fmin(1.0, lift));
-    else if (te > t_off && run->t_lift > 0.0 && run->free && run->turn)
-        /* a free body's twist: the hand turns back with it to 60 % of its
-         * turn and lets go there. Let go at the peak, the turn sprang back
-         * within one frame; rolled off like a standing body's, the clip's
-         * largest step was more than 3 times the median in 7 of 65 clips
-         * instead of 6 */
+    else if (te > t_off && run->t_lift > 0.0 && run->turn)
+        /* a twist is a turn of the whole hand: it turns back with the body to
+         * 60 % of its turn and lets go there. Let go at the peak, the turn
+         * sprang back within one frame; rolled off after turning back, a
+         * square filling its canvas twisted on its foot bent between its
+         * nodes past the room its placement gave it */
         press_pins(run, run->gain * (1.0 - 0.4 * smoothstep(lift)));
-    else if (te > t_off && run->t_lift > 0.0 && (run->free || run->turn))
+    else if (te > t_off && run->t_lift > 0.0 && run->free)
         /* a free poke: the finger draws back with the body to half its depth,
-         * then rolls off, the far side held until it is done; a twist: the
-         * hand turns back to 60 % of its turn, then rolls off; a free squash
+         * then rolls off, the far side held until it is done; a free squash
          * or stretch: the palms or hands draw back to half, then let go. Let
-         * go at once there, the dent or the turn sprang back within one
-         * frame, the clip's largest step more than 3 times the median in 16
-         * of 65 free pokes and 2 of 65 twists; rolled off, in 3 and none */
-        draw_then_roll(run, lift, run->turn ? 0.4 : 0.5);
+         * go at once at half, the dent sprang back within one frame, the
+         * clip's largest step more than 3 times the median in 16 of 65 free
+         * pokes; rolled off, in 3 */
+        draw_then_roll(run, lift, 0.5);
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
     else
@@ -669,15 +668,14 @@ static void press_timing(impulse_run *run)
      * the finger first draws back with it (see press_force) and rolls off
      * over three frames' time, keeping the far side held (rolled off its far
      * side first, the body hung from the finger's last pins and swung); the
-     * hand that twists turns back over two frames' time (let go at the peak,
-     * the turn sprang back up to 30 px within one frame) and, on a standing
-     * body, rolls off over two more. The palms that squash a free body and
-     * the hands that stretch it draw back with it to half their press too
-     * and let go a frame's time later, their handles rolled off: let go at
-     * the peak, the free body sprang back up to 18 px within one frame, 8.7
-     * times the clip's median step */
+     * hand that twists turns back over two frames' time and lets go (let go
+     * at the peak, the turn sprang back up to 30 px within one frame). The
+     * palms that squash a free body and the hands that stretch it draw back
+     * with it to half their press too and let go a frame's time later, their
+     * handles rolled off: let go at the peak, the free body sprang back up to
+     * 18 px within one frame, 8.7 times the clip's median step */
     run->t_lift = run->def.kind == IMPULSE_POKE    ? (run->free ? DRAW_BACK_TIME + 0.12 : 0.04)
-                  : run->def.kind == IMPULSE_TWIST ? (run->free ? DRAW_BACK_TIME : DRAW_BACK_TIME + 0.08)
+                  : run->def.kind == IMPULSE_TWIST ? DRAW_BACK_TIME
                   : run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
                       ? DRAW_BACK_TIME + 0.04
                       : 0.0;
