@@ -510,7 +510,6 @@ static void roll_off(impulse_run *run, double f)
     }
 }
 
-
 /* The palms and the handles' pins at a (the share of the press's peak). */
 static void press_pins(impulse_run *run, double a)
 {
