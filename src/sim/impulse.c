@@ -234,12 +234,18 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
     walls_hold_picture(run, w, x, y, vx, vy);
 }
 
+/* Where point p is along one axis for node coordinates c (x or y). */
+static double point_at(const impulse_picture_point *p, const double *c)
+{
+    return p->w[0] * c[p->k[0]] + p->w[1] * c[p->k[1]] + p->w[2] * c[p->k[2]] + p->w[3] * c[p->k[3]];
+}
+
 /* Moves a point's four nodes so that the point moves by d along one axis
  * (pos, vel and pin: x or y), the least squared moves that do it; each node
  * moved stops moving back out (sign: the way out), and a pinned one is held
  * where it went: a hand that turns the body's top does not carry its pixels
  * through a wall. */
-static void push_point(const impulse_wall_point *p, const unsigned char *pinned, double *pos, double *vel, double *pin,
+static void push_point(const impulse_picture_point *p, const unsigned char *pinned, double *pos, double *vel, double *pin,
                        double d, double sign)
 {
     double sum = 0.0;
@@ -264,13 +270,9 @@ static void push_point(const impulse_wall_point *p, const unsigned char *pinned,
 static void walls_hold_picture(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy)
 {
     softbody_nodes nd = softbody_view(run->sb);
-    for (int j = 0; j < run->nwp; j++) {
-        const impulse_wall_point *p = &run->wp[j];
-        double px = 0.0, py = 0.0;
-        for (int i = 0; i < 4; i++) {
-            px += p->w[i] * x[p->k[i]];
-            py += p->w[i] * y[p->k[i]];
-        }
+    for (int j = 0; j < run->nwall; j++) {
+        const impulse_picture_point *p = &run->wp[j];
+        double px = point_at(p, x), py = point_at(p, y);
         if (px < w[0])
             push_point(p, nd.pinned, x, vx, nd.pinx, w[0] - px, -1.0);
         else if (px > w[2])
@@ -305,6 +307,42 @@ static void walls_hold_nodes(const impulse_run *run, const double *w, double *x,
     }
 }
 
+/* Adds to run->wp the corners of the box of the opaque pixels in each drawn
+ * cell that lie on one of its nodes (at_nodes) or that do not. */
+static void add_picture_points(impulse_run *run, int at_nodes)
+{
+    const lattice *l = run->lat;
+    for (int cj = 0; cj + 1 < l->ny; cj++)
+        for (int ci = 0; ci + 1 < l->nx; ci++) {
+            const float *b = l->cell_box + 4 * ((size_t)cj * (l->nx - 1) + ci);
+            double rx0 = l->ox + ci * l->h, ry0 = l->oy + cj * l->h;
+            /* a pixel whose centre is in the cell may reach half a pixel past it */
+            double cx0 = b[0], cx1 = b[2], cy0 = b[1], cy1 = b[3];
+            if (!l->cell[(size_t)cj * (l->nx - 1) + ci] || cx0 > cx1 || cy0 > cy1)
+                continue;
+            for (int c = 0; c < 4; c++) {
+                double u = ((c & 1 ? cx1 : cx0) - rx0) / l->h, v = ((c >> 1 ? cy1 : cy0) - ry0) / l->h;
+                if (((u == 0.0 || u == 1.0) && (v == 0.0 || v == 1.0)) != at_nodes)
+                    continue;
+                impulse_picture_point *p = &run->wp[run->nwp++];
+                for (int i = 0; i < 4; i++) {
+                    p->k[i] = l->index[(size_t)(cj + (i >> 1)) * l->nx + ci + (i & 1)];
+                    p->w[i] = (i & 1 ? u : 1.0 - u) * (i >> 1 ? v : 1.0 - v);
+                }
+            }
+        }
+}
+
+/* The picture's points: first those the walls hold (a corner on a node is
+ * held by the node's own slack of 0), then the rest. */
+static void picture_points(impulse_run *run)
+{
+    run->nwp = 0;
+    add_picture_points(run, 0);
+    run->nwall = run->nwp;
+    add_picture_points(run, 1);
+}
+
 /* Each node may pass the walls by as far as it lies past the visible pixels
  * at rest, on that side: a node inside them, when it meets a wall, has its
  * pixels beside it. With one margin for all nodes (the lattice's widest reach
@@ -322,27 +360,6 @@ void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4])
         s[2] = fmax(0.0, nd.qx[k] - l->bx1);
         s[3] = fmax(0.0, nd.qy[k] - l->by1);
     }
-    /* the corners of the opaque pixels' box in each cell that are not nodes */
-    run->nwp = 0;
-    for (int cj = 0; cj + 1 < l->ny; cj++)
-        for (int ci = 0; ci + 1 < l->nx; ci++) {
-            const float *b = l->cell_box + 4 * ((size_t)cj * (l->nx - 1) + ci);
-            double rx0 = l->ox + ci * l->h, ry0 = l->oy + cj * l->h;
-            /* a pixel whose centre is in the cell may reach half a pixel past it */
-            double cx0 = b[0], cx1 = b[2], cy0 = b[1], cy1 = b[3];
-            if (!l->cell[(size_t)cj * (l->nx - 1) + ci] || cx0 > cx1 || cy0 > cy1)
-                continue;
-            for (int c = 0; c < 4; c++) {
-                double u = ((c & 1 ? cx1 : cx0) - rx0) / l->h, v = ((c >> 1 ? cy1 : cy0) - ry0) / l->h;
-                if ((u == 0.0 || u == 1.0) && (v == 0.0 || v == 1.0))
-                    continue; /* a node: its slack there is 0 */
-                impulse_wall_point *p = &run->wp[run->nwp++];
-                for (int i = 0; i < 4; i++) {
-                    p->k[i] = l->index[(size_t)(cj + (i >> 1)) * l->nx + ci + (i & 1)];
-                    p->w[i] = (i & 1 ? u : 1.0 - u) * (i >> 1 ? v : 1.0 - v);
-                }
-            }
-        }
     run->walls = 1;
     softbody_set_collide(sb, body_collide, run);
 }
@@ -847,31 +864,16 @@ static double affine_turn(const impulse_run *run, const softbody_nodes *nd, cons
 }
 
 /* The highest and lowest opaque pixel for the nodes' heights y: the
- * corners of each drawn cell's box of opaque pixels, moved with its four
- * nodes. Returns 0 when no cell has one. */
-static int opaque_rows(const lattice *l, const double *y, double *top, double *bottom)
+ * picture's points (see picture_points). Returns 0 when it has none. */
+static int opaque_rows(const impulse_run *run, const double *y, double *top, double *bottom)
 {
     *top = INFINITY;
     *bottom = -INFINITY;
-    for (int cj = 0; cj + 1 < l->ny; cj++)
-        for (int ci = 0; ci + 1 < l->nx; ci++) {
-            size_t c = (size_t)cj * (l->nx - 1) + ci;
-            const float *b = l->cell_box + 4 * c;
-            if (!l->cell[c] || b[0] > b[2] || b[1] > b[3])
-                continue;
-            int k[4];
-            for (int i = 0; i < 4; i++)
-                k[i] = l->index[(size_t)(cj + (i >> 1)) * l->nx + ci + (i & 1)];
-            if (k[0] < 0 || k[1] < 0 || k[2] < 0 || k[3] < 0)
-                continue;
-            for (int corner = 0; corner < 4; corner++) {
-                double u = ((corner & 1 ? b[2] : b[0]) - (l->ox + ci * l->h)) / l->h;
-                double v = ((corner >> 1 ? b[3] : b[1]) - (l->oy + cj * l->h)) / l->h;
-                double py = (1 - u) * (1 - v) * y[k[0]] + u * (1 - v) * y[k[1]] + (1 - u) * v * y[k[2]] + u * v * y[k[3]];
-                *top = fmin(*top, py);
-                *bottom = fmax(*bottom, py);
-            }
-        }
+    for (int j = 0; j < run->nwp; j++) {
+        double py = point_at(&run->wp[j], y);
+        *top = fmin(*top, py);
+        *bottom = fmax(*bottom, py);
+    }
     return *bottom > *top;
 }
 
@@ -886,8 +888,8 @@ static int opaque_rows(const lattice *l, const double *y, double *top, double *b
 static double height_change(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
     double t0, b0, t1, b1;
-    if (run->def.kind == IMPULSE_STRETCH && opaque_rows(run->lat, ry, &t0, &b0) &&
-        opaque_rows(run->lat, nd->y, &t1, &b1))
+    if (run->def.kind == IMPULSE_STRETCH && opaque_rows(run, ry, &t0, &b0) &&
+        opaque_rows(run, nd->y, &t1, &b1))
         return (b1 - t1) / (b0 - t0) - 1.0;
     double box[4];
     opaque_box(run->lat, box);
@@ -1114,7 +1116,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->hdy = calloc((size_t)n, sizeof(double));
     run->slack = calloc(4 * (size_t)n, sizeof(double));
     run->wp = malloc(4 * (size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * sizeof *run->wp);
-    run->nwp = 0;
+    run->nwp = run->nwall = 0;
     run->sb = sb;
     run->lat = lat;
     if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy || !run->slack ||
@@ -1122,6 +1124,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         impulse_end(run);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
     }
+    picture_points(run);
     double top = nd.qy[0], bottom = nd.qy[0], left = nd.qx[0], right = nd.qx[0];
     for (int k = 1; k < n; k++) {
         if (nd.qy[k] < top) top = nd.qy[k];
@@ -1324,7 +1327,7 @@ void impulse_end(impulse_run *run)
     run->slack = NULL;
     free(run->wp);
     run->wp = NULL;
-    run->nwp = 0;
+    run->nwp = run->nwall = 0;
     run->hk = NULL;
     run->hdx = run->hdy = NULL;
     free(run->px);

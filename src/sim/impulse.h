@@ -58,10 +58,10 @@ poyo_status impulse_resolve(impulse_def *def, poyo_error *err);
 /* A running impulse: owns the pattern, drives the body through its callbacks. */
 /* A corner of the box of the opaque pixels within a drawn lattice cell, as
  * the bilinear mix of the cell's four nodes that moves it. */
-typedef struct impulse_wall_point {
+typedef struct impulse_picture_point {
     int k[4];
     double w[4];
-} impulse_wall_point;
+} impulse_picture_point;
 
 typedef struct impulse_run {
     impulse_def def;
@@ -108,8 +108,9 @@ typedef struct impulse_run {
     int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
     double wall[4];         /* x0, y0, x1, y1, pixels */
     double *slack;          /* 4 per node: how far it may pass each wall (x0, y0, x1, y1), pixels */
-    impulse_wall_point *wp; /* the points of the picture the walls hold (room for 4 per lattice cell) */
-    int nwp;
+    impulse_picture_point *wp; /* the picture's points (room for 4 per lattice cell): the walls hold the
+                                * first nwall, a stretch is measured by them all */
+    int nwp, nwall;
 } impulse_run;
 
 /* Prepares the impulse for a body built on lat from an image of iw x ih pixels:
