@@ -282,19 +282,6 @@ static void encode_part(void *arg, int i)
     free(scratch);
 }
 
-/* Encodes every plan, on up to `threads` threads (this one among them), in
- * runs of at most the parts workers_run takes at once. */
-static void encode_all(job *j, int threads)
-{
-    enum { RUN = 65535 };
-    for (int k0 = 0; k0 < j->n && !atomic_load(&j->failed); k0 += RUN) {
-        job sub = { j->a, j->config, j->p + k0, j->n - k0 < RUN ? j->n - k0 : RUN, 0 };
-        workers_run(sub.n, threads > WORKERS_MAX ? WORKERS_MAX : threads, encode_part, &sub);
-        if (atomic_load(&sub.failed))
-            atomic_store(&j->failed, 1);
-    }
-}
-
 /* Joins the encoded frames into the animation and appends it to out. */
 static poyo_status assemble(const anim *a, const plan *p, int n, bytebuf *out, poyo_error *err)
 {
@@ -362,7 +349,7 @@ poyo_status webp_encode(const anim *a, const webp_options *opt, bytebuf *out, po
 
     job j = { .a = a, .config = &config, .p = p, .n = n };
     atomic_init(&j.failed, 0);
-    encode_all(&j, o.threads);
+    workers_run(n, o.threads, encode_part, &j);   /* plans on up to o.threads threads, this one among them */
     for (int k = 0; k < n && st == POYO_OK; k++)
         if (p[k].error != VP8_ENC_OK)
             st = poyo_fail(err, POYO_ERR_NOMEM, "WebP encoding of frame %d failed: %s", p[k].frame + 1,

@@ -156,10 +156,29 @@ static void grow(int n, uint32_t job)
     }
 }
 
+/* A run of a job's parts beyond what one ticket counts: part i of it is
+ * part base + i of the job. */
+typedef struct chunk {
+    void (*fn)(void *, int);
+    void *arg;
+    int base;
+} chunk;
+
+static void chunk_part(void *p, int i)
+{
+    chunk *c = p;
+    c->fn(c->arg, c->base + i);
+}
+
 void workers_run(int parts, int threads, void (*fn)(void *arg, int i), void *arg)
 {
-    if (parts > 0xffff)
-        parts = 0xffff;
+    if (parts > 0xffff) { /* a ticket counts 0xffff parts: the job in runs of that many */
+        for (int base = 0; base < parts; base += 0xffff) {
+            chunk c = { fn, arg, base };
+            workers_run(parts - base < 0xffff ? parts - base : 0xffff, threads, chunk_part, &c);
+        }
+        return;
+    }
     if (threads > WORKERS_MAX)
         threads = WORKERS_MAX;
     if (threads > parts)

@@ -3,10 +3,10 @@
 #define POYO_WORKERS_H
 
 /* The most threads workers_run runs parts on, and the most parts a job of
- * the modules that use it has. */
+ * frames split by workers_split has. */
 #define WORKERS_MAX 8
 
-/* Calls fn(arg, i) for every i from 0 to parts - 1 (at most 65535) and
+/* Calls fn(arg, i) for every i from 0 to parts - 1 and
  * returns when all have returned, on up to `threads` threads (at most
  * WORKERS_MAX): this one and helper threads kept for the process. Each thread
  * takes the next part not yet taken, so a part runs on any of them, and a
