@@ -1455,8 +1455,7 @@ static int animate_main(int argc, char **argv, int parse_only, int text_mode)
     drop_earlier_outputs(&jl, o.verbose);
     /* one file: its frames are drawn on every core; many: one file per core */
     o.anim.threads = jl.n == 1 || o.workers == 1 ? workers_threads_now() : 1;
-    o.out.webp.threads = o.anim.threads;
-    o.out.quant.threads = o.anim.threads;
+    output_set_threads(&o.out, o.anim.threads);
     batch_ui ui = { o.quiet, o.verbose, o.json, jl.n > 1, o.skip_existing };
     int failed = batch_run(jl.jobs, jl.n, o.workers, animate_one, &o, &ui);
     jobs_free(&jl);

@@ -481,8 +481,7 @@ static int path_prepare_stamp(path_args *a, const path *pth, int closed, char **
         }
     }
     a->o.follow.threads = workers_threads_now();
-    a->o.out.webp.threads = a->o.follow.threads;
-    a->o.out.quant.threads = a->o.follow.threads;
+    output_set_threads(&a->o.out, a->o.follow.threads);
     if (follow_check_def(&a->o.follow, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         return 2;

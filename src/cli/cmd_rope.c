@@ -244,8 +244,7 @@ static int rope_validate(rope_opts *o)
     memlimit_set(o->max_memory);
     poyo_error err;
     o->charm.threads = workers_threads_now();
-    o->out.webp.threads = o->charm.threads;
-    o->out.quant.threads = o->charm.threads;
+    output_set_threads(&o->out, o->charm.threads);
     if (ok && charm_check_def(&o->charm, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;

@@ -328,8 +328,7 @@ static int sdf_validate(sdf_args *a)
     memlimit_set(a->j.max_memory);
     poyo_error err;
     a->j.def.threads = workers_threads_now();
-    a->j.out.webp.threads = a->j.def.threads;
-    a->j.out.quant.threads = a->j.def.threads;
+    output_set_threads(&a->j.out, a->j.def.threads);
     if (ok && a->j.stamp && drop_check_def(&a->j.def, &err) != POYO_OK) {
         cli_error(NULL, "%s", err.msg);
         ok = 0;

@@ -32,6 +32,12 @@ output_def output_default_def(void)
     return d;
 }
 
+void output_set_threads(output_def *d, int threads)
+{
+    d->quant.threads = threads;
+    d->webp.threads = threads;
+}
+
 out_format output_format_of(const char *path)
 {
     const char *dot = strrchr(path, '.');

@@ -31,6 +31,8 @@ typedef struct output_def {
 
 /* The defaults, the only place they live (mode 0644). */
 output_def output_default_def(void);
+/* Sets the threads each encoder that runs on several (GIF, WebP) may take. */
+void output_set_threads(output_def *d, int threads);
 /* The format a file name asks for (".gif", ".png", ".apng", ".webp", ".webm"), else FORMAT_AUTO. */
 out_format output_format_of(const char *path);
 /* "gif", "apng", "webp" or "webm". */

@@ -93,8 +93,8 @@ int main(int argc, char **argv)
     printf("%s: %dx%d, %d frames%s%s\n", base, a.width, a.height, a.count, p ? ", preset " : "", p ? p->name : "");
     for (int e = 0; e < NENC; e++) {
         size_t bytes = 0;
-        od.webp.threads = lossy.webp.threads = enc[e].threads;
-        od.quant.threads = lossy.quant.threads = enc[e].threads;
+        output_set_threads(&od, enc[e].threads);
+        output_set_threads(&lossy, enc[e].threads);
         for (int r = 0; r < runs; r++) {
             bytebuf b = { NULL, 0, 0 };
             double t0 = now_ms();
