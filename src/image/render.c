@@ -31,21 +31,21 @@ static inline v4f load4(const float *p)
     return v;
 }
 
-static void fill_displacements(renderer *r, const double *x, const double *y)
+static void fill_displacements(const lattice *lat, const double *x, const double *y, double *dx, double *dy,
+                               unsigned char *filled)
 {
-    const lattice *lat = r->lat;
     int nx = lat->nx, ny = lat->ny;
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t g = (size_t)j * nx + i;
             int k = lat->index[g];
             if (k >= 0) {
-                r->dx[g] = x[k] - (lat->ox + i * lat->h);
-                r->dy[g] = y[k] - (lat->oy + j * lat->h);
-                r->filled[g] = 2;
+                dx[g] = x[k] - (lat->ox + i * lat->h);
+                dy[g] = y[k] - (lat->oy + j * lat->h);
+                filled[g] = 2;
             } else {
-                r->dx[g] = r->dy[g] = 0.0;
-                r->filled[g] = 0;
+                dx[g] = dy[g] = 0.0;
+                filled[g] = 0;
             }
         }
     /* inactive nodes take the mean of their filled neighbours, layer by layer */
@@ -54,7 +54,7 @@ static void fill_displacements(renderer *r, const double *x, const double *y)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
                 size_t g = (size_t)j * nx + i;
-                if (r->filled[g])
+                if (filled[g])
                     continue;
                 double sx = 0, sy = 0;
                 int c = 0;
@@ -64,24 +64,24 @@ static void fill_displacements(renderer *r, const double *x, const double *y)
                         if ((di | dj) == 0 || i2 < 0 || j2 < 0 || i2 >= nx || j2 >= ny)
                             continue;
                         size_t g2 = (size_t)j2 * nx + i2;
-                        if (r->filled[g2] >= 2) {
-                            sx += r->dx[g2];
-                            sy += r->dy[g2];
+                        if (filled[g2] >= 2) {
+                            sx += dx[g2];
+                            sy += dy[g2];
                             c++;
                         }
                     }
                 if (c) {
-                    r->dx[g] = sx / c;
-                    r->dy[g] = sy / c;
-                    r->filled[g] = 1;
+                    dx[g] = sx / c;
+                    dy[g] = sy / c;
+                    filled[g] = 1;
                     changed = 1;
                 }
             }
         if (!changed)
             break;
         for (size_t g = 0; g < (size_t)nx * ny; g++)
-            if (r->filled[g] == 1)
-                r->filled[g] = 2;
+            if (filled[g] == 1)
+                filled[g] = 2;
     }
 }
 
@@ -125,7 +125,7 @@ static void refine(renderer *r, const double *x, const double *y)
 {
     const lattice *lat = r->lat;
     int nx = lat->nx, ny = lat->ny, sub = r->sub, rx = r->rx, ry = r->ry;
-    fill_displacements(r, x, y);
+    fill_displacements(lat, x, y, r->dx, r->dy, r->filled);
     for (int X = 0; X < rx; X++) {
         int i = X / sub;
         double t = (double)(X % sub) / sub;
@@ -383,44 +383,170 @@ void renderer_free(renderer *r)
     r->mask = NULL;
 }
 
-void render_bounds(const lattice *lat, const double *x, const double *y, double box[4])
+/* The least and greatest of r + t h + d(t) for t in [t0, t1], where d is the
+ * Catmull-Rom segment through c[0..3] (the spline of refine()) and the point
+ * rests at r + t h: at the ends, and where its derivative is zero between. */
+static void spline_range(const double c[4], double r, double h, double t0, double t1, double *lo, double *hi)
 {
-    /* each drawn cell's content is the part of the visible box inside it,
-     * moved by the displacements of the cell's corners */
-    int cx = lat->nx - 1, cy = lat->ny - 1;
-    for (int cj = 0; cj < cy; cj++)
-        for (int ci = 0; ci < cx; ci++) {
-            if (!cell_drawn(lat, ci, cj))
-                continue;
-            double rx0 = lat->ox + ci * lat->h, ry0 = lat->oy + cj * lat->h;
-            double cx0 = dmax(rx0, lat->bx0), cx1 = dmin(rx0 + lat->h, lat->bx1);
-            double cy0 = dmax(ry0, lat->by0), cy1 = dmin(ry0 + lat->h, lat->by1);
-            if (cx0 >= cx1 || cy0 >= cy1)
-                continue;
-            double dx[4], dy[4], most = 0;
-            for (int c = 0; c < 4; c++) {
-                int i = ci + (c & 1), j = cj + (c >> 1);
-                int k = lat->index[(size_t)j * lat->nx + i];
-                dx[c] = x[k] - (lat->ox + i * lat->h);
-                dy[c] = y[k] - (lat->oy + j * lat->h);
-                most = dmax(most, dmax(fabs(dx[c]), fabs(dy[c])));
-            }
-            /* the cell's bilinear map takes the content's rectangle to the quad
-             * of its four corners' images; the spline's overshoot between
-             * nodes stays within a fraction of the motion */
-            double pad = 0.15 * most;
-            for (int c = 0; c < 4; c++) {
-                double px = c & 1 ? cx1 : cx0, py = c >> 1 ? cy1 : cy0;
-                double u = (px - rx0) / lat->h, v = (py - ry0) / lat->h;
-                double w00 = (1 - u) * (1 - v), w10 = u * (1 - v), w01 = (1 - u) * v, w11 = u * v;
-                double qx = px + w00 * dx[0] + w10 * dx[1] + w01 * dx[2] + w11 * dx[3];
-                double qy = py + w00 * dy[0] + w10 * dy[1] + w01 * dy[2] + w11 * dy[3];
-                box[0] = dmin(box[0], qx - pad);
-                box[1] = dmin(box[1], qy - pad);
-                box[2] = dmax(box[2], qx + pad);
-                box[3] = dmax(box[3], qy + pad);
-            }
+    /* d(t) = c1 + b t + q t^2 + k t^3 */
+    double b = 0.5 * (c[2] - c[0]);
+    double q = 0.5 * (2.0 * c[0] - 5.0 * c[1] + 4.0 * c[2] - c[3]);
+    double k = 0.5 * (-c[0] + 3.0 * c[1] - 3.0 * c[2] + c[3]);
+    double ts[4] = { t0, t1, t0, t0 };
+    int nt = 2;
+    /* zeros of h + b + 2 q t + 3 k t^2 */
+    double A = 3.0 * k, B = 2.0 * q, C = h + b;
+    if (fabs(A) > 1e-12 * (fabs(B) + fabs(C))) {
+        double disc = B * B - 4.0 * A * C;
+        if (disc >= 0.0) {
+            double sq = sqrt(disc), qq = -0.5 * (B + (B >= 0.0 ? sq : -sq));
+            ts[nt++] = qq / A;
+            if (qq != 0.0)
+                ts[nt++] = C / qq;
         }
+    } else if (B != 0.0) {
+        ts[nt++] = -C / B;
+    }
+    for (int i = 0; i < nt; i++) {
+        double t = ts[i];
+        if (!(t >= t0 && t <= t1))
+            continue;
+        double v = r + t * h + c[1] + t * (b + t * (q + t * k));
+        *lo = dmin(*lo, v);
+        *hi = dmax(*hi, v);
+    }
+}
+
+/* What cell (ci, cj) draws, image pixels: the box of its opaque pixels (their
+ * whole squares), or with `any` (a picture with no opaque pixel) the visible
+ * box inside it; 0 when that is empty or the cell is not drawn. */
+static int cell_content(const lattice *lat, int ci, int cj, int any, double c[4])
+{
+    if (ci < 0 || cj < 0 || ci >= lat->nx - 1 || cj >= lat->ny - 1 || !cell_drawn(lat, ci, cj))
+        return 0;
+    if (!any) {
+        const float *b = lat->cell_box + 4 * ((size_t)cj * (lat->nx - 1) + ci);
+        for (int k = 0; k < 4; k++)
+            c[k] = b[k];
+    } else {
+        double rx0 = lat->ox + ci * lat->h, ry0 = lat->oy + cj * lat->h;
+        c[0] = dmax(rx0, lat->bx0);
+        c[1] = dmax(ry0, lat->by0);
+        c[2] = dmin(rx0 + lat->h, lat->bx1);
+        c[3] = dmin(ry0 + lat->h, lat->by1);
+    }
+    return c[0] < c[2] && c[1] < c[3];
+}
+
+/* 1 when cell (ci, cj)'s content c has its edge e (top, bottom, left, right) on
+ * the cell's own edge and the neighbour across it draws all along it: the edge
+ * is inside what is drawn. */
+static int edge_inside(const lattice *lat, int ci, int cj, int any, int e, const double c[4])
+{
+    double rx0 = lat->ox + ci * lat->h, ry0 = lat->oy + cj * lat->h, eps = 1e-9 * (1.0 + lat->h);
+    double nb[4];
+    switch (e) {
+    case 0:
+        return c[1] <= ry0 + eps && cell_content(lat, ci, cj - 1, any, nb) && nb[3] >= ry0 - eps &&
+               nb[0] <= c[0] + eps && nb[2] >= c[2] - eps;
+    case 1:
+        return c[3] >= ry0 + lat->h - eps && cell_content(lat, ci, cj + 1, any, nb) &&
+               nb[1] <= ry0 + lat->h + eps && nb[0] <= c[0] + eps && nb[2] >= c[2] - eps;
+    case 2:
+        return c[0] <= rx0 + eps && cell_content(lat, ci - 1, cj, any, nb) && nb[2] >= rx0 - eps &&
+               nb[1] <= c[1] + eps && nb[3] >= c[3] - eps;
+    default:
+        return c[2] >= rx0 + lat->h - eps && cell_content(lat, ci + 1, cj, any, nb) &&
+               nb[0] <= rx0 + lat->h + eps && nb[1] <= c[1] + eps && nb[3] >= c[3] - eps;
+    }
+}
+
+/* The spline along one edge of cell (ci, cj), at fraction s across it: for the
+ * four nodes along the edge (i - 1 .. i + 2, or j - 1 .. j + 2 with rows), the
+ * mix across the edge of their column (row) at s, of dx into ox and of dy into oy. */
+static void edge_nodes(const lattice *lat, const double *dx, const double *dy, int ci, int cj, int rows, double s,
+                       double ox[4], double oy[4])
+{
+    int nx = lat->nx, ny = lat->ny;
+    double w[4];
+    cr_weights(s, w);
+    size_t along[4], across[4];
+    for (int a = 0; a < 4; a++) {
+        size_t i = (size_t)clampi(ci - 1 + a, 0, nx - 1), j = (size_t)clampi(cj - 1 + a, 0, ny - 1) * nx;
+        along[a] = rows ? j : i;
+        across[a] = rows ? i : j;
+    }
+    for (int a = 0; a < 4; a++) {
+        double sx = 0.0, sy = 0.0;
+        for (int b = 0; b < 4; b++) {
+            size_t g = along[a] + across[b];
+            sx += w[b] * dx[g];
+            sy += w[b] * dy[g];
+        }
+        ox[a] = sx;
+        oy[a] = sy;
+    }
+}
+
+poyo_status render_bounds(const lattice *lat, const double *x, const double *y, size_t n, int frames, double box[4],
+                          poyo_error *err)
+{
+    size_t nn = (size_t)lat->nx * lat->ny;
+    double *dx = malloc(nn * sizeof *dx), *dy = malloc(nn * sizeof *dy);
+    unsigned char *filled = malloc(nn);
+    if (!dx || !dy || !filled) {
+        free(dx);
+        free(dy);
+        free(filled);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a lattice of %dx%d nodes", lat->nx, lat->ny);
+    }
+    double h = lat->h;
+    /* opaque pixels (alpha >= 1/2) where the picture has any, else all it shows */
+    int any = !(lat->sx1 > lat->sx0 && lat->sy1 > lat->sy0);
+    double b[4] = { 1e300, 1e300, -1e300, -1e300 };
+    for (int f = 0; f < frames; f++) {
+        fill_displacements(lat, x + (size_t)f * n, y + (size_t)f * n, dx, dy, filled);
+        /* the lattice does not fold, so what is drawn lies inside the spline's
+         * image of the outline of what the cells draw: each edge of a cell's
+         * content that is not inside the rest is searched for its extremes */
+        for (int cj = 0; cj < lat->ny - 1; cj++)
+            for (int ci = 0; ci < lat->nx - 1; ci++) {
+                double c[4];
+                if (!cell_content(lat, ci, cj, any, c))
+                    continue;
+                double rx0 = lat->ox + ci * h, ry0 = lat->oy + cj * h;
+                double u0 = (c[0] - rx0) / h, u1 = (c[2] - rx0) / h;
+                double v0 = (c[1] - ry0) / h, v1 = (c[3] - ry0) / h;
+                for (int e = 0; e < 4; e++) {
+                    /* e: top, bottom (along x, at v0, v1), left, right (along y, at u0, u1) */
+                    int rows = e >= 2;
+                    if (edge_inside(lat, ci, cj, any, e, c))
+                        continue;
+                    double s = e == 0 ? v0 : e == 1 ? v1 : e == 2 ? u0 : u1;
+                    double px[4], py[4];
+                    edge_nodes(lat, dx, dy, ci, cj, rows, s, px, py);
+                    if (!rows) {
+                        /* along x: x = rx0 + t h + dx(t), y = ry0 + s h + dy(t) */
+                        spline_range(px, rx0, h, u0, u1, &b[0], &b[2]);
+                        spline_range(py, ry0 + s * h, 0.0, u0, u1, &b[1], &b[3]);
+                    } else {
+                        spline_range(px, rx0 + s * h, 0.0, v0, v1, &b[0], &b[2]);
+                        spline_range(py, ry0, h, v0, v1, &b[1], &b[3]);
+                    }
+                }
+            }
+    }
+    /* sampling blends a pixel up to half a pixel past its square */
+    if (b[0] <= b[2]) {
+        box[0] = dmin(box[0], b[0] - 0.5);
+        box[1] = dmin(box[1], b[1] - 0.5);
+        box[2] = dmax(box[2], b[2] + 0.5);
+        box[3] = dmax(box[3], b[3] + 0.5);
+    }
+    free(dx);
+    free(dy);
+    free(filled);
+    return POYO_OK;
 }
 
 placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale,
@@ -436,13 +562,26 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
         if (s <= 0.0)
             s = s0;
     }
-    /* whole pixels for the resampled image; rounding down keeps the motion inside */
-    p.pw = (int)floor(s * iw + 1e-9);
-    p.ph = (int)floor(s * ih + 1e-9);
-    if (p.pw < 1) p.pw = 1;
-    if (p.ph < 1) p.ph = 1;
-    p.sx = (double)p.pw / iw;
-    p.sy = (double)p.ph / ih;
+    for (int k = 0;; k++) {
+        /* whole pixels for the resampled image; rounding down keeps the motion inside */
+        p.pw = (int)floor(s * iw + 1e-9);
+        p.ph = (int)floor(s * ih + 1e-9);
+        if (p.pw < 1) p.pw = 1;
+        if (p.ph < 1) p.ph = 1;
+        p.sx = (double)p.pw / iw;
+        p.sy = (double)p.ph / ih;
+        if (!auto_fit || k == 16 || s <= min_scale * s0)
+            break;
+        /* the offsets are whole pixels: where the box fits, a whole offset must
+         * too, else a smaller scale by a quarter of a pixel of the box */
+        double lo_x = 1.0 - p.sx * box[0], hi_x = w - 1.0 - p.sx * box[2];
+        double lo_y = 1.0 - p.sy * box[1], hi_y = h - 1.0 - p.sy * box[3];
+        int ok_x = lo_x > hi_x || ceil(lo_x - 1e-9) <= hi_x + 1e-9;
+        int ok_y = lo_y > hi_y || ceil(lo_y - 1e-9) <= hi_y + 1e-9;
+        if (ok_x && ok_y)
+            break;
+        s = fmax(s - 0.25 / fmax(bw, bh), min_scale * s0);
+    }
     p.ox = (int)floor((w - p.pw) * 0.5 + 0.5);
     p.oy = (int)floor((h - p.ph) * 0.5 + 0.5);
     int inside = 1;
@@ -454,6 +593,8 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
         if (lo_x <= hi_x) {
             if (p.ox < lo_x) p.ox = (int)ceil(lo_x);
             if (p.ox > hi_x) p.ox = (int)floor(hi_x);
+            if (p.ox < lo_x - 1e-9) /* no whole offset between: out by a fraction */
+                inside = 0;
         } else {
             p.ox = (int)floor(0.5 * (lo_x + hi_x) + 0.5);
             inside = 0;
@@ -461,6 +602,8 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
         if (lo_y <= hi_y) {
             if (p.oy < lo_y) p.oy = (int)ceil(lo_y);
             if (p.oy > hi_y) p.oy = (int)floor(hi_y);
+            if (p.oy < lo_y - 1e-9)
+                inside = 0;
         } else {
             p.oy = keep_bottom ? (int)floor(hi_y) : (int)floor(0.5 * (lo_y + hi_y) + 0.5);
             inside = 0;

@@ -40,9 +40,11 @@ typedef struct renderer {
     int shared_src;          /* 1 when src belongs to the renderer this one was cloned from */
 } renderer;
 
-/* Bounding box of the drawn cells for node positions (x, y) (lattice active
- * order, image pixels), padded by the refinement; expands *box (x0, y0, x1, y1). */
-void render_bounds(const lattice *lat, const double *x, const double *y, double box[4]);
+/* Bounding box of what is drawn for each of `frames` sets of node positions
+ * (x, y: n per frame, lattice active order, image pixels), the refinement's
+ * spline included; expands *box (x0, y0, x1, y1). Fails only with POYO_ERR_NOMEM. */
+poyo_status render_bounds(const lattice *lat, const double *x, const double *y, size_t n, int frames, double box[4],
+                          poyo_error *err);
 /* The placement for a canvas of w x h. Fit none: the image scaled to fit the
  * canvas, centred, as a still emoji is shown. Fit auto: the same unless box
  * (what is drawn over the whole clip, image pixels, from render_bounds) needs a

@@ -266,15 +266,6 @@ static double fill_floor(const impulse_info *info, const lattice *lat, double st
     return strength > info->strength ? floor * sqrt(info->strength / strength) : floor;
 }
 
-/* Bounding box of what the frames draw, image pixels. */
-static void motion_box(const motion *m, double box[4])
-{
-    box[0] = box[1] = 1e300;
-    box[2] = box[3] = -1e300;
-    for (int f = 0; f < m->count; f++)
-        render_bounds(&m->lat, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n, box);
-}
-
 /* The run inside walls (part 0) and the source for its placement (part 1). */
 typedef struct rerun {
     const image *src;
@@ -313,8 +304,13 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         motion_free(m);
         return POYO_ERR_USAGE;
     }
-    double box[4];
-    motion_box(m, box);
+    /* the bounding box of what the frames draw, image pixels */
+    double box[4] = { 1e300, 1e300, -1e300, -1e300 };
+    st = render_bounds(&m->lat, m->x, m->y, (size_t)m->n, m->count, box, err);
+    if (st != POYO_OK) {
+        motion_free(m);
+        return st;
+    }
     /* motion too tall for the canvas keeps the bottom in view (a floor, an
      * anchor, the palm under a free squash), but a free body stretched up
      * from its held bottom is centred: kept at the bottom, its top pressed

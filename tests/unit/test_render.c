@@ -1,6 +1,7 @@
 /* test_render.c - the warp: an undeformed lattice reproduces the placed image
  * exactly, the inverse bilinear map inverts the forward one, a smoothly
- * deformed body has no holes, and fit auto keeps all motion on the canvas. */
+ * deformed body has no holes, fit auto keeps all motion on the canvas, and the
+ * bounds of a clip hold what it draws and little more. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@ static void identity_copies_the_placed_image(void)
             y[k] = lat.oy + lat.nj[k] * lat.h;
         }
         double box[4] = { 1e300, 1e300, -1e300, -1e300 };
-        render_bounds(&lat, x, y, box);
+        ENSURE(render_bounds(&lat, x, y, (size_t)lat.count, 1, box, NULL) == POYO_OK);
         for (int fit = 0; fit < 2; fit++) {
             placement pl = render_fit(im.w, im.h, W, H, (fit_mode)fit, box, 0.0, 1, NULL);
             renderer r;
@@ -208,6 +209,71 @@ static void fit_auto_keeps_motion_inside(void)
     image_free(&im);
 }
 
+static void bounds_hold_what_is_drawn(void)
+{
+    /* the box render_bounds gives for a clip holds the centre of every opaque
+     * pixel any frame draws (drawn at scale 1 on a canvas large enough to cut
+     * nothing off); for a square stamp, whose cells are opaque to their edges,
+     * it is within 2 px of them on every side (a round stamp's cells have
+     * clear corners that the box must still hold) */
+    image im[2];
+    im[0] = make_stamp(48, 48);
+    image_alloc(&im[1], 48, 48, NULL);
+    for (int i = 0; i < 48 * 48; i++) {
+        int x = i % 48, y = i / 48;
+        im[1].rgba[4 * i + 1] = 180;
+        im[1].rgba[4 * i + 3] = x >= 4 && x < 44 && y >= 6 && y < 46 ? 255 : 0;
+    }
+    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_STRETCH, IMPULSE_POKE, IMPULSE_TWIST, IMPULSE_JUMP,
+                                   IMPULSE_SHAKE };
+    for (int t = 0; t < 24; t++) {
+        int sq = t >= 12;
+        animate_def d = animate_default_def();
+        d.impulse.kind = kinds[t % 6];
+        const impulse_info *info = impulse_get_info(d.impulse.kind);
+        d.impulse.strength = t % 12 < 6 ? info->strength : info->strength_max;
+        d.fit = FIT_NONE;
+        motion m;
+        ENSURE(animate_simulate(&im[sq], &d, &m, NULL) == POYO_OK);
+        double box[4] = { 1e300, 1e300, -1e300, -1e300 };
+        ENSURE(render_bounds(&m.lat, m.x, m.y, (size_t)m.n, m.count, box, NULL) == POYO_OK);
+        const int W = 192, off = 72;
+        placement pl = { 48, 48, off, off, 1.0, 1.0 };
+        renderer r;
+        ENSURE(renderer_init(&r, &im[sq], &m.lat, W, W, pl, NULL) == POYO_OK);
+        uint8_t *px = malloc((size_t)W * W * 4);
+        double seen[4] = { 1e300, 1e300, -1e300, -1e300 };
+        for (int f = 0; f < m.count; f++) {
+            renderer_draw(&r, m.x + (size_t)f * m.n, m.y + (size_t)f * m.n, px);
+            for (int y = 0; y < W; y++)
+                for (int x = 0; x < W; x++)
+                    if (px[4 * ((size_t)y * W + x) + 3] >= 128) {
+                        seen[0] = fmin(seen[0], x + 0.5 - off);
+                        seen[1] = fmin(seen[1], y + 0.5 - off);
+                        seen[2] = fmax(seen[2], x + 0.5 - off);
+                        seen[3] = fmax(seen[3], y + 0.5 - off);
+                    }
+        }
+        const char *shape = sq ? "square" : "round";
+        ENSURE_MSG(seen[0] >= box[0] - 0.25 && seen[1] >= box[1] - 0.25 && seen[2] <= box[2] + 0.25 &&
+                       seen[3] <= box[3] + 0.25,
+                   "%s %s at %.2f: opaque pixels from %.2f %.2f to %.2f %.2f, outside the box %.2f %.2f %.2f %.2f",
+                   shape, info->name, d.impulse.strength, seen[0], seen[1], seen[2], seen[3], box[0], box[1],
+                   box[2], box[3]);
+        ENSURE_MSG(!sq || (seen[0] <= box[0] + 2.0 && seen[1] <= box[1] + 2.0 && seen[2] >= box[2] - 2.0 &&
+                           seen[3] >= box[3] - 2.0),
+                   "%s %s at %.2f: opaque pixels from %.2f %.2f to %.2f %.2f, the box %.2f %.2f %.2f %.2f is "
+                   "too large",
+                   shape, info->name, d.impulse.strength, seen[0], seen[1], seen[2], seen[3], box[0], box[1],
+                   box[2], box[3]);
+        free(px);
+        renderer_free(&r);
+        motion_free(&m);
+    }
+    image_free(&im[0]);
+    image_free(&im[1]);
+}
+
 static void kicked_bodies_never_tear(void)
 {
     /* an opaque disc kicked every way, on canvases whose render quads have
@@ -276,6 +342,40 @@ static void fit_too_tall_keeps_bottom_or_centres(void)
     }
 }
 
+static void fit_says_inside_only_when_it_is(void)
+{
+    /* boxes of every size and place on canvases of several sizes: whenever fit
+     * auto says the box fits, its whole-pixel offset keeps the box off the
+     * canvas's outermost pixels, and a box that fits unscaled is not shrunk */
+    unsigned seen_fit = 0, seen_tight = 0;
+    for (int t = 0; t < 20000; t++) {
+        int iw = 16 + (int)(rnd() * 100), ih = 16 + (int)(rnd() * 100), W = 32 + (int)(rnd() * 200);
+        int H = rnd() < 0.5 ? W : 32 + (int)(rnd() * 200);
+        double bw = (0.6 + rnd()) * iw, bh = (0.6 + rnd()) * ih;
+        double box[4] = { -0.3 * iw + rnd() * 0.6 * iw, -0.3 * ih + rnd() * 0.6 * ih, 0, 0 };
+        box[2] = box[0] + bw;
+        box[3] = box[1] + bh;
+        int fits = 0;
+        placement p = render_fit(iw, ih, W, H, FIT_AUTO, box, 0.5, (int)(rnd() * 2), &fits);
+        if (!fits)
+            continue;
+        seen_fit++;
+        double x0 = p.ox + p.sx * box[0], x1 = p.ox + p.sx * box[2];
+        double y0 = p.oy + p.sy * box[1], y1 = p.oy + p.sy * box[3];
+        ENSURE_MSG(x0 >= 1.0 - 1e-6 && y0 >= 1.0 - 1e-6 && x1 <= W - 1.0 + 1e-6 && y1 <= H - 1.0 + 1e-6,
+                   "%dx%d in %dx%d: said to fit, the box is drawn at %.3f %.3f %.3f %.3f", iw, ih, W, H, x0, y0, x1,
+                   y1);
+        double s0 = fmin((double)W / iw, (double)H / ih);
+        if (bw * s0 <= W - 3.0 && bh * s0 <= H - 3.0 && box[0] * s0 >= 1.0 && box[1] * s0 >= 1.0 &&
+            box[2] * s0 <= W - 1.0 && box[3] * s0 <= H - 1.0) {
+            seen_tight++;
+            ENSURE_MSG(p.pw == (int)floor(s0 * iw + 1e-9) || p.ph == (int)floor(s0 * ih + 1e-9),
+                       "%dx%d in %dx%d: shrunk to %dx%d though it fits", iw, ih, W, H, p.pw, p.ph);
+        }
+    }
+    ENSURE(seen_fit > 2000 && seen_tight > 50);
+}
+
 /* A source made ahead draws the same frame as the renderer's own, and one
  * made for another placement or image is not used: the renderer makes its own. */
 static void source_made_ahead_draws_the_same(void)
@@ -328,5 +428,7 @@ const struct test_case test_cases[] = {
     { "inverse_bilinear_inverts", inverse_bilinear_inverts },
     { "deformed_body_has_no_holes", deformed_body_has_no_holes },
     { "fit_auto_keeps_motion_inside", fit_auto_keeps_motion_inside },
+    { "bounds_hold_what_is_drawn", bounds_hold_what_is_drawn },
+    { "fit_says_inside_only_when_it_is", fit_says_inside_only_when_it_is },
     { NULL, NULL },
 };
