@@ -28,7 +28,7 @@ typedef struct renderer {
     placement place;
     float *src;              /* premultiplied source placed on the canvas with a 3-pixel border, at up times the
                                 canvas resolution: (w + 6) up * (h + 6) up * 4 floats */
-    int up;                  /* src is at this many times the canvas's resolution (1 or 2) */
+    int up;                  /* src is at this many times the canvas's resolution (1, 2 or 4) */
     double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
     double *tx, *ty;         /* rows refined along x: ny * rx */
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
