@@ -224,13 +224,19 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
 {
     size_t pw = (size_t)im->w + 2 * PAD, ph = (size_t)im->h + 2 * PAD;
     size_t uw = pw * (size_t)up, uh = ph * (size_t)up;
-    float *f = hugemem_calloc(uw * uh * 4, sizeof *f);
+    /* every point is written once below: no block of zeros first */
+    float *f = hugemem_alloc(uw * uh * 4, sizeof *f);
     if (!f)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d image", im->w, im->h);
-    for (int y = 0; y < im->h; y++)
-        for (int x = 0; x < im->w; x++) {
-            const uint8_t *p = im->rgba + ((size_t)y * im->w + x) * 4;
-            float *d = f + ((((size_t)y + PAD) * uw + (size_t)x + PAD) * (size_t)up) * 4;
+    static const float clear[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    for (size_t y = 0; y < ph; y++)
+        for (size_t x = 0; x < pw; x++) {
+            float *d = f + ((y * uw + x) * (size_t)up) * 4;
+            if (y < PAD || y >= PAD + (size_t)im->h || x < PAD || x >= PAD + (size_t)im->w) {
+                memcpy(d, clear, sizeof clear);
+                continue;
+            }
+            const uint8_t *p = im->rgba + ((y - PAD) * im->w + (x - PAD)) * 4;
             float a = p[3];
             d[0] = p[0] * a / 255.0f;
             d[1] = p[1] * a / 255.0f;
@@ -249,17 +255,21 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
         }
         size_t su = (size_t)up;
         /* along the source's rows, between its pixels (where all four are
-         * clear, the point stays clear) */
+         * clear, so is the point) */
         for (size_t y = 0; y < uh; y += su)
             for (size_t x1 = 0; x1 < uw; x1 += su) {
                 size_t x0 = x1 >= su ? x1 - su : x1, x2 = x1 + su < uw ? x1 + su : x1;
                 size_t x3 = x2 + su < uw ? x2 + su : x2;
                 const float *a0 = f + (y * uw + x0) * 4, *a1 = f + (y * uw + x1) * 4;
                 const float *a2 = f + (y * uw + x2) * 4, *a3 = f + (y * uw + x3) * 4;
-                if (a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f)
-                    continue;
-                for (size_t k = 1; k < su && x1 + k < uw; k++)
-                    keys_mix(f + (y * uw + x1 + k) * 4, a0, a1, a2, a3, wt[k]);
+                int none = a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f;
+                for (size_t k = 1; k < su; k++) {
+                    float *d = f + (y * uw + x1 + k) * 4;
+                    if (none)
+                        memcpy(d, clear, sizeof clear);
+                    else
+                        keys_mix(d, a0, a1, a2, a3, wt[k]);
+                }
             }
         /* then along every column, from those rows; each point in between
          * brought within range as it is made */
@@ -269,12 +279,15 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
             for (size_t x = 0; x < uw; x++) {
                 const float *a0 = f + (y0 * uw + x) * 4, *a1 = f + (y1 * uw + x) * 4;
                 const float *a2 = f + (y2 * uw + x) * 4, *a3 = f + (y3 * uw + x) * 4;
-                if (a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f)
-                    continue;
-                for (size_t k = 1; k < su && y1 + k < uh; k++) {
+                int none = a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f;
+                for (size_t k = 1; k < su; k++) {
                     float *d = f + ((y1 + k) * uw + x) * 4;
-                    keys_mix(d, a0, a1, a2, a3, wt[k]);
-                    clamp_premultiplied(d);
+                    if (none) {
+                        memcpy(d, clear, sizeof clear);
+                    } else {
+                        keys_mix(d, a0, a1, a2, a3, wt[k]);
+                        clamp_premultiplied(d);
+                    }
                 }
             }
         }
