@@ -47,7 +47,7 @@ TOOL_SRCS := $(filter-out tests/tools/toolutil.c,$(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 TOOL_UTIL := $(BUILD)/tools/toolutil.o
 
-.PHONY: all completions deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san coverage test-bins golden bench fuzz install uninstall clean
+.PHONY: all completions deps demo check check-layers check-unit check-cli check-fuzz check-clang check-san coverage test-bins golden bench bench-deps fuzz install uninstall clean FORCE
 
 all: $(BUILD)/poyo
 
@@ -84,7 +84,11 @@ deps:
 	  printf '#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n' | \
 	    clang -fopenmp -x c -o /dev/null - 2>/dev/null || missing="$$missing libomp-dev"; \
 	fi; \
-	if [ -n "$$missing" ]; then \
+	$(install_missing)
+
+# installs the Debian packages named in $$missing, as root or with sudo, else says how
+define install_missing
+if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
@@ -95,6 +99,17 @@ deps:
 	    echo "poyo needs these Debian packages: run  sudo apt-get update && sudo apt-get install$$missing" >&2; exit 1; \
 	  fi; \
 	fi
+endef
+
+# the peers make bench races poyo against: gifsicle, ffmpeg, ImageMagick and
+# cgif's GIF writer (libcgif-dev), installed as deps installs its packages
+bench-deps:
+	@missing=""; \
+	command -v gifsicle >/dev/null 2>&1 || missing="$$missing gifsicle"; \
+	command -v ffmpeg >/dev/null 2>&1 || missing="$$missing ffmpeg"; \
+	command -v convert >/dev/null 2>&1 || missing="$$missing imagemagick"; \
+	pkg-config --exists cgif 2>/dev/null || missing="$$missing libcgif-dev"; \
+	$(install_missing)
 
 # ---- build -----------------------------------------------------------------
 $(BUILD)/obj/%.o: src/%.c
@@ -111,11 +126,17 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_main.c tests/unit/test.h $(BUIL
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit $(CFLAGS) -Wno-missing-prototypes -o $@ $< tests/unit/test_main.c $(BUILD)/libpoyo.a $(LDFLAGS) $(LDLIBS)
 
 # mkwebm writes test files with libav* itself
-# gifbench races cgif's GIF writer too when libcgif-dev is installed (make bench says when not)
-ifeq ($(shell pkg-config --exists cgif 2>/dev/null && echo y),y)
+# gifbench races cgif's GIF writer too when libcgif-dev is installed (make bench says when not),
+# and is built again when it comes or goes (its flag file changes only then)
+CGIF := $(shell pkg-config --exists cgif 2>/dev/null && echo y || echo n)
+ifeq ($(CGIF),y)
 $(BUILD)/tools/gifbench: CPPFLAGS += -DHAVE_CGIF
 $(BUILD)/tools/gifbench: LDLIBS += $(shell pkg-config --libs cgif)
 endif
+$(BUILD)/tools/cgif.flag: FORCE | $(BUILD)/tools
+	@echo $(CGIF) | cmp -s - $@ || echo $(CGIF) >$@
+$(BUILD)/tools/gifbench: $(BUILD)/tools/cgif.flag
+FORCE:
 $(BUILD)/tools/mkwebm: LDLIBS += $(shell pkg-config --libs $(DL_PKGS) 2>/dev/null)
 $(TOOL_UTIL): tests/tools/toolutil.c | $(BUILD)/tools
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -197,7 +218,7 @@ demo: deps
 golden: $(BUILD)/poyo $(BUILD)/tools/animinfo
 	@sh tests/golden/update.sh $(BUILD)/poyo $(BUILD)/tools
 
-bench: deps
+bench: deps bench-deps
 	@$(MAKE) --no-print-directory $(BUILD)/poyo $(TOOL_BINS)
 	@sh tests/bench/bench.sh $(BUILD)/poyo $(BUILD)/tools
 	@echo && sh tests/bench/budget.sh $(BUILD)/poyo
