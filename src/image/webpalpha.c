@@ -277,6 +277,17 @@ static void filter_plane(const uint8_t *rgba, int w, int h, size_t stride, uint8
 static int run_length(const uint8_t *v, size_t i, size_t n, size_t d)
 {
     size_t k = 0, cap = n - i < MAX_COPY ? n - i : MAX_COPY;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* eight at a time: the first byte that differs is the lowest set byte of the xor */
+    while (k + 8 <= cap) {
+        uint64_t a, b;
+        memcpy(&a, v + i + k, 8);
+        memcpy(&b, v + i + k - d, 8);
+        if (a != b)
+            return (int)(k + (size_t)(__builtin_ctzll(a ^ b) >> 3));
+        k += 8;
+    }
+#endif
     while (k < cap && v[i + k] == v[i + k - d])
         k++;
     return (int)k;
