@@ -1798,8 +1798,11 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
     b->touchdown = -1;
     for (int i = 0; i < n; i++) {
         /* at quarter-pixel precision: a bar 20 px wide gains or loses 5 % of
-         * its whole-pixel area as its edges cross pixel centres */
-        double a = fabs(c->st[i].qarea / s0->qarea - 1);
+         * its whole-pixel area as its edges cross pixel centres (whole
+         * pixels for a stamp whose few opaque pixels none of the finer
+         * samples reaches) */
+        double a = s0->qarea > 0.0 ? fabs(c->st[i].qarea / s0->qarea - 1)
+                                   : fabs((double)c->st[i].area / s0->area - 1);
         dev = fmax(dev, a);
         int off = abs(c->st[i].y1 - s0->y1) > 1 || !c->st[i].area;
         if (off)
