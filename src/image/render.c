@@ -597,6 +597,25 @@ poyo_status render_bounds(const lattice *lat, const double *x, const double *y, 
     return POYO_OK;
 }
 
+/* The offsets (x, then y) that put box, drawn at p's scale, inside the
+ * canvas's outermost pixels: lo[a] to hi[a], none when lo[a] > hi[a]. */
+static void offset_range(placement p, int w, int h, const double box[4], double lo[2], double hi[2])
+{
+    lo[0] = 1.0 - p.sx * box[0];
+    hi[0] = w - 1.0 - p.sx * box[2];
+    lo[1] = 1.0 - p.sy * box[1];
+    hi[1] = h - 1.0 - p.sy * box[3];
+}
+
+/* Moves the whole-pixel offset *o the least into [lo, hi]; 0 when no whole
+ * offset lies there (it is then out by a fraction of a pixel). */
+static int shift_in(int *o, double lo, double hi)
+{
+    if (*o < lo) *o = (int)ceil(lo);
+    if (*o > hi) *o = (int)floor(hi);
+    return *o >= lo - 1e-9;
+}
+
 placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double box[4], double min_scale,
                      int keep_bottom, int *fits)
 {
@@ -610,6 +629,7 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
         if (s <= 0.0)
             s = s0;
     }
+    double lo[2], hi[2];
     for (int k = 0;; k++) {
         /* whole pixels for the resampled image; rounding down keeps the motion inside */
         p.pw = (int)floor(s * iw + 1e-9);
@@ -622,41 +642,30 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
             break;
         /* the offsets are whole pixels: where the box fits, a whole offset must
          * too, else a smaller scale by a quarter of a pixel of the box */
-        double lo_x = 1.0 - p.sx * box[0], hi_x = w - 1.0 - p.sx * box[2];
-        double lo_y = 1.0 - p.sy * box[1], hi_y = h - 1.0 - p.sy * box[3];
-        int ok_x = lo_x > hi_x || ceil(lo_x - 1e-9) <= hi_x + 1e-9;
-        int ok_y = lo_y > hi_y || ceil(lo_y - 1e-9) <= hi_y + 1e-9;
+        offset_range(p, w, h, box, lo, hi);
+        int ok_x = lo[0] > hi[0] || ceil(lo[0] - 1e-9) <= hi[0] + 1e-9;
+        int ok_y = lo[1] > hi[1] || ceil(lo[1] - 1e-9) <= hi[1] + 1e-9;
         if (ok_x && ok_y)
             break;
         s = fmax(s - 0.25 / fmax(bw, bh), min_scale * s0);
     }
-    p.ox = (int)floor((w - p.pw) * 0.5 + 0.5);
-    p.oy = (int)floor((h - p.ph) * 0.5 + 0.5);
+    int o[2] = { (int)floor((w - p.pw) * 0.5 + 0.5), (int)floor((h - p.ph) * 0.5 + 0.5) };
     int inside = 1;
     if (auto_fit) {
         /* keep the box off the outermost pixels: shift it in; too wide, centre it;
          * too tall, keep its bottom (or centre it) */
-        double lo_x = 1.0 - p.sx * box[0], hi_x = w - 1.0 - p.sx * box[2];
-        double lo_y = 1.0 - p.sy * box[1], hi_y = h - 1.0 - p.sy * box[3];
-        if (lo_x <= hi_x) {
-            if (p.ox < lo_x) p.ox = (int)ceil(lo_x);
-            if (p.ox > hi_x) p.ox = (int)floor(hi_x);
-            if (p.ox < lo_x - 1e-9) /* no whole offset between: out by a fraction */
+        offset_range(p, w, h, box, lo, hi);
+        for (int a = 0; a < 2; a++) {
+            if (lo[a] <= hi[a]) {
+                inside &= shift_in(&o[a], lo[a], hi[a]);
+            } else {
+                o[a] = a == 1 && keep_bottom ? (int)floor(hi[a]) : (int)floor(0.5 * (lo[a] + hi[a]) + 0.5);
                 inside = 0;
-        } else {
-            p.ox = (int)floor(0.5 * (lo_x + hi_x) + 0.5);
-            inside = 0;
-        }
-        if (lo_y <= hi_y) {
-            if (p.oy < lo_y) p.oy = (int)ceil(lo_y);
-            if (p.oy > hi_y) p.oy = (int)floor(hi_y);
-            if (p.oy < lo_y - 1e-9)
-                inside = 0;
-        } else {
-            p.oy = keep_bottom ? (int)floor(hi_y) : (int)floor(0.5 * (lo_y + hi_y) + 0.5);
-            inside = 0;
+            }
         }
     }
+    p.ox = o[0];
+    p.oy = o[1];
     if (fits)
         *fits = inside;
     return p;
@@ -664,12 +673,10 @@ placement render_fit(int iw, int ih, int w, int h, fit_mode fit, const double bo
 
 void render_keep_rest(placement *p, int w, int h, const double rest[4])
 {
-    double lo_x = 1.0 - p->sx * rest[0], hi_x = w - 1.0 - p->sx * rest[2];
-    double lo_y = 1.0 - p->sy * rest[1], hi_y = h - 1.0 - p->sy * rest[3];
-    if (p->ox < lo_x) p->ox = (int)ceil(lo_x);
-    if (p->ox > hi_x) p->ox = (int)floor(hi_x);
-    if (p->oy < lo_y) p->oy = (int)ceil(lo_y);
-    if (p->oy > hi_y) p->oy = (int)floor(hi_y);
+    double lo[2], hi[2];
+    offset_range(*p, w, h, rest, lo, hi);
+    shift_in(&p->ox, lo[0], hi[0]);
+    shift_in(&p->oy, lo[1], hi[1]);
 }
 
 void render_inner_box(placement place, int w, int h, double box[4])
