@@ -203,6 +203,13 @@ static inline void keys_mix(float *d, const float *a0, const float *a1, const fl
     memcpy(d, &v, sizeof v);
 }
 
+/* 1 when the four points are clear (alpha 0, so their colours are 0 too):
+ * then so is every point Keys' cubic puts between them. */
+static inline int all_clear(const float *a0, const float *a1, const float *a2, const float *a3)
+{
+    return a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f;
+}
+
 /* Alpha into 0..255, then each colour into 0..alpha (a colour below 0 is 0,
  * one above alpha is alpha), four channels at once. */
 static inline void clamp_premultiplied(float *d)
@@ -254,15 +261,14 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
             wt[k][3] = (float)keys(2.0 - t);
         }
         size_t su = (size_t)up;
-        /* along the source's rows, between its pixels (where all four are
-         * clear, so is the point) */
+        /* along the source's rows, between its pixels */
         for (size_t y = 0; y < uh; y += su)
             for (size_t x1 = 0; x1 < uw; x1 += su) {
                 size_t x0 = x1 >= su ? x1 - su : x1, x2 = x1 + su < uw ? x1 + su : x1;
                 size_t x3 = x2 + su < uw ? x2 + su : x2;
                 const float *a0 = f + (y * uw + x0) * 4, *a1 = f + (y * uw + x1) * 4;
                 const float *a2 = f + (y * uw + x2) * 4, *a3 = f + (y * uw + x3) * 4;
-                int none = a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f;
+                int none = all_clear(a0, a1, a2, a3);
                 for (size_t k = 1; k < su; k++) {
                     float *d = f + (y * uw + x1 + k) * 4;
                     if (none)
@@ -279,7 +285,7 @@ static poyo_status premultiply_padded(const image *im, int up, float **out, poyo
             for (size_t x = 0; x < uw; x++) {
                 const float *a0 = f + (y0 * uw + x) * 4, *a1 = f + (y1 * uw + x) * 4;
                 const float *a2 = f + (y2 * uw + x) * 4, *a3 = f + (y3 * uw + x) * 4;
-                int none = a0[3] == 0.0f && a1[3] == 0.0f && a2[3] == 0.0f && a3[3] == 0.0f;
+                int none = all_clear(a0, a1, a2, a3);
                 for (size_t k = 1; k < su; k++) {
                     float *d = f + ((y1 + k) * uw + x) * 4;
                     if (none) {
