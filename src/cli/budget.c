@@ -33,7 +33,7 @@ typedef struct ladder {
 } ladder;
 
 static const int gif_colors[] = { 128, 96, 64, 48, 32, 24, 16, 8 };
-static const int gif_lossy[] = { 10, 20, 30, 45, 60, 80, 110, 150 };
+static const int gif_lossy[] = { 3, 5, 8, 12, 16, 20, 30, 45, 60, 80, 110, 150 };
 /* lossy LZW beside fewer colours, when neither alone fits */
 #define GIF_COMBO_LOSSY 60
 static const int webp_quality[] = { 90, 80, 70, 60, 50, 40, 30, 20, 10 };

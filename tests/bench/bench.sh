@@ -83,11 +83,15 @@ for e in 1f600 1f36e 1f431 1f680 2764-fe0f 1f4a9 1f984 1f438; do
         echo "$e $1 $5 $3 $2" >>"$work/rows"
     }
     time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 -o "$work/p.gif" -f -q && row poyo "$work/p.gif" "$(cat "$work/ms")"
-    time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 --lossy-gif 15 -o "$work/pl15.gif" -f -q &&
-        row "poyo-lossy-gif-15" "$work/pl15.gif" "$(cat "$work/ms")"
+    for l in 5 10 15 20; do
+        time3 "$work/ms" "$poyo" "$src" --size 128 --duration 2 --lossy-gif $l -o "$work/pl.gif" -f -q &&
+            row "poyo-lossy-gif-$l" "$work/pl.gif" "$(cat "$work/ms")"
+    done
     if [ $have_gifsicle = 1 ]; then
-        time3 "$work/ms" gifsicle -O3 --lossy=20 "$work/p.gif" -o "$work/pl.gif" &&
-            row "poyo+gifsicle-lossy20" "$work/pl.gif" "$(awk -v a="$(cat "$work/ms")" -v b="$(grep "^$e poyo " "$work/rows" | cut -d' ' -f5)" 'BEGIN { print a + b }')"
+        for l in 20 40 80; do
+            time3 "$work/ms" gifsicle -O3 --lossy=$l "$work/p.gif" -o "$work/pl.gif" &&
+                row "poyo+gifsicle-lossy$l" "$work/pl.gif" "$(awk -v a="$(cat "$work/ms")" -v b="$(grep "^$e poyo " "$work/rows" | cut -d' ' -f5)" 'BEGIN { print a + b }')"
+        done
     fi
     if [ $have_ffmpeg = 1 ]; then
         time3 "$work/ms" ffmpeg -v error -y -framerate 25 -i "$work/fr/frame_%04d.png" \
@@ -114,6 +118,30 @@ awk '
                 b[e] / b["poyo"], g[e] / n[e] - g["poyo"] / n["poyo"], t[e] / t["poyo"]
         }
     }' "$work/rows"
+if [ $have_gifsicle = 1 ]; then
+    # lossy GIF, poyo against gifsicle over poyo's exact GIF: poyo's mean bytes at each of
+    # gifsicle's mean PSNRs, read off poyo's own levels (linear between the two around it)
+    echo "lossy GIF at the same PSNR (mean over the stamps; poyo's bytes between its two levels around that PSNR):"
+    awk '
+        { n[$2]++; b[$2] += $3; g[$2] += $4 }
+        END {
+            for (e in n) { b[e] /= n[e]; g[e] /= n[e] }
+            split("0 5 10 15 20", lv, " ")
+            for (s = 20; s <= 80; s *= 2) {
+                e = "poyo+gifsicle-lossy" s
+                if (!(e in n)) continue
+                for (i = 1; i < 5; i++) {
+                    hi = i == 1 ? "poyo" : "poyo-lossy-gif-" lv[i]; lo = "poyo-lossy-gif-" lv[i + 1]
+                    if (g[hi] >= g[e] && g[lo] <= g[e] && g[hi] > g[lo]) {
+                        pb = b[lo] + (b[hi] - b[lo]) * (g[e] - g[lo]) / (g[hi] - g[lo])
+                        printf "   gifsicle --lossy=%-3d %7.0f B at %.2f dB; poyo %7.0f B there: x%.3f\n", s, b[e], g[e], pb, pb / b[e]
+                        break
+                    }
+                }
+                if (i == 5) printf "   gifsicle --lossy=%-3d %7.0f B at %.2f dB: outside poyo'"'"'s levels\n", s, b[e], g[e]
+            }
+        }' "$work/rows"
+fi
 
 echo
 echo "== encoders on the same frames: median ms of 9 encodes (quartiles), bytes, and the median as a ratio to GIF's =="
