@@ -208,6 +208,8 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     st = impulse_begin(&run, &def->impulse, sb, &m->lat, src->w, src->h, err);
     if (st != POYO_OK)
         goto fail;
+    if (wall)
+        impulse_expect_walls(&run, sb);
     st = wall ? softbody_calibrate_lambda(sb, lambda, def->fps, err)
               : softbody_calibrate(sb, run.px, run.py, def->fps, err);
     if (st != POYO_OK)

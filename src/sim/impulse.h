@@ -117,6 +117,11 @@ typedef struct impulse_run {
  * the calibration pattern (run->px, run->py), gravity, floor and drive callbacks. */
 poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb, const lattice *lat,
                           int iw, int ih, poyo_error *err);
+/* The run will be filmed inside the canvas's walls (impulse_set_walls): a
+ * squash then keeps the picture's area, its cells each weighed by the share
+ * of it the picture fills. Call after impulse_begin, before calibrating the
+ * body. */
+void impulse_expect_walls(impulse_run *run, softbody *sb);
 /* Starts the calibrated body's motion: a periodic drive, or the press of a
  * one-shot impulse (its strength checked on a trial press and the press scaled
  * to it, so the peak deformation is what --strength asks). */

@@ -41,7 +41,8 @@ struct softbody {
     int *edge, nedge;            /* their outline: the sides no other drawn cell shares, as node pairs in the cells' turn */
     double turn_min;             /* the least turn a cell's corner may keep (a tenth of its rest turn) */
     int *cell;                   /* 4 corner nodes of each, in the order that makes its area positive */
-    double *cell_w;              /* each cell's weight in the picture's area (see weigh_cells) */
+    double *cell_fill;           /* the share of each cell the picture fills at rest (see weigh_cells) */
+    double *cell_w;              /* each cell's weight in the picture's area (see softbody_keep_picture_area) */
     int picture_area;            /* 1: the pressure keeps the picture's area, 0: the cells' plain area */
     double area0;                /* the body's area at rest (see body_area) */
     double *agx, *agy;           /* scratch: gradient of the area */
@@ -107,6 +108,7 @@ void softbody_destroy(softbody *sb)
     free(sb->cell);
     free(sb->edge);
     free(sb->cell_w);
+    free(sb->cell_fill);
     free(sb->agx);
     free(sb->agy);
     free(sb->x);
@@ -182,6 +184,7 @@ static int alloc_arrays(softbody *sb, const lattice *lat, int n)
     sb->cell = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * 4 + 1) * sizeof(int));
     sb->edge = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * 8 + 2) * sizeof(int));
     sb->cell_w = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) + 1) * sizeof(double));
+    sb->cell_fill = malloc(((size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) + 1) * sizeof(double));
     sb->agx = malloc(nd);
     sb->agy = malloc(nd);
     sb->gw = lat->nx + 2;
@@ -194,7 +197,7 @@ static int alloc_arrays(softbody *sb, const lattice *lat, int n)
     sb->cl_inv = malloc(nd);
     sb->grid = calloc(cells * 3 * 6, sizeof(double));
     if (!sb->node_cell || !sb->cl_cell || !sb->cl_cx || !sb->cl_cy || !sb->cl_inv || !sb->grid || !sb->cell ||
-        !sb->edge || !sb->cell_w || !sb->agx || !sb->agy)
+        !sb->edge || !sb->cell_w || !sb->cell_fill || !sb->agx || !sb->agy)
         return 0;
     for (int k = 0; k < n; k++)
         sb->node_cell[k] = (lat->nj[k] + 1) * sb->gw + lat->ni[k] + 1;
@@ -235,16 +238,8 @@ static void list_outline_edges(softbody *sb, const lattice *lat)
         }
 }
 
-/* A cell the picture fills less than this weighs this much in the body's
- * area, as if that share of it were picture. At 0 the pressure kept the area
- * by crushing the cells only an antialiased rim crosses, which cost nothing,
- * as far as the fold guard allows. */
-#define CELL_WEIGHT_MIN 0.4
-
-/* The weight of each whole cell in the body's area (see body_area): the
- * share of it the picture fills at rest (alpha at least one half), 1 for a
- * full cell, and at least CELL_WEIGHT_MIN for one only a wisp of antialiased
- * edge crosses. With no opaque pixel at all, every cell weighs 1. */
+/* The share of each whole cell the picture fills at rest (alpha at least
+ * one half); with no opaque pixel at all, every cell counts as full. */
 static void weigh_cells(softbody *sb, const lattice *lat)
 {
     int cx = lat->nx - 1;
@@ -253,11 +248,11 @@ static void weigh_cells(softbody *sb, const lattice *lat)
         int k = sb->cell[4 * c];
         double share = lat->cell_opaque ? lat->cell_opaque[(size_t)lat->nj[k] * cx + lat->ni[k]] : 0.0;
         total += share;
-        sb->cell_w[c] = fmax(CELL_WEIGHT_MIN, share);
+        sb->cell_fill[c] = share;
     }
     if (!(total > 0.0))
         for (int c = 0; c < sb->ncell; c++)
-            sb->cell_w[c] = 1.0;
+            sb->cell_fill[c] = 1.0;
 }
 
 /* Places the nodes at rest and lists the lattice's whole cells. */
@@ -980,9 +975,11 @@ void softbody_reset(softbody *sb)
     sb->pressure_gain = 1.0;
 }
 
-void softbody_keep_picture_area(softbody *sb, int on)
+void softbody_keep_picture_area(softbody *sb, double floor)
 {
-    sb->picture_area = on != 0;
+    sb->picture_area = floor > 0.0;
+    for (int c = 0; c < sb->ncell; c++)
+        sb->cell_w[c] = fmax(fmin(floor, 1.0), sb->cell_fill[c]);
     sb->area0 = body_area(sb, sb->qx, sb->qy, NULL, NULL);
 }
 

@@ -131,12 +131,13 @@ void softbody_reset(softbody *sb);
  * next step on: a body pressed by a hand keeps its area more firmly while the
  * calibrated wobble, measured with a gain of 1, is left as it is. */
 void softbody_set_pressure_gain(softbody *sb, double gain);
-/* With on, the pressure keeps the area the picture covers, each lattice cell
- * weighed by the share of it the picture fills at rest (at least 0.4), rather
- * than the cells' plain area (the default), which a press kept by swelling
- * the nearly empty cells of the antialiased rim. Call before
- * softbody_calibrate, which measures the wobble with the same area. */
-void softbody_keep_picture_area(softbody *sb, int on);
+/* With floor above 0, the pressure keeps the area the picture covers, each
+ * lattice cell weighed by the share of it the picture fills at rest but at
+ * least floor (up to 1), rather than the cells' plain area (floor 0, the
+ * default), which a press kept by swelling the nearly empty cells of the
+ * antialiased rim. Call before softbody_calibrate, which measures the wobble
+ * with the same area. */
+void softbody_keep_picture_area(softbody *sb, double floor);
 /* Simulated seconds since the body was made or reset. */
 double softbody_time(const softbody *sb);
 /* One solver step of sb->dt seconds. With energy_cap set, velocities are scaled

@@ -54,6 +54,8 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
         return st;
     if ((st = impulse_begin(&p->run, &def->impulse, p->sb, &m->lat, src->w, src->h, err)) != POYO_OK)
         return st;
+    if (wall)
+        impulse_expect_walls(&p->run, p->sb);
     if ((st = softbody_calibrate(p->sb, p->run.px, p->run.py, def->fps, err)) != POYO_OK)
         return st;
     if (land)
