@@ -1640,25 +1640,32 @@ static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, do
     return 0;
 }
 
-/* The kick point: --at (in the input's image fractions when it is known, else
- * in frame 0's box), or poyo's default for poke and pat. */
+/* The kick point: --at, or poyo's default for poke (0.5,0.15) and pat
+ * (0.5,0), in the input's image fractions when it is known (a default point
+ * outside the input's opaque box taken in that box's fractions, as poyo takes
+ * it), else in frame 0's box. */
 static void kick_point(const opts *o, basis *b, const double in_box[4], const int in_size[2])
 {
     const facts *s0 = b->s0;
-    double h0 = b->h0, w0 = b->w0;
-    b->ax = s0->x0 + (o->have_at ? o->atx : 0.5) * w0, b->ay = s0->y0 + (o->have_at ? o->aty : 0.5) * h0;
-    b->have_kick = o->have_at;
-    if (!o->have_at && impulse_is(o, "poke", NULL))
-        b->ay = s0->y0 + 0.15 * h0, b->have_kick = 1;
-    if (o->have_at && in_size[0] > 0) {
-        /* with the input known, --at is in its image fractions as poyo takes it:
-         * the point relative to the input's opaque box is the same in frame 0's */
-        double px = o->atx * in_size[0], py = o->aty * in_size[1];
-        b->ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
-        b->ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
+    double h0 = b->h0, w0 = b->w0, atx = 0.5, aty = 0.5;
+    b->have_kick = o->have_at || impulse_is(o, "poke", "pat");
+    if (o->have_at)
+        atx = o->atx, aty = o->aty;
+    else if (impulse_is(o, "poke", NULL))
+        aty = 0.15;
+    else if (impulse_is(o, "pat", NULL))
+        aty = 0.0;
+    b->ax = s0->x0 + atx * w0, b->ay = s0->y0 + aty * h0;
+    if (in_size[0] > 0) {
+        /* with the input known, the point relative to the input's opaque box
+         * is the same in frame 0's */
+        double px = atx * in_size[0], py = aty * in_size[1];
+        int inside = px >= in_box[0] && px <= in_box[2] && py >= in_box[1] && py <= in_box[3];
+        if (o->have_at || inside) {
+            b->ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
+            b->ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
+        }
     }
-    if (!o->have_at && impulse_is(o, "pat", NULL))
-        b->ay = s0->y0, b->have_kick = 1;
 }
 
 /* 4. strength in poyo's units */
