@@ -137,13 +137,21 @@ static void lzw_start(gif_writer *g, int min_bits)
 
 static inline size_t lzw_hash(uint32_t key) { return (key * 2654435761u) >> (32 - LZW_BITS); }
 
+/* The slot of key (prefix << 8 | pixel) in the table: where its entry is,
+ * or the empty slot where it goes. */
+static inline size_t lzw_find(const gif_writer *g, uint32_t key)
+{
+    size_t h = lzw_hash(key);
+    uint32_t e;
+    while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
+        h = (h + 1) & (LZW_SLOTS - 1);
+    return h;
+}
+
 /* The exact child of code c for pixel px, or -1. */
 static int lzw_child(const gif_writer *g, int c, int px)
 {
-    uint32_t key = (uint32_t)c << 8 | (uint32_t)px, e;
-    size_t h = lzw_hash(key);
-    while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
-        h = (h + 1) & (LZW_SLOTS - 1);
+    uint32_t e = g->slot[lzw_find(g, (uint32_t)c << 8 | (uint32_t)px)];
     return e == LZW_EMPTY ? -1 : (int)(e & 0xfff);
 }
 
@@ -254,8 +262,10 @@ static int lossy_path(const gif_writer *g, int c, int i, int *code, uint8_t *out
 }
 
 /* Adds the entry the decoder makes after a string of code c: c followed by
- * pixel px, the first of the next string (a code never used when the table
- * already has that string); when the table is full, starts afresh instead. */
+ * pixel px, the first of the next string; when the table is full, starts
+ * afresh instead. (A string ends only where no stand-in for the next pixel
+ * goes on from it, so the table never has that string already; were it
+ * there, the decoder's entry would be a code never used.) */
 static void lzw_add(gif_writer *g, int c, int px)
 {
     if (g->next >= 4095) { /* the table is full: start afresh */
@@ -265,11 +275,8 @@ static void lzw_add(gif_writer *g, int c, int px)
     }
     int code = g->next++;
     uint32_t key = (uint32_t)c << 8 | (uint32_t)px;
-    size_t h = lzw_hash(key);
-    uint32_t e;
-    while ((e = g->slot[h]) != LZW_EMPTY && e >> 12 != key)
-        h = (h + 1) & (LZW_SLOTS - 1);
-    if (e != LZW_EMPTY)
+    size_t h = lzw_find(g, key);
+    if (g->slot[h] != LZW_EMPTY)
         return;
     g->suffix[code] = (uint8_t)px;
     g->kids[c][px >> 6] |= 1ull << (px & 63);
@@ -288,10 +295,9 @@ static void lzw_image_lossy(gif_writer *g, uint8_t *px, int n)
     g->px = px;
     g->n = n;
     for (int p = 0, prev = -1; p < n;) {
-        /* the string's first pixel (its own unless another reaches further), then the rest */
-        int root = px[p];
-        if (g->nnear[root] > 1 && p + 1 < n && lzw_reach(g, root, p + 1, LOOKAHEAD) < LOOKAHEAD)
-            root = lossy_step(g, -1, p);
+        /* the string's first pixel (its own, first among its stand-ins, unless
+         * another reaches further), then the rest */
+        int root = g->nnear[px[p]] > 1 ? lossy_step(g, -1, p) : px[p];
         if (prev >= 0)
             lzw_add(g, prev, root);
         g->path[0] = root;
@@ -320,10 +326,8 @@ static void lzw_pixels(gif_writer *g, const uint8_t *px, int n)
                 continue;
             }
         } else {
-            for (h = lzw_hash(key); (e = g->slot[h]) != LZW_EMPTY; h = (h + 1) & (LZW_SLOTS - 1))
-                if (e >> 12 == key)
-                    break;
-            if (e != LZW_EMPTY) {
+            h = lzw_find(g, key);
+            if ((e = g->slot[h]) != LZW_EMPTY) {
                 prefix = (int)(e & 0xfff);
                 continue;
             }
