@@ -1124,21 +1124,6 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         if (run->info->uses_at && isnan(def->angle) && !isnan(run->def.angle))
             run->def.angle = -run->def.angle;
     }
-    /* a poke keeps the picture's area: kept by its cells' plain area, the
-     * dent swelled the nearly empty cells of the rim instead of the picture
-     * (a cell weighs at least 0.4: at 0 the pressure kept the area by crushing
-     * the cells only an antialiased rim crosses, as far as the fold guard
-     * allows). A squash of a free body keeps it too (and one inside walls,
-     * impulse_expect_walls; see SQUASH_CELL_FLOOR).
-     * The other impulses keep the plain area: kept to the picture's, a pat
-     * found its wobble in the rim of a teddy bear's ears, three times softer
-     * than its body's, and its calibrated body shook at twice the rate asked;
-     * a free twist reached 0.85 of its strength on 14 stamps instead of 6 */
-    int free_squash = run->def.kind == IMPULSE_SQUASH && !run->info->has_floor &&
-                      softbody_get_def(sb)->anchor == ANCHOR_NONE;
-    softbody_keep_picture_area(sb, run->def.kind == IMPULSE_POKE ? POKE_CELL_FLOOR
-                                   : free_squash                 ? SQUASH_CELL_FLOOR
-                                                                 : 0.0);
     softbody_nodes nd = softbody_view(sb);
     int n = nd.n;
     run->n = n;
@@ -1183,6 +1168,19 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
         set_floor(run, sb, bottom, size);
     /* a body with no floor and no anchor: held by the hands alone */
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
+    /* a poke keeps the picture's area: kept by its cells' plain area, the
+     * dent swelled the nearly empty cells of the rim instead of the picture
+     * (a cell weighs at least 0.4: at 0 the pressure kept the area by crushing
+     * the cells only an antialiased rim crosses, as far as the fold guard
+     * allows). A squash of a free body keeps it too (and one inside walls,
+     * impulse_expect_walls; see SQUASH_CELL_FLOOR).
+     * The other impulses keep the plain area: kept to the picture's, a pat
+     * found its wobble in the rim of a teddy bear's ears, three times softer
+     * than its body's, and its calibrated body shook at twice the rate asked;
+     * a free twist reached 0.85 of its strength on 14 stamps instead of 6 */
+    softbody_keep_picture_area(sb, run->def.kind == IMPULSE_POKE                 ? POKE_CELL_FLOOR
+                                   : run->def.kind == IMPULSE_SQUASH && run->free ? SQUASH_CELL_FLOOR
+                                                                                  : 0.0);
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
         softbody_set_force(sb, drive_force, run);
