@@ -82,32 +82,46 @@ static poyo_status check_frames(const builder *b, uint64_t n, poyo_error *err)
     return check_budget(n, (uint32_t)b->a.width, (uint32_t)b->a.height, err);
 }
 
+/* Makes room for cap frames, at most as many as the memory bound allows. The
+ * readers take room for the frames a file declares at once, so that no frame
+ * is copied again as they grow. */
+static poyo_status builder_grow(builder *b, uint64_t cap, poyo_error *err)
+{
+    size_t fb = anim_frame_bytes(&b->a);
+    if (fb == 0)
+        return POYO_OK;   /* no canvas yet */
+    uint64_t most = max_frame_bytes(fb) / fb;
+    if (cap > most)
+        cap = most;
+    if (cap > ANIMREAD_MAX_FRAMES)
+        cap = ANIMREAD_MAX_FRAMES;
+    if (cap <= (uint64_t)b->cap)
+        return POYO_OK;
+    uint8_t *px = realloc(b->a.rgba, (size_t)cap * fb);
+    if (px)
+        b->a.rgba = px;
+    int *hold = realloc(b->a.hold, (size_t)cap * sizeof *hold);
+    if (hold)
+        b->a.hold = hold;
+    int *delay = realloc(b->delay, (size_t)cap * sizeof *delay);
+    if (delay)
+        b->delay = delay;
+    if (!px || !hold || !delay)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for %d frames of %dx%d", (int)cap, b->a.width,
+                         b->a.height);
+    b->cap = (int)cap;
+    return POYO_OK;
+}
+
 /* Appends a copy of the canvas as the next frame, shown delay_ms. */
 static poyo_status builder_push(builder *b, int delay_ms, poyo_error *err)
 {
     poyo_status st = check_frames(b, (uint64_t)b->a.count + 1, err);
+    if (st == POYO_OK && b->a.count == b->cap)
+        st = builder_grow(b, b->cap ? 2 * (uint64_t)b->cap : 8, err);
     if (st != POYO_OK)
         return st;
     size_t fb = anim_frame_bytes(&b->a);
-    if (b->a.count == b->cap) {
-        uint64_t most = max_frame_bytes(fb) / fb;
-        int cap = b->cap ? b->cap * 2 : 8;
-        if ((uint64_t)cap > most)
-            cap = (int)most;
-        uint8_t *px = realloc(b->a.rgba, (size_t)cap * fb);
-        if (px)
-            b->a.rgba = px;
-        int *hold = realloc(b->a.hold, (size_t)cap * sizeof *hold);
-        if (hold)
-            b->a.hold = hold;
-        int *delay = realloc(b->delay, (size_t)cap * sizeof *delay);
-        if (delay)
-            b->delay = delay;
-        if (!px || !hold || !delay)
-            return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for %d frames of %dx%d", cap, b->a.width,
-                             b->a.height);
-        b->cap = cap;
-    }
     memcpy(anim_frame(&b->a, b->a.count), b->canvas, fb);
     b->delay[b->a.count] = delay_ms;
     b->a.hold[b->a.count] = delay_ms > 1 ? delay_ms : 1;
@@ -299,6 +313,8 @@ static poyo_status read_gif(const uint8_t *data, size_t len, builder *b, poyo_er
                        (unsigned long long)area, (unsigned long long)memlimit_get() / 4u);
     if (st == POYO_OK)
         st = builder_init(b, "GIF", sw, sh, err);
+    if (st == POYO_OK)
+        st = builder_grow(b, frames, err);
     if (st != POYO_OK)
         goto done;
     b->loop_raw = -1;
@@ -762,7 +778,8 @@ static poyo_status png_chunk(png_dec *d, const char *type, const uint8_t *p, uin
         if (d->num_frames == 0 || d->num_frames > INT_MAX)
             return poyo_fail(err, POYO_ERR_INPUT, "APNG declares %u frames", (unsigned)d->num_frames);
         d->animated = 1;
-        return check_frames(d->b, d->num_frames, err);
+        poyo_status st = check_frames(d->b, d->num_frames, err);
+        return st == POYO_OK ? builder_grow(d->b, d->num_frames, err) : st;
     }
     if (memcmp(type, "fcTL", 4) == 0)
         return png_fctl(d, p, n, err);
@@ -866,6 +883,8 @@ static poyo_status read_webp(const uint8_t *data, size_t len, builder *b, poyo_e
         st = check_budget(nframes, (uint32_t)feat.width, (uint32_t)feat.height, err);
     if (st == POYO_OK)
         st = builder_init(b, "WebP", (uint32_t)feat.width, (uint32_t)feat.height, err);
+    if (st == POYO_OK)
+        st = builder_grow(b, nframes, err);
     if (st != POYO_OK)
         return st;
     WebPAnimDecoderOptions opt;
