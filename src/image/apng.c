@@ -2,13 +2,19 @@
  * PNG (ISO/IEC 15948): each later frame stores only the rectangle that changed,
  * compressed by libdeflate. One row filter serves the whole clip, None or Up,
  * whichever makes the first frame smaller: a stamp's flat colours (and any
- * clip cut to a palette) repeat best unfiltered, a smooth upscale best as Up. */
+ * clip cut to a palette) repeat best unfiltered, a smooth upscale best as Up.
+ * The later frames are compressed side by side, each run of them by a
+ * compressor of its own, and written in order: the bytes do not depend on
+ * the number of threads. */
 #include "apng.h"
 
 #include <libdeflate.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/workers.h"
 
 #define MAX_CHUNK_DATA (1u << 30)
 
@@ -20,7 +26,7 @@ typedef anim_rect rect;
 
 apng_options apng_default_def(void)
 {
-    apng_options o = { .level = 6 };
+    apng_options o = { .level = 6, .threads = 1 };
     return o;
 }
 
@@ -130,6 +136,8 @@ static poyo_status check_anim(const anim *a, const apng_options *o, poyo_error *
         return poyo_fail(err, POYO_ERR_USAGE, "loop count %d is negative", a->loop);
     if (o->level < 0 || o->level > 12)
         return poyo_fail(err, POYO_ERR_USAGE, "APNG compression level %d is outside 0-12", o->level);
+    if (o->threads < 1 || o->threads > WORKERS_MAX)
+        return poyo_fail(err, POYO_ERR_USAGE, "APNG threads %d is outside 1-%d", o->threads, WORKERS_MAX);
     if ((size_t)a->width * 4u + 1u > (size_t)MAX_CHUNK_DATA)
         return poyo_fail(err, POYO_ERR_USAGE, "animation width %d is too large for APNG", a->width);
     return POYO_OK;
@@ -197,27 +205,14 @@ static rect frame_rect(const anim *a, int i)
     return r;
 }
 
-/* Compresses rectangle r of frame i into c->z with the clip's filter; on the
- * first frame (pick set), also Up-filtered, and keeps the smaller as the clip's. */
-static poyo_status compress_rect(coder *c, const anim *a, int i, rect r, int pick, poyo_error *err)
+/* Compresses rectangle r of frame i into c->z with c's filter. */
+static poyo_status compress_rect(coder *c, const anim *a, int i, rect r, poyo_error *err)
 {
     size_t rb = (size_t)a->width * 4u;
     const uint8_t *src = anim_frame(a, i) + (size_t)r.y * rb + (size_t)r.x * 4u;
     size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
     filter_image(src, rb, r.w, r.h, c->filter, c->filtered);
-    poyo_status st = zcompress(c->dc, c->filtered, n, &c->z, err);
-    if (st == POYO_OK && pick) {
-        /* the clip's filter: the one that makes the first frame smaller */
-        filter_image(src, rb, r.w, r.h, FILTER_UP, c->filtered);
-        st = zcompress(c->dc, c->filtered, n, &c->z2, err);
-        if (st == POYO_OK && c->z2.len < c->z.len) {
-            bytebuf t = c->z;
-            c->z = c->z2;
-            c->z2 = t;
-            c->filter = FILTER_UP;
-        }
-    }
-    return st;
+    return zcompress(c->dc, c->filtered, n, &c->z, err);
 }
 
 /* Tries rectangle r of frame i (i > 0) as blend OVER, unchanged pixels
@@ -266,6 +261,147 @@ static poyo_status write_frame(bytebuf *out, const anim *a, int i, rect r, int b
     return st;
 }
 
+/* Frees what coder_init allocated (each pointer may be NULL). */
+static void coder_free(coder *c)
+{
+    bytebuf_free(&c->z);
+    bytebuf_free(&c->z2);
+    free(c->filtered);
+    free(c->over);
+    libdeflate_free_compressor(c->dc);
+    memset(c, 0, sizeof *c);
+}
+
+/* A coder for frames of fb bytes and h rows, with the clip's filter. */
+static poyo_status coder_init(coder *c, int level, size_t fb, int h, int filter, poyo_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->filter = filter;
+    c->filtered = malloc(fb + (size_t)h);
+    c->over = malloc(fb);
+    c->dc = libdeflate_alloc_compressor(level);
+    if (!c->filtered || !c->over || !c->dc) {
+        coder_free(c);
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an APNG compressor");
+    }
+    return POYO_OK;
+}
+
+/* One stored frame: its rectangle, how it is drawn and its zlib stream. */
+typedef struct stored {
+    rect r;
+    int blend;
+    bytebuf z;
+} stored;
+
+/* The work the threads share: the frames, a run of them for each part, and
+ * the first failure. */
+typedef struct job {
+    const anim *a;
+    int level, filter;
+    coder *first_try;   /* the first frame's coders, one per filter tried */
+    stored *f;
+    int first[WORKERS_MAX + 1];
+    atomic_int failed;
+    poyo_status status;   /* the status and message of the part that failed first */
+    poyo_error err;
+} job;
+
+/* Compresses frame i (i > 0) with coder c into j->f[i]. */
+static poyo_status code_frame(job *j, coder *c, int i, poyo_error *err)
+{
+    stored *s = &j->f[i];
+    s->r = frame_rect(j->a, i);
+    s->blend = BLEND_SOURCE;
+    poyo_status st = compress_rect(c, j->a, i, s->r, err);
+    if (st == POYO_OK)
+        st = try_over(c, j->a, i, s->r, &s->blend, err);
+    if (st == POYO_OK)
+        st = bytebuf_append(&s->z, c->z.data, c->z.len, err);
+    return st;
+}
+
+/* Part k of the job: its run of frames, on a coder of its own. */
+static void code_part(void *arg, int k)
+{
+    job *j = arg;
+    coder c;
+    poyo_error err;
+    poyo_status st = coder_init(&c, j->level, anim_frame_bytes(j->a), j->a->height, j->filter, &err);
+    for (int i = j->first[k]; st == POYO_OK && i < j->first[k + 1]; i++)
+        if (!atomic_load(&j->failed))   /* else another part has failed */
+            st = code_frame(j, &c, i, &err);
+    coder_free(&c);
+    if (st != POYO_OK && !atomic_exchange(&j->failed, 1)) {
+        j->status = st;
+        j->err = err;
+    }
+}
+
+/* Compresses frames 1 to count - 1 into j->f, on up to `threads` threads. */
+static poyo_status code_later(job *j, int threads, poyo_error *err)
+{
+    const anim *a = j->a;
+    int later = a->count - 1;
+    if (later < 1)
+        return POYO_OK;
+    double *weight = malloc((size_t)later * sizeof *weight);
+    if (!weight)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for %d APNG frames", a->count);
+    for (int i = 1; i < a->count; i++) {
+        rect r = frame_rect(a, i);
+        weight[i - 1] = (double)r.w * r.h + 1.0;
+    }
+    int parts = workers_split(weight, later, threads, j->first);
+    free(weight);
+    for (int k = 0; k <= parts; k++)
+        j->first[k]++;   /* runs of frame numbers, from frame 1 */
+    atomic_init(&j->failed, 0);
+    workers_run(parts, threads, code_part, j);
+    if (!atomic_load(&j->failed))
+        return POYO_OK;
+    if (err)
+        *err = j->err;
+    return j->status;
+}
+
+/* Part k of the first frame's trials: the whole frame with filter k. */
+static void code_first_part(void *arg, int k)
+{
+    job *j = arg;
+    coder *c = &j->first_try[k];
+    poyo_error err;
+    poyo_status st = compress_rect(c, j->a, 0, frame_rect(j->a, 0), &err);
+    if (st != POYO_OK && !atomic_exchange(&j->failed, 1)) {
+        j->status = st;
+        j->err = err;
+    }
+}
+
+/* Compresses the first frame, whole, unfiltered and (when it has more than
+ * one row) Up-filtered, side by side; the smaller stream, in c[0]->z, picks
+ * the clip's filter, j->filter. */
+static poyo_status code_first(job *j, coder c[2], int threads, poyo_error *err)
+{
+    int tries = j->a->height > 1 ? 2 : 1;
+    j->first_try = c;
+    atomic_init(&j->failed, 0);
+    workers_run(tries, threads, code_first_part, j);
+    if (atomic_load(&j->failed)) {
+        if (err)
+            *err = j->err;
+        return j->status;
+    }
+    j->filter = FILTER_NONE;
+    if (tries == 2 && c[1].z.len < c[0].z.len) {
+        bytebuf t = c[0].z;
+        c[0].z = c[1].z;
+        c[1].z = t;
+        j->filter = FILTER_UP;
+    }
+    return POYO_OK;
+}
+
 poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, poyo_error *err)
 {
     apng_options o = opt ? *opt : apng_default_def();
@@ -282,36 +418,41 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
     for (int i = 0; exact && i < a->count; i++)
         exact = a->hold[i] <= 65535;
 
-    coder c = { .filter = FILTER_NONE };
+    coder c[2];
+    job j = { .a = a, .level = o.level };
     int *ms = malloc((size_t)a->count * sizeof *ms);
-    c.filtered = malloc(fb + (size_t)h);
-    c.over = malloc(fb);
-    c.dc = libdeflate_alloc_compressor(o.level);
-    if (!ms || !c.filtered || !c.over || !c.dc) {
-        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory encoding APNG frames of %dx%d", w, h);
+    j.f = calloc((size_t)a->count, sizeof *j.f);
+    st = coder_init(&c[0], o.level, fb, h, FILTER_NONE, err);
+    poyo_status st1 = coder_init(&c[1], o.level, fb, h, FILTER_UP, err);
+    if (st == POYO_OK)
+        st = st1;
+    if (st == POYO_OK && (!ms || !j.f))
+        st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory encoding %d APNG frames", a->count);
+    if (st != POYO_OK)
         goto done;
-    }
     anim_delays(a, 1000, 1, ms);
 
-    st = write_head(a, out, err);
+    /* the first frame, whole, picks the clip's filter; the others follow it */
+    st = code_first(&j, c, o.threads, err);
+    if (st == POYO_OK)
+        st = write_head(a, out, err);
     uint32_t seq = 0;
-    for (int i = 0; st == POYO_OK && i < a->count; i++) {
-        rect r = frame_rect(a, i);
-        int blend = BLEND_SOURCE;
-        st = compress_rect(&c, a, i, r, i == 0 && h > 1, err);
-        if (st == POYO_OK && i > 0)
-            st = try_over(&c, a, i, r, &blend, err);
-        if (st == POYO_OK)
-            st = write_frame(out, a, i, r, blend, exact, ms, &c.z, &seq, err);
-    }
+    if (st == POYO_OK)
+        st = write_frame(out, a, 0, frame_rect(a, 0), BLEND_SOURCE, exact, ms, &c[0].z, &seq, err);
+    coder_free(&c[0]);
+    coder_free(&c[1]);
+    if (st == POYO_OK)
+        st = code_later(&j, o.threads, err);
+    for (int i = 1; st == POYO_OK && i < a->count; i++)
+        st = write_frame(out, a, i, j.f[i].r, j.f[i].blend, exact, ms, &j.f[i].z, &seq, err);
     if (st == POYO_OK)
         st = put_chunk(out, "IEND", NULL, 0, NULL, 0, err);
 done:
-    bytebuf_free(&c.z);
-    bytebuf_free(&c.z2);
+    for (int i = 0; j.f && i < a->count; i++)
+        bytebuf_free(&j.f[i].z);
+    free(j.f);
     free(ms);
-    free(c.filtered);
-    free(c.over);
-    libdeflate_free_compressor(c.dc);
+    coder_free(&c[0]);
+    coder_free(&c[1]);
     return st;
 }

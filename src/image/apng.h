@@ -9,6 +9,7 @@
 
 typedef struct apng_options {
     int level;   /* libdeflate compression level, 0 (store) to 12 (smallest, slowest) */
+    int threads; /* frames compressed side by side, 1 to 8 (the bytes are the same) */
 } apng_options;
 
 /* The default options: the only place their values live. */

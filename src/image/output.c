@@ -36,6 +36,7 @@ void output_set_threads(output_def *d, int threads)
 {
     d->quant.threads = threads;
     d->webp.threads = threads;
+    d->apng.threads = threads;
 }
 
 out_format output_format_of(const char *path)

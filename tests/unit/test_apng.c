@@ -92,6 +92,35 @@ static void test_apng_roundtrip_exact(void)
     bytebuf_free(&out);
 }
 
+/* The bytes do not depend on how many threads compress the frames: a clip,
+ * a single row (one filter tried) and a single frame, on 1 to 8 threads. */
+static void test_apng_threads_agree(void)
+{
+    static const struct { int w, h, n; } clip[] = { { 40, 30, 9 }, { 57, 1, 6 }, { 20, 20, 1 } };
+    for (int c = 0; c < 3; c++) {
+        anim a, r;
+        bytebuf one = { 0 };
+        poyo_error err;
+        ENSURE(make_scene(&a, clip[c].w, clip[c].h, clip[c].n, 10.0));
+        apng_options o = apng_default_def();
+        ENSURE_MSG(apng_encode(&a, &o, &one, &err) == POYO_OK, "%s", err.msg);
+        ENSURE_MSG(anim_read(one.data, one.len, &r, NULL, &err) == POYO_OK, "%s", err.msg);
+        for (int i = 0; i < a.count; i++)
+            ENSURE_MSG(memcmp(anim_frame(&a, i), anim_frame(&r, i), anim_frame_bytes(&a)) == 0, "clip %d frame %d", c,
+                       i);
+        for (int t = 2; t <= 8; t += 3) {
+            bytebuf many = { 0 };
+            o.threads = t;
+            ENSURE_MSG(apng_encode(&a, &o, &many, &err) == POYO_OK, "%s", err.msg);
+            ENSURE_MSG(many.len == one.len && memcmp(many.data, one.data, one.len) == 0, "clip %d, %d threads", c, t);
+            bytebuf_free(&many);
+        }
+        anim_free(&a);
+        anim_free(&r);
+        bytebuf_free(&one);
+    }
+}
+
 static void test_apng_first_frame_is_still(void)
 {
     anim a;
@@ -198,6 +227,11 @@ static void test_apng_rejects_bad_arguments(void)
     ENSURE(make_scene(&a, 8, 8, 2, 10.0));
     apng_options o = apng_default_def();
     o.level = 13;
+    ENSURE(apng_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    o = apng_default_def();
+    o.threads = 0;
+    ENSURE(apng_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
+    o.threads = 9;
     ENSURE(apng_encode(&a, &o, &out, &err) == POYO_ERR_USAGE);
     a.hold[1] = 0;
     ENSURE(apng_encode(&a, NULL, &out, &err) == POYO_ERR_USAGE);
@@ -615,6 +649,7 @@ static void test_webp_out_of_memory(void)
 
 const struct test_case test_cases[] = {
     { "apng_roundtrip_exact", test_apng_roundtrip_exact },
+    { "apng_threads_agree", test_apng_threads_agree },
     { "apng_first_frame_is_still", test_apng_first_frame_is_still },
     { "apng_ms_delays_and_loop", test_apng_ms_delays_and_loop },
     { "apng_stores_changed_rect", test_apng_stores_changed_rect },
