@@ -145,7 +145,7 @@ fi
 
 echo
 echo "== encoders on the same frames: median ms of 9 encodes (quartiles), bytes, and the median as a ratio to GIF's =="
-echo "   (GIF includes its palette; GIF and WebP on one thread, then on two (2t) as a single file is written, each"
+echo "   (GIF includes its palette; each encoder on one thread, then on two (2t) as a single file is written, each"
 echo "   ratio to the GIF on as many threads; the 512 px"
 echo "   clips are those -p signal and -p whatsapp draw, the 320 px one -p discord-sticker's; the goal: at most x3) =="
 "$tools/encbench" -n 9 -s 128 "$corpus/twemoji64/1f600.png"

@@ -1,13 +1,14 @@
 /* encbench.c - times the encoders on the same frames for `make bench`.
- *   encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] [-m M] [-M M] INPUT.png
+ *   encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] [-m M] [-M M] [-e ENCODER] INPUT.png
  * Draws one clip (the main job's default squash; a preset sets size, frame
  * rate, clip length and its formats' settings, as `poyo -p` does), then
  * encodes it RUNS times (default 9) as GIF (its palette included), APNG,
- * lossless WebP and lossy WebP, the GIF and the WebPs on one thread and then
- * on two (as a single file is written), and prints per encoder the median
+ * lossless WebP and lossy WebP, each on one thread and then on two (as a
+ * single file is written), and prints per encoder the median
  * milliseconds, the quartiles, the bytes and the median as a ratio to the
  * GIF's on as many threads. -m and -M
- * set libwebp's effort (0-6) for lossless and lossy WebP. */
+ * set libwebp's effort (0-6) for lossless and lossy WebP; -e times only the
+ * encoder of that name (as printed), for a profiler. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ int main(int argc, char **argv)
 {
     int runs = 9, size = 128, ll_method = -1, lossy_method = -1;
     double fps = 0.0, dur = 2.0;
-    const char *in = NULL, *pname = NULL;
+    const char *in = NULL, *pname = NULL, *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-n") && i + 1 < argc)
             runs = atoi(argv[++i]);
@@ -45,12 +46,14 @@ int main(int argc, char **argv)
             ll_method = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-M") && i + 1 < argc)
             lossy_method = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-e") && i + 1 < argc)
+            only = argv[++i];
         else
             in = argv[i];
     }
     const preset_info *p = pname ? preset_lookup(pname) : NULL;
     if (!in || runs < 1 || runs > 1000 || (pname && !p)) {
-        fprintf(stderr, "usage: encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] [-m M] [-M M] INPUT.png\n");
+        fprintf(stderr, "usage: encbench [-n RUNS] [-s SIZE] [-f FPS] [-d SECONDS] [-p PRESET] [-m M] [-M M] [-e ENCODER] INPUT.png\n");
         return 2;
     }
     poyo_error err;
@@ -83,8 +86,8 @@ int main(int argc, char **argv)
     static const struct { const char *name; out_format f; int lossy, threads; } enc[] = {
         { "gif", FORMAT_GIF, 0, 1 },        { "gif 2t", FORMAT_GIF, 0, 2 },
         { "apng", FORMAT_APNG, 0, 1 },      { "webp", FORMAT_WEBP, 0, 1 },
-        { "webp-lossy", FORMAT_WEBP, 1, 1 }, { "webp 2t", FORMAT_WEBP, 0, 2 },
-        { "webp-lossy 2t", FORMAT_WEBP, 1, 2 },
+        { "webp-lossy", FORMAT_WEBP, 1, 1 }, { "apng 2t", FORMAT_APNG, 0, 2 },
+        { "webp 2t", FORMAT_WEBP, 0, 2 },   { "webp-lossy 2t", FORMAT_WEBP, 1, 2 },
     };
     enum { NENC = sizeof enc / sizeof enc[0] };
     /* each row's ratio is to the GIF written on as many threads */
@@ -92,6 +95,8 @@ int main(int argc, char **argv)
     const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
     printf("%s: %dx%d, %d frames%s%s\n", base, a.width, a.height, a.count, p ? ", preset " : "", p ? p->name : "");
     for (int e = 0; e < NENC; e++) {
+        if (only && strcmp(only, enc[e].name) != 0)
+            continue;
         size_t bytes = 0;
         output_set_threads(&od, enc[e].threads);
         output_set_threads(&lossy, enc[e].threads);
@@ -110,8 +115,11 @@ int main(int argc, char **argv)
         double med = quantile(t, runs, 0.5);
         if (enc[e].f == FORMAT_GIF)
             gif_ms[enc[e].threads] = med;
-        printf("  %-13s %8.1f ms (%.1f-%.1f) %9zu bytes  x%.2f of GIF%s\n", enc[e].name, med, quantile(t, runs, 0.25),
-               quantile(t, runs, 0.75), bytes, med / gif_ms[enc[e].threads], enc[e].threads > 1 ? " 2t" : "");
+        printf("  %-13s %8.1f ms (%.1f-%.1f) %9zu bytes", enc[e].name, med, quantile(t, runs, 0.25),
+               quantile(t, runs, 0.75), bytes);
+        if (gif_ms[enc[e].threads] > 0.0)
+            printf("  x%.2f of GIF%s", med / gif_ms[enc[e].threads], enc[e].threads > 1 ? " 2t" : "");
+        printf("\n");
     }
     free(t);
     anim_free(&a);
