@@ -70,7 +70,10 @@ static const char *picture_error(WebPEncodingError e)
 static poyo_status set_config(const webp_options *o, WebPConfig *config, poyo_error *err)
 {
     config->lossless = !o->lossy;
-    config->quality = o->lossy ? (float)o->quality : 75.0f;   /* lossless: libwebp's default effort */
+    /* lossless, quality is how hard libwebp searches for matches: at effort 0
+     * a third of its default 75 takes a third less time (half on two threads)
+     * for 0.5-2 % more bytes */
+    config->quality = o->lossy ? (float)o->quality : o->lossless_method == 0 ? 25.0f : 75.0f;
     config->method = o->lossy ? o->method : o->lossless_method;
     config->thread_level = 0;
     if (o->lossy)
