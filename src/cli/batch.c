@@ -114,6 +114,8 @@ void batch_print_json(const batch_job *j)
         printf(", \"status\": \"ok\", \"bytes\": %zu, \"width\": %d, \"height\": %d, \"frames\": %d, "
                "\"duration\": %.3f, ",
                j->bytes, j->width, j->height, j->frames, j->duration);
+        if (j->has_strength)
+            printf("\"strength\": %.4g, ", j->strength);
         if (j->budgeted) {
             if (isfinite(j->psnr_lost))
                 printf("\"psnr_lost\": %.2f, \"search\": ", j->psnr_lost);

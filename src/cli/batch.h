@@ -25,6 +25,8 @@ typedef struct batch_job {
     size_t bytes;
     int width, height, frames;
     double duration, ms;
+    int has_strength;       /* 1 when an impulse made the clip, at this strength */
+    double strength;
     int budgeted;           /* 1 when the --max-bytes search made the file */
     double psnr_lost;       /* its PSNR lost against the file without a budget, dB */
     char *search;           /* what it chose ("48 colours, 12.5 fps, 15 frames, 128x128") */

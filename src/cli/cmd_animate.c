@@ -45,8 +45,9 @@ void cmd_list_impulses(FILE *out)
             snprintf(angle, sizeof angle, isnan(in->angle) ? "inward" : "%g", in->angle);
         if (in->periodic)
             snprintf(rate, sizeof rate, "%g", in->rate);
-        fprintf(out, "%-8s %-9g %-6g %-10s %-7s %-6s  %s (%s; anchor %s%s)\n", in->name, in->strength,
-                in->strength_max, at, angle, rate, in->summary, in->strength_unit, anchor_name(in->anchor),
+        fprintf(out, "%-8s %-9g %-6g %-10s %-7s %-6s  %s (%s%s; anchor %s%s)\n", in->name, in->strength,
+                in->strength_max, at, angle, rate, in->summary, in->strength_unit,
+                in->wide_grows ? ", its default more on a wide stamp" : "", anchor_name(in->anchor),
                 in->has_floor ? ", floor" : "");
     }
 }
@@ -567,6 +568,8 @@ static int animate_one(void *ctx, batch_job *job, int slot, char *tmp)
     motion_drop_source(&m);
     rerender rr = { src, &m, o->nglyphs ? &sg : NULL, &o->anim };
     rc = write_job(o, job, &a, &rr, &od, input, name, tmp);
+    job->has_strength = 1;
+    job->strength = o->nglyphs ? sg.m[0].strength : m.strength;
 done:
     image_free(&im);
     motion_free(&m);

@@ -208,6 +208,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     st = impulse_begin(&run, &def->impulse, sb, &m->lat, src->w, src->h, err);
     if (st != POYO_OK)
         goto fail;
+    m->strength = run.def.strength;
     if (wall)
         impulse_expect_walls(&run, sb);
     st = wall ? softbody_calibrate_lambda(sb, lambda, def->fps, err)
@@ -258,14 +259,16 @@ fail:
 /* The smallest share of a still emoji's size the stamp may shrink to so that
  * its motion stays on the canvas: 0.86 in place, 0.76 for jumps and drops,
  * 0.62 for long shapes (one side 3 times the other) jumping or dropping, at
- * the default strength or below (times sqrt(default / strength) above it).
- * Motion that needs more room is kept inside by the canvas's edges. */
-static double fill_floor(const impulse_info *info, const lattice *lat, double strength)
+ * the default strength or below (times sqrt(default / strength) above it;
+ * asked NAN: the default). Motion that needs more room is kept inside by the
+ * canvas's edges. */
+static double fill_floor(const impulse_info *info, const lattice *lat, double asked)
 {
     double w = lat->bx1 - lat->bx0, h = lat->by1 - lat->by0;
     double floor = !info->has_floor ? 0.86 : fmax(w, h) >= 3.0 * fmin(w, h) ? 0.62 : 0.76;
     /* a stronger kick than the default may shrink the stamp further, so it keeps its strength */
-    return strength > info->strength ? floor * sqrt(info->strength / strength) : floor;
+    double d = impulse_default_strength(info, lat);
+    return asked > d ? floor * sqrt(d / asked) : floor;
 }
 
 /* The run inside walls (part 0) and the source for its placement (part 1). */
@@ -319,7 +322,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
      * flat against the canvas's edge at two thirds of the stretch asked */
     int fits = 1, land;
     int keep_bottom = imp.kind != IMPULSE_STRETCH || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
-    placement place = render_fit(src->w, src->h, W, H, def->fit, box, fill_floor(info, &m->lat, imp.strength),
+    placement place = render_fit(src->w, src->h, W, H, def->fit, box, fill_floor(info, &m->lat, def->impulse.strength),
                                  keep_bottom, &fits);
     int walled = 0;
     if (!fits && def->fit == FIT_AUTO) {

@@ -42,6 +42,7 @@ typedef struct motion {
     int settled;           /* 1 when a one-shot clip ended because the body came to rest */
     int steps;             /* solver steps per frame */
     double lambda;         /* stiffness eigenvalue of the main wobble */
+    double strength;       /* the impulse's strength (asked, or its default for the stamp) */
     placement place;       /* where the rest image sits on the canvas it was simulated for */
     int canvas_w, canvas_h;/* that canvas */
     int walled;            /* 1: the motion was kept inside the canvas's edges by walls */

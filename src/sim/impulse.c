@@ -49,6 +49,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "a sideways shove: the body sways",
         .strength = 0.12,
         .strength_max = 0.5,
+        .wide_grows = 1,
         .strength_unit = "peak sway, fraction of height",
         .at = { 0.5, 0.5 },
         .uses_angle = 1,
@@ -69,6 +70,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "crouches, jumps off the floor, lands and squashes",
         .strength = 0.22,
         .strength_max = 2.0,
+        .wide_grows = 1,
         .strength_unit = "jump height, fraction of height",
         .at = { 0.5, 0.5 },
         .anchor = ANCHOR_NONE,
@@ -79,6 +81,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "lifted from the floor, falls back onto it and splats",
         .strength = 0.25,
         .strength_max = 2.0,
+        .wide_grows = 1,
         .strength_unit = "drop height, fraction of height",
         .at = { 0.5, 0.5 },
         .anchor = ANCHOR_NONE,
@@ -89,6 +92,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "a steady side-to-side sway (periodic, loops exactly)",
         .strength = 0.08,
         .strength_max = 0.5,
+        .wide_grows = 1,
         .strength_unit = "sway, fraction of height",
         .at = { 0.5, 0.5 },
         .uses_angle = 1,
@@ -617,6 +621,17 @@ static void opaque_box(const lattice *l, double b[4])
     b[3] = solid ? l->sy1 : l->by1;
 }
 
+double impulse_default_strength(const impulse_info *info, const lattice *lat)
+{
+    double box[4];
+    opaque_box(lat, box);
+    double w = box[2] - box[0], h = box[3] - box[1];
+    double s = info->strength;
+    if (info->wide_grows && w > h && h > 0.0)
+        s *= sqrt(w / h);
+    return fmin(s, info->strength_max);
+}
+
 /* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
  * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
 static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
@@ -1115,6 +1130,8 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     if (st != POYO_OK)
         return st;
     run->info = impulse_get_info(run->def.kind);
+    if (isnan(def->strength))
+        run->def.strength = impulse_default_strength(run->info, lat);
     if (softbody_get_def(sb)->anchor == ANCHOR_TOP) {
         /* a hanging body is poked and patted at its free end, from below, by
          * default: at the top, next to the pinned edge, a poke sprang back

@@ -25,6 +25,7 @@ typedef struct impulse_info {
     const char *summary;    /* one line for --list-impulses */
     double strength;        /* default strength */
     double strength_max;    /* largest accepted strength (smallest is 0) */
+    int wide_grows;         /* 1: the default grows on a stamp wider than tall (impulse_default_strength) */
     const char *strength_unit; /* what the strength measures */
     int uses_at;            /* 1 when --at X,Y matters */
     v2 at;                  /* default point, image fractions */
@@ -54,6 +55,14 @@ typedef struct impulse_def {
 impulse_def impulse_default_def(void);
 /* Fills the NAN fields with the kind's defaults and checks ranges. */
 poyo_status impulse_resolve(impulse_def *def, poyo_error *err);
+/* The strength an impulse takes on lat's stamp when none is asked: the
+ * impulse's default, which for a sway or a travel (wide_grows) on a stamp
+ * wider than tall grows with the square root of width over height (of the
+ * opaque box), up to the largest accepted. A fraction of a low stamp's height
+ * is a small move: so the stamp sways and hops as far as a square stamp of
+ * its area would. A dent, a squash and a twist keep the plain default: a
+ * thin bar is only so deep. */
+double impulse_default_strength(const impulse_info *info, const lattice *lat);
 
 /* A running impulse: owns the pattern, drives the body through its callbacks. */
 /* A corner of the box of the opaque pixels within a drawn lattice cell, as

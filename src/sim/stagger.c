@@ -52,8 +52,14 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
     softbody_def body = animate_body_for(def, info, &land);
     if ((st = softbody_create(&m->lat, &body, &p->sb, err)) != POYO_OK)
         return st;
-    if ((st = impulse_begin(&p->run, &def->impulse, p->sb, &m->lat, src->w, src->h, err)) != POYO_OK)
+    /* the parts of one stamp take one strength: a wide part (a long dash)
+     * does not sway further than its neighbours (impulse_default_strength) */
+    impulse_def imp = def->impulse;
+    if (isnan(imp.strength))
+        imp.strength = info->strength;
+    if ((st = impulse_begin(&p->run, &imp, p->sb, &m->lat, src->w, src->h, err)) != POYO_OK)
         return st;
+    m->strength = p->run.def.strength;
     if (wall)
         impulse_expect_walls(&p->run, p->sb);
     if ((st = softbody_calibrate(p->sb, p->run.px, p->run.py, def->fps, err)) != POYO_OK)

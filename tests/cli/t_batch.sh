@@ -42,7 +42,7 @@ test_expect_success '--json: one object per file with the facts a pipeline needs
     expect_exit 1 $POYO in -o out/ --json -q >lines 2>/dev/null &&
     [ "$(wc -l <lines)" -eq 4 ] &&
     [ "$(grep -c "\"status\": \"ok\"" lines)" -eq 3 ] &&
-    grep "in/s0.png" lines | grep -q "\"output\": \"out/s0.gif\", \"status\": \"ok\", \"bytes\": [0-9]*, \"width\": 24, \"height\": 24, \"frames\": [0-9]*, \"duration\": [0-9.]*, \"milliseconds\": [0-9.]*}" &&
+    grep "in/s0.png" lines | grep -q "\"output\": \"out/s0.gif\", \"status\": \"ok\", \"bytes\": [0-9]*, \"width\": 24, \"height\": 24, \"frames\": [0-9]*, \"duration\": [0-9.]*, \"strength\": 0.16, \"milliseconds\": [0-9.]*}" &&
     grep "in/x.png" lines | grep -q "\"output\": null, \"status\": \"error\", \"error\": \"not a PNG or other supported image\""
 '
 
