@@ -307,7 +307,8 @@ typedef struct job {
     poyo_error err;
 } job;
 
-/* Compresses frame i (i > 0) with coder c into j->f[i]. */
+/* Compresses frame i (i > 0) with coder c into j->f[i], which takes c's
+ * stream cut to its length (c's next frame gets a buffer of its own). */
 static poyo_status code_frame(job *j, coder *c, int i, poyo_error *err)
 {
     stored *s = &j->f[i];
@@ -316,9 +317,16 @@ static poyo_status code_frame(job *j, coder *c, int i, poyo_error *err)
     poyo_status st = compress_rect(c, j->a, i, s->r, err);
     if (st == POYO_OK)
         st = try_over(c, j->a, i, s->r, &s->blend, err);
-    if (st == POYO_OK)
-        st = bytebuf_append(&s->z, c->z.data, c->z.len, err);
-    return st;
+    if (st != POYO_OK)
+        return st;
+    s->z = c->z;
+    memset(&c->z, 0, sizeof c->z);
+    uint8_t *cut = realloc(s->z.data, s->z.len);   /* a shrink: never fails in practice, and need not */
+    if (cut) {
+        s->z.data = cut;
+        s->z.cap = s->z.len;
+    }
+    return POYO_OK;
 }
 
 /* Part k of the job: its run of frames, on a coder of its own. */

@@ -12,7 +12,9 @@
 /* Bytes an encoder holds beside the frames for count frames of w x h: GIF
  * the quantised indices (one byte a pixel), the binarised frames when
  * dithering (four) and its output (LZW, at most about a byte a pixel with the
- * buffer grown); APNG its output (deflated rows) and a few frames of work;
+ * buffer grown); APNG its output and the frames' deflated rows beside it
+ * (about a byte a pixel each), and on each thread (two for the first frame's
+ * filters) a compressor with four frames of work;
  * WebP libwebp's lossless encoder (about 35 bytes a canvas pixel, measured)
  * on each thread encoding a frame, and its output; WebM libvpx's VP9 encoders for colour and alpha (about 165
  * bytes a canvas pixel, measured, whatever the frame count) and libav itself. */
@@ -27,7 +29,10 @@ static double encode_bytes(out_format f, const output_def *def, double count, do
         double threads = def && def->quant.threads > 1 ? def->quant.threads : 1.0;
         return all * (2.0 + dither) + px * 8.0 + (threads - 1.0) * (px * 8.0 + 262144.0);
     }
-    case FORMAT_APNG: return all * 1.0 + px * 24.0;
+    case FORMAT_APNG: {
+        double threads = def && def->apng.threads > 2 ? def->apng.threads : 2.0;
+        return all * 2.0 + px * 8.0 + threads * (px * 16.0 + 1048576.0);
+    }
     case FORMAT_WEBP: {
         double threads = def && def->webp.threads > 1 ? def->webp.threads : 1.0;
         return all * 0.5 + px * 48.0 * threads;
