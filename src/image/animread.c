@@ -376,6 +376,7 @@ typedef struct png_dec {
     int has_key;
     uint16_t key[3];
     int animated;          /* acTL seen */
+    size_t file_len;       /* the whole file's bytes */
     uint32_t num_frames;
     uint32_t fctl_count;
     uint32_t next_seq;
@@ -779,7 +780,10 @@ static poyo_status png_chunk(png_dec *d, const char *type, const uint8_t *p, uin
             return poyo_fail(err, POYO_ERR_INPUT, "APNG declares %u frames", (unsigned)d->num_frames);
         d->animated = 1;
         poyo_status st = check_frames(d->b, d->num_frames, err);
-        return st == POYO_OK ? builder_grow(d->b, d->num_frames, err) : st;
+        /* room for the frames declared, as many as the file can hold: each has a
+         * 38-byte fcTL chunk (a file that declares more fails when it ends) */
+        uint64_t room = d->num_frames < d->file_len / 38u ? d->num_frames : d->file_len / 38u;
+        return st == POYO_OK ? builder_grow(d->b, room, err) : st;
     }
     if (memcmp(type, "fcTL", 4) == 0)
         return png_fctl(d, p, n, err);
@@ -797,6 +801,7 @@ static poyo_status read_png(const uint8_t *data, size_t len, builder *b, int *an
     png_dec d;
     memset(&d, 0, sizeof d);
     d.b = b;
+    d.file_len = len;
     poyo_status st = POYO_OK;
     size_t pos = 8;
     int first = 1, ended = 0;
