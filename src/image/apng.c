@@ -205,14 +205,20 @@ static rect frame_rect(const anim *a, int i)
     return r;
 }
 
-/* Compresses rectangle r of frame i into c->z with c's filter. */
-static poyo_status compress_rect(coder *c, const anim *a, int i, rect r, poyo_error *err)
+/* Compresses rectangle r of frame i into z, its rows with the given filter. */
+static poyo_status compress_into(coder *c, const anim *a, int i, rect r, int filter, bytebuf *z, poyo_error *err)
 {
     size_t rb = (size_t)a->width * 4u;
     const uint8_t *src = anim_frame(a, i) + (size_t)r.y * rb + (size_t)r.x * 4u;
     size_t n = (size_t)r.h * ((size_t)r.w * 4u + 1u);
-    filter_image(src, rb, r.w, r.h, c->filter, c->filtered);
-    return zcompress(c->dc, c->filtered, n, &c->z, err);
+    filter_image(src, rb, r.w, r.h, filter, c->filtered);
+    return zcompress(c->dc, c->filtered, n, z, err);
+}
+
+/* Compresses rectangle r of frame i into c->z with c's filter. */
+static poyo_status compress_rect(coder *c, const anim *a, int i, rect r, poyo_error *err)
+{
+    return compress_into(c, a, i, r, c->filter, &c->z, err);
 }
 
 /* Tries rectangle r of frame i (i > 0) as blend OVER, unchanged pixels
@@ -299,7 +305,10 @@ typedef struct stored {
 typedef struct job {
     const anim *a;
     int level, filter;
-    coder *first_try;   /* the first frame's coders, one per filter tried */
+    coder *first_try;   /* the first frame's coders, one per filter tried side by
+                         * side (the second unused on one thread); then the
+                         * coders of the later frames' first runs */
+    int tried;          /* how many of them are in use */
     stored *f;
     int first[WORKERS_MAX + 1];
     atomic_int failed;
@@ -307,39 +316,43 @@ typedef struct job {
     poyo_error err;
 } job;
 
-/* Compresses frame i (i > 0) with coder c into j->f[i], which takes c's
- * stream cut to its length (c's next frame gets a buffer of its own). */
+/* Compresses frame i (i > 0), its rectangle planned, with coder c into
+ * j->f[i], a copy of c's stream as long as it is (c's buffers serve its next
+ * frame). */
 static poyo_status code_frame(job *j, coder *c, int i, poyo_error *err)
 {
     stored *s = &j->f[i];
-    s->r = frame_rect(j->a, i);
     s->blend = BLEND_SOURCE;
     poyo_status st = compress_rect(c, j->a, i, s->r, err);
     if (st == POYO_OK)
         st = try_over(c, j->a, i, s->r, &s->blend, err);
     if (st != POYO_OK)
         return st;
-    s->z = c->z;
-    memset(&c->z, 0, sizeof c->z);
-    uint8_t *cut = realloc(s->z.data, s->z.len);   /* a shrink: never fails in practice, and need not */
-    if (cut) {
-        s->z.data = cut;
-        s->z.cap = s->z.len;
-    }
+    s->z.data = malloc(c->z.len);
+    if (!s->z.data)
+        return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for an APNG frame of %zu bytes", c->z.len);
+    memcpy(s->z.data, c->z.data, c->z.len);
+    s->z.len = s->z.cap = c->z.len;
     return POYO_OK;
 }
 
-/* Part k of the job: its run of frames, on a coder of its own. */
+/* Part k of the job: its run of frames, on the first frame's coder k (while
+ * there is one) or a coder of its own. */
 static void code_part(void *arg, int k)
 {
     job *j = arg;
-    coder c;
+    coder own, *c = k < j->tried ? &j->first_try[k] : &own;
     poyo_error err;
-    poyo_status st = coder_init(&c, j->level, anim_frame_bytes(j->a), j->a->height, j->filter, &err);
+    poyo_status st = POYO_OK;
+    if (k < j->tried)
+        c->filter = j->filter;
+    else
+        st = coder_init(c, j->level, anim_frame_bytes(j->a), j->a->height, j->filter, &err);
     for (int i = j->first[k]; st == POYO_OK && i < j->first[k + 1]; i++)
         if (!atomic_load(&j->failed))   /* else another part has failed */
-            st = code_frame(j, &c, i, &err);
-    coder_free(&c);
+            st = code_frame(j, c, i, &err);
+    if (k >= j->tried)
+        coder_free(c);
     if (st != POYO_OK && !atomic_exchange(&j->failed, 1)) {
         j->status = st;
         j->err = err;
@@ -357,8 +370,8 @@ static poyo_status code_later(job *j, int threads, poyo_error *err)
     if (!weight)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for %d APNG frames", a->count);
     for (int i = 1; i < a->count; i++) {
-        rect r = frame_rect(a, i);
-        weight[i - 1] = (double)r.w * r.h + 1.0;
+        j->f[i].r = frame_rect(a, i);
+        weight[i - 1] = (double)j->f[i].r.w * j->f[i].r.h + 1.0;
     }
     int parts = workers_split(weight, later, threads, j->first);
     free(weight);
@@ -387,27 +400,40 @@ static void code_first_part(void *arg, int k)
 }
 
 /* Compresses the first frame, whole, unfiltered and (when it has more than
- * one row) Up-filtered, side by side; the smaller stream, in c[0]->z, picks
- * the clip's filter, j->filter. */
-static poyo_status code_first(job *j, coder c[2], int threads, poyo_error *err)
+ * one row) Up-filtered: on two threads or more side by side, c[1] made for
+ * the second, else one after the other on c[0]. The smaller stream, in
+ * c[0].z, picks the clip's filter, j->filter. */
+static poyo_status code_first(job *j, coder c[2], int threads, size_t fb, poyo_error *err)
 {
     int tries = j->a->height > 1 ? 2 : 1;
+    rect r = frame_rect(j->a, 0);
+    bytebuf *up = &c[0].z2;
+    poyo_status st = POYO_OK;
     j->first_try = c;
-    atomic_init(&j->failed, 0);
-    workers_run(tries, threads, code_first_part, j);
-    if (atomic_load(&j->failed)) {
-        if (err)
-            *err = j->err;
-        return j->status;
+    j->tried = 1;
+    if (tries == 2 && threads > 1 && coder_init(&c[1], j->level, fb, j->a->height, FILTER_UP, err) == POYO_OK) {
+        j->tried = 2;
+        atomic_init(&j->failed, 0);
+        workers_run(2, threads, code_first_part, j);
+        if (atomic_load(&j->failed)) {
+            if (err)
+                *err = j->err;
+            return j->status;
+        }
+        up = &c[1].z;
+    } else {
+        st = compress_into(&c[0], j->a, 0, r, FILTER_NONE, &c[0].z, err);
+        if (st == POYO_OK && tries == 2)
+            st = compress_into(&c[0], j->a, 0, r, FILTER_UP, up, err);
     }
     j->filter = FILTER_NONE;
-    if (tries == 2 && c[1].z.len < c[0].z.len) {
+    if (st == POYO_OK && tries == 2 && up->len < c[0].z.len) {
         bytebuf t = c[0].z;
-        c[0].z = c[1].z;
-        c[1].z = t;
+        c[0].z = *up;
+        *up = t;
         j->filter = FILTER_UP;
     }
-    return POYO_OK;
+    return st;
 }
 
 poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, poyo_error *err)
@@ -427,13 +453,11 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
         exact = a->hold[i] <= 65535;
 
     coder c[2];
+    memset(&c[1], 0, sizeof c[1]);
     job j = { .a = a, .level = o.level };
     int *ms = malloc((size_t)a->count * sizeof *ms);
     j.f = calloc((size_t)a->count, sizeof *j.f);
     st = coder_init(&c[0], o.level, fb, h, FILTER_NONE, err);
-    poyo_status st1 = coder_init(&c[1], o.level, fb, h, FILTER_UP, err);
-    if (st == POYO_OK)
-        st = st1;
     if (st == POYO_OK && (!ms || !j.f))
         st = poyo_fail(err, POYO_ERR_NOMEM, "out of memory encoding %d APNG frames", a->count);
     if (st != POYO_OK)
@@ -441,14 +465,12 @@ poyo_status apng_encode(const anim *a, const apng_options *opt, bytebuf *out, po
     anim_delays(a, 1000, 1, ms);
 
     /* the first frame, whole, picks the clip's filter; the others follow it */
-    st = code_first(&j, c, o.threads, err);
+    st = code_first(&j, c, o.threads, fb, err);
     if (st == POYO_OK)
         st = write_head(a, out, err);
     uint32_t seq = 0;
     if (st == POYO_OK)
         st = write_frame(out, a, 0, frame_rect(a, 0), BLEND_SOURCE, exact, ms, &c[0].z, &seq, err);
-    coder_free(&c[0]);
-    coder_free(&c[1]);
     if (st == POYO_OK)
         st = code_later(&j, o.threads, err);
     for (int i = 1; st == POYO_OK && i < a->count; i++)
