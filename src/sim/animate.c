@@ -322,8 +322,8 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
      * flat against the canvas's edge at two thirds of the stretch asked */
     int fits = 1, land;
     int keep_bottom = imp.kind != IMPULSE_STRETCH || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
-    placement place = render_fit(src->w, src->h, W, H, def->fit, box, fill_floor(info, &m->lat, def->impulse.strength),
-                                 keep_bottom, &fits);
+    placement place = render_fit(src->w, src->h, W, H, def->fit, box,
+                                 fill_floor(info, &m->lat, def->impulse.strength), keep_bottom, &fits);
     int walled = 0;
     if (!fits && def->fit == FIT_AUTO) {
         /* at the smallest size allowed the motion still leaves the canvas: run it again inside walls */

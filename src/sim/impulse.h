@@ -60,8 +60,8 @@ poyo_status impulse_resolve(impulse_def *def, poyo_error *err);
  * wider than tall grows with the square root of width over height (of the
  * opaque box), up to the largest accepted. A fraction of a low stamp's height
  * is a small move: so the stamp sways and hops as far as a square stamp of
- * its area would. A dent, a squash and a twist keep the plain default: a
- * thin bar is only so deep. */
+ * its area would. A dent, a squash, a stretch and a twist keep the plain
+ * default: a thin bar is only so deep. */
 double impulse_default_strength(const impulse_info *info, const lattice *lat);
 
 /* A running impulse: owns the pattern, drives the body through its callbacks. */
