@@ -119,6 +119,8 @@ static poyo_status builder_push(builder *b, int delay_ms, poyo_error *err)
     poyo_status st = check_frames(b, (uint64_t)b->a.count + 1, err);
     if (st == POYO_OK && b->a.count == b->cap)
         st = builder_grow(b, b->cap ? 2 * (uint64_t)b->cap : 8, err);
+    if (st == POYO_OK && b->a.count >= b->cap)   /* the bound checked above leaves room; never taken */
+        st = poyo_fail(err, POYO_ERR_NOMEM, "no room for frame %d of %dx%d", b->a.count + 1, b->a.width, b->a.height);
     if (st != POYO_OK)
         return st;
     size_t fb = anim_frame_bytes(&b->a);
