@@ -401,8 +401,8 @@ static void code_first_part(void *arg, int k)
 
 /* Compresses the first frame, whole, unfiltered and (when it has more than
  * one row) Up-filtered: on two threads or more side by side, c[1] made for
- * the second, else one after the other on c[0]. The smaller stream, in
- * c[0].z, picks the clip's filter, j->filter. */
+ * the second, else (or when c[1] cannot be made) one after the other on
+ * c[0]. The smaller stream, in c[0].z, picks the clip's filter, j->filter. */
 static poyo_status code_first(job *j, coder c[2], int threads, size_t fb, poyo_error *err)
 {
     int tries = j->a->height > 1 ? 2 : 1;

@@ -13,8 +13,9 @@
  * the quantised indices (one byte a pixel), the binarised frames when
  * dithering (four) and its output (LZW, at most about a byte a pixel with the
  * buffer grown); APNG its output and the frames' deflated rows beside it
- * (about a byte a pixel each), and on each thread (two for the first frame's
- * filters) a compressor with four frames of work;
+ * (about a byte a pixel each), and on each thread a compressor with four
+ * frames of work (the first frame's two filters take two when there are two
+ * threads or more, which the later frames then use);
  * WebP libwebp's lossless encoder (about 35 bytes a canvas pixel, measured)
  * on each thread encoding a frame, and its output; WebM libvpx's VP9 encoders for colour and alpha (about 165
  * bytes a canvas pixel, measured, whatever the frame count) and libav itself. */
@@ -30,7 +31,7 @@ static double encode_bytes(out_format f, const output_def *def, double count, do
         return all * (2.0 + dither) + px * 8.0 + (threads - 1.0) * (px * 8.0 + 262144.0);
     }
     case FORMAT_APNG: {
-        double threads = def && def->apng.threads > 2 ? def->apng.threads : 2.0;
+        double threads = def && def->apng.threads > 1 ? def->apng.threads : 1.0;
         return all * 2.0 + px * 8.0 + threads * (px * 16.0 + 1048576.0);
     }
     case FORMAT_WEBP: {
