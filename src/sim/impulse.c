@@ -721,11 +721,11 @@ static void press_timing(impulse_run *run)
      * side first, the body hung from the finger's last pins and swung); the
      * hand that twists turns back over three frames' time (two in the air)
      * and lets go (let go at the peak, the turn sprang back up to 30 px
-     * within one frame). The
-     * palms that squash a free body and the hands that stretch it draw back
-     * with it to half their press too and let go a frame's time later, their
-     * handles rolled off: let go at the peak, the free body sprang back up to
-     * 18 px within one frame, 8.7 times the clip's median step */
+     * within one frame). The palms that squash a free body and the hands
+     * that stretch it draw back with it to half their press too and let go a
+     * frame's time later, their handles rolled off: let go at the peak, the
+     * free body sprang back up to 18 px within one frame, 8.7 times the
+     * clip's median step */
     run->t_lift = run->def.kind == IMPULSE_POKE    ? (run->free ? DRAW_BACK_TIME + 0.12 : 0.04)
                   : run->def.kind == IMPULSE_TWIST ? DRAW_BACK_TIME + (run->free ? 0.0 : 0.04)
                   : run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
