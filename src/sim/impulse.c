@@ -541,9 +541,9 @@ static void press_pins(impulse_run *run, double a)
         int k = run->hk[h];
         if (run->turn) {
             double rx = nd.qx[k] - run->pivot.x, ry = nd.qy[k] - run->pivot.y, turn = a * run->angle * run->hdx[h];
-            double ct = cos(turn), st = sin(turn);
-            nd.pinx[k] = run->pivot.x + ct * rx - st * ry;
-            nd.piny[k] = run->pivot.y + st * rx + ct * ry;
+            double ct = cos(turn), st = sin(turn), grow = run->turn_grow * turn;
+            nd.pinx[k] = run->pivot.x + ct * rx - st * ry + grow * rx;
+            nd.piny[k] = run->pivot.y + st * rx + ct * ry + grow * ry;
         } else {
             nd.pinx[k] = nd.qx[k] + a * run->hdx[h];
             nd.piny[k] = nd.qy[k] + a * run->hdy[h];
@@ -795,6 +795,51 @@ static void hold_far_side(impulse_run *run, const softbody_nodes *nd, const latt
     }
 }
 
+/* How much the handles of a twist grow about its pivot, per radian of their
+ * turn, so that the picture keeps its area. A turn whose share g grows with
+ * the height y changes the area by g'(y) (x - pivot x) per radian, which
+ * adds up to nothing on a shape as wide on both sides of the pivot at every
+ * height but not on a diagonal one: a banana and a ruler twisted on their
+ * feet lost 5.7 % and 5.6 % of their area. The growth, weighed by the same
+ * share, makes up for it to first order over the cells the picture fills,
+ * each weighed by its share of opaque pixels; 0 when the turn keeps the
+ * area or growth cannot change it. */
+static double turn_grow(const impulse_run *run, const softbody_nodes *nd, const lattice *lat)
+{
+    double share[LATTICE_GRID_MAX * LATTICE_GRID_MAX] = { 0 };
+    if (nd->n > LATTICE_GRID_MAX * LATTICE_GRID_MAX)
+        return 0.0;
+    for (int h = 0; h < run->nh; h++)
+        share[run->hk[h]] = run->hdx[h];
+    double turned = 0.0, grown = 0.0, area = 0.0;
+    static const int ci[4] = { 0, 1, 1, 0 }, cj[4] = { 0, 0, 1, 1 };
+    for (int j = 0; j + 1 < lat->ny; j++)
+        for (int i = 0; i + 1 < lat->nx; i++) {
+            size_t c = (size_t)j * (lat->nx - 1) + i;
+            double w = lat->cell_opaque[c];
+            int k[4], whole = 1;
+            for (int v = 0; v < 4; v++) {
+                k[v] = lat->index[(size_t)(j + cj[v]) * lat->nx + i + ci[v]];
+                whole = whole && k[v] >= 0;
+            }
+            if (!(w > 0.0) || !whole)
+                continue;
+            /* the first-order change of the quad's area (shoelace) under each field */
+            for (int v = 0; v < 4; v++) {
+                int a = k[v], next = k[(v + 1) % 4], prev = k[(v + 3) % 4];
+                double ex = nd->qx[next] - nd->qx[prev], ey = nd->qy[next] - nd->qy[prev];
+                double rx = nd->qx[a] - run->pivot.x, ry = nd->qy[a] - run->pivot.y, g = share[a];
+                turned += w * 0.5 * (-g * ry * ey - g * rx * ex);
+                grown += w * 0.5 * (g * rx * ey - g * ry * ex);
+                area += w * 0.5 * (nd->qx[a] * (nd->qy[next] - nd->qy[prev]));
+            }
+        }
+    if (!(fabs(grown) > 1e-9 * fabs(area)))
+        return 0.0;
+    double grow = -turned / grown;
+    return fmax(-1.0, fmin(1.0, grow));
+}
+
 static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
                         double size, v2 dir)
 {
@@ -862,6 +907,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }
+        run->turn_grow = turn_grow(run, nd, lat);
         if (free_body)
             hold_far_side(run, nd, lat, v2_make(0.0, 1.0));
         break;
