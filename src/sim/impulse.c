@@ -582,15 +582,17 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         leap_pins(run, fmin(1.0, lift));
     else if (te > t_off && run->t_lift > 0.0 && run->turn)
         /* a twist is a turn of the whole hand: it turns back with the body,
-         * to 40 % of its turn on its foot and to 60 % in the air, and lets go
+         * to 40 % of its turn on its foot and to 55 % in the air, and lets go
          * there. Let go at the peak, the turn sprang back within one frame;
          * rolled off after turning back, a square filling its canvas twisted
          * on its foot bent between its nodes past the room its placement gave
          * it. On its foot, let go at 60 %, the spring back was the largest
-         * step, up to 3.3 times the median; in the air, let go at 40 %, the
-         * free body rocked on less and the turn itself was the largest step,
-         * over 3 times the median in 26 of 65 stamps */
-        press_pins(run, run->gain * (1.0 - (run->free ? 0.4 : 0.6) * smoothstep(lift)));
+         * step, up to 3.3 times the median. In the air, turned over four
+         * frames' time and let go at 40 %, the free body rocked on less and
+         * the turn itself was the largest step, over 3 times the median in
+         * 26 of 65 stamps; let go at 60 %, the spring back, in 3; turned
+         * over six and let go at 55 %, in 1 (the mean ratio 2.3 to 1.9) */
+        press_pins(run, run->gain * (1.0 - (run->free ? 0.45 : 0.6) * smoothstep(lift)));
     else if (te > t_off && run->t_lift > 0.0 && run->free)
         /* a free poke: the finger draws back with the body to half its depth,
          * then rolls off, the far side held until it is done; a free squash
@@ -705,11 +707,11 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
 static void press_timing(impulse_run *run)
 {
     /* a press no faster than the body can follow: longer for a deeper one,
-     * and for a finger on a free body, whose dent is all the motion there is
-     * until it lets go (pressed over four frames' time, the press's steps
-     * were the clip's largest, over 3 times the median in 3 of 65 stamps;
-     * over six, in 1, the mean ratio 2.3 to 2.0) */
-    run->t_press = (run->free && run->def.kind == IMPULSE_POKE ? 0.24 : 0.16) *
+     * and for a finger or a hand on a free body, whose dent or turn is all
+     * the motion there is until it lets go (pressed over four frames' time,
+     * the press's steps were the clip's largest, over 3 times the median in
+     * 3 of 65 stamps; over six, in 1, the mean ratio 2.3 to 2.0) */
+    run->t_press = (run->free && (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) ? 0.24 : 0.16) *
                    fmax(1.0, run->def.strength / run->info->strength);
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
