@@ -595,11 +595,11 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         press_pins(run, run->gain * (1.0 - (run->free ? 0.45 : 0.6) * smoothstep(lift)));
     else if (te > t_off && run->t_lift > 0.0 && run->free)
         /* a free poke: the finger draws back with the body to half its depth,
-         * then rolls off, the far side held until it is done; a free squash
-         * or stretch: the palms or hands draw back to half, then let go. Let
-         * go at once at half, the dent sprang back within one frame, the
-         * clip's largest step more than 3 times the median in 16 of 65 free
-         * pokes; rolled off, in 3 */
+         * then rolls off, the far side held until it is done; a free squash,
+         * stretch or shake: the palms or hands draw back to half, then roll
+         * off. Let go at once at half, the dent sprang back within one frame,
+         * the clip's largest step more than 3 times the median in 16 of 65
+         * free pokes; rolled off, in 3 */
         draw_then_roll(run, lift, 0.5);
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
@@ -727,12 +727,17 @@ static void press_timing(impulse_run *run)
      * that stretch it draw back with it to half their press too and let go a
      * frame's time later, their handles rolled off: let go at the peak, the
      * free body sprang back up to 18 px within one frame, 8.7 times the
-     * clip's median step */
+     * clip's median step. The hand that shoves a free body draws back with
+     * it to half its shove and rolls off over three frames' time: let go at
+     * the peak, the spring back was the largest step, over 3 times the
+     * median in 2 of 65 stamps (3.6 on the robot 1f916); rolled off over two
+     * frames' time, in 2 others */
     run->t_lift = run->def.kind == IMPULSE_POKE    ? (run->free ? DRAW_BACK_TIME + 0.12 : 0.04)
                   : run->def.kind == IMPULSE_TWIST ? DRAW_BACK_TIME + (run->free ? 0.0 : 0.04)
                   : run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
                       ? DRAW_BACK_TIME + 0.04
-                      : 0.0;
+                  : run->free && run->def.kind == IMPULSE_SHAKE ? DRAW_BACK_TIME + 0.12
+                                                                : 0.0;
 }
 
 /* The crouch before a leap. The hand squats the whole body onto its foot, 12 %
