@@ -708,9 +708,10 @@ static void press_timing(impulse_run *run)
 {
     /* a press no faster than the body can follow: longer for a deeper one,
      * and for a finger or a hand on a free body, whose dent or turn is all
-     * the motion there is until it lets go (pressed over four frames' time,
-     * the press's steps were the clip's largest, over 3 times the median in
-     * 3 of 65 stamps; over six, in 1, the mean ratio 2.3 to 2.0) */
+     * the motion there is until it lets go (a free poke pressed over four
+     * frames' time: the press's steps were the clip's largest, over 3 times
+     * the median in 3 of 65 stamps; over six, in 1, the mean ratio 2.3 to
+     * 2.0; a free twist, see press_force) */
     run->t_press = (run->free && (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) ? 0.24 : 0.16) *
                    fmax(1.0, run->def.strength / run->info->strength);
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
