@@ -47,7 +47,7 @@ void cmd_list_impulses(FILE *out)
             snprintf(rate, sizeof rate, "%g", in->rate);
         fprintf(out, "%-8s %-9g %-6g %-10s %-7s %-6s  %s (%s%s; anchor %s%s)\n", in->name, in->strength,
                 in->strength_max, at, angle, rate, in->summary, in->strength_unit,
-                in->wide_grows ? ", its default more on a wide stamp" : "", anchor_name(in->anchor),
+                in->wide_grows > 0.0 ? ", its default more on a wide stamp" : "", anchor_name(in->anchor),
                 in->has_floor ? ", floor" : "");
     }
 }

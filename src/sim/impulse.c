@@ -49,7 +49,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "a sideways shove: the body sways",
         .strength = 0.12,
         .strength_max = 0.5,
-        .wide_grows = 1,
+        .wide_grows = 0.5,
         .strength_unit = "peak sway, fraction of height",
         .at = { 0.5, 0.5 },
         .uses_angle = 1,
@@ -70,7 +70,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "crouches, jumps off the floor, lands and squashes",
         .strength = 0.22,
         .strength_max = 2.0,
-        .wide_grows = 1,
+        .wide_grows = 0.5,
         .strength_unit = "jump height, fraction of height",
         .at = { 0.5, 0.5 },
         .anchor = ANCHOR_NONE,
@@ -81,7 +81,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "lifted from the floor, falls back onto it and splats",
         .strength = 0.25,
         .strength_max = 2.0,
-        .wide_grows = 1,
+        .wide_grows = 0.5,
         .strength_unit = "drop height, fraction of height",
         .at = { 0.5, 0.5 },
         .anchor = ANCHOR_NONE,
@@ -92,7 +92,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "a steady side-to-side sway (periodic, loops exactly)",
         .strength = 0.08,
         .strength_max = 0.5,
-        .wide_grows = 1,
+        .wide_grows = 0.5,
         .strength_unit = "sway, fraction of height",
         .at = { 0.5, 0.5 },
         .uses_angle = 1,
@@ -105,6 +105,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .summary = "patted on the head again and again (periodic, loops exactly)",
         .strength = 0.15,
         .strength_max = 0.3,
+        .wide_grows = 0.25,
         .strength_unit = "dent depth per pat, fraction of height",
         .uses_at = 1,
         .at = { 0.5, 0.0 },
@@ -633,8 +634,8 @@ double impulse_default_strength(const impulse_info *info, const lattice *lat)
     opaque_box(lat, box);
     double w = box[2] - box[0], h = box[3] - box[1];
     double s = info->strength;
-    if (info->wide_grows && w > h && h > 0.0)
-        s *= sqrt(w / h);
+    if (info->wide_grows > 0.0 && w > h && h > 0.0)
+        s *= pow(w / h, info->wide_grows);
     return fmin(s, info->strength_max);
 }
 

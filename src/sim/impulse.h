@@ -25,7 +25,8 @@ typedef struct impulse_info {
     const char *summary;    /* one line for --list-impulses */
     double strength;        /* default strength */
     double strength_max;    /* largest accepted strength (smallest is 0) */
-    int wide_grows;         /* 1: the default grows on a stamp wider than tall (impulse_default_strength) */
+    double wide_grows;      /* on a stamp wider than tall the default grows as (width / height) to this power
+                             * (impulse_default_strength); 0: it does not */
     const char *strength_unit; /* what the strength measures */
     int uses_at;            /* 1 when --at X,Y matters */
     v2 at;                  /* default point, image fractions */
@@ -60,8 +61,10 @@ poyo_status impulse_resolve(impulse_def *def, poyo_error *err);
  * wider than tall grows with the square root of width over height (of the
  * opaque box), up to the largest accepted. A fraction of a low stamp's height
  * is a small move: so the stamp sways and hops as far as a square stamp of
- * its area would. A dent, a squash, a stretch and a twist keep the plain
- * default: a thin bar is only so deep. */
+ * its area would. A pat grows with the fourth root: at the plain default a
+ * 5.8:1 bar moved in 71 % of its frames, at the square root it lost 5 % of
+ * its area. A poke, a squash, a stretch and a twist keep the plain default:
+ * a thin bar is only so deep. */
 double impulse_default_strength(const impulse_info *info, const lattice *lat);
 
 /* A running impulse: owns the pattern, drives the body through its callbacks. */
