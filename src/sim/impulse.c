@@ -712,9 +712,11 @@ static void press_timing(impulse_run *run)
      * the motion there is until it lets go (a free poke pressed over four
      * frames' time: the press's steps were the clip's largest, over 3 times
      * the median in 3 of 65 stamps; over six, in 1, the mean ratio 2.3 to
-     * 2.0; a free twist, see press_force) */
+     * 2.0; a free twist, see press_force). A crouch is as deep at any
+     * strength: slowed as a press is, a jump at strength 2 crouched for
+     * 1.5 s and its landing was cut off by the clip's end */
     run->t_press = (run->free && (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) ? 0.24 : 0.16) *
-                   fmax(1.0, run->def.strength / run->info->strength);
+                   (run->def.kind == IMPULSE_JUMP ? 1.0 : fmax(1.0, run->def.strength / run->info->strength));
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;

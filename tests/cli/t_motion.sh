@@ -136,6 +136,14 @@ test_expect_success 'a twist keeps the area of a shape that leans, on its foot a
     done
 '
 
+test_expect_success 'a jump at its largest strength crouches as quickly, leaps as high as asked and lands in the clip' '
+    # its crouch, slowed as a deeper press is, took 1.5 s: the leap reached
+    # 1.2 of the 2 asked and its landing was cut off by the clip'"'"'s end
+    measure 1f600.png jump --strength 2 &&
+    holds strength "strength >= 1.7 && strength <= 2.3" && holds steps "step_ratio <= 3" &&
+    holds seam "seam <= (step_median > 1 ? step_median : 1)"
+'
+
 test_expect_success 'a twist about a point off the centre keeps the area, on its foot and free' '
     # turned about its lower left, the face'"'"'s area was 7 % off (8 % free) and it squared
     # against the canvas walls, with a blob of its chin hanging below

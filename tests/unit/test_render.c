@@ -237,7 +237,9 @@ static void bounds_hold_what_is_drawn(void)
         ENSURE(animate_simulate(&im[sq], &d, &m, NULL) == POYO_OK);
         double box[4] = { 1e300, 1e300, -1e300, -1e300 };
         ENSURE(render_bounds(&m.lat, m.x, m.y, (size_t)m.n, m.count, box, NULL) == POYO_OK);
-        const int W = 192, off = 72;
+        /* room for the box on every side, so nothing is cut off */
+        double reach = fmax(fmax(-box[0], -box[1]), fmax(box[2] - 48.0, box[3] - 48.0));
+        const int off = 8 + (int)ceil(fmax(reach, 0.0)), W = 48 + 2 * off;
         placement pl = { 48, 48, off, off, 1.0, 1.0 };
         renderer r;
         ENSURE(renderer_init(&r, &im[sq], &m.lat, W, W, pl, NULL) == POYO_OK);
