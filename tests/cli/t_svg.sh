@@ -10,6 +10,17 @@ T="timeout 20"
 TB="timeout 30"
 FACE="$DATA/face.svg"
 
+# uses_svg LEVELS: a circle, then LEVELS groups of ten uses of the group
+# before, the last one used: 10^LEVELS circles drawn
+uses_svg() {
+    printf "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"64\" height=\"64\"><defs><circle id=\"a0\" cx=\"32\" cy=\"32\" r=\"20\"/>"
+    i=1; while [ $i -le "$1" ]; do
+        printf "<g id=\"a$i\">"; for k in 1 2 3 4 5 6 7 8 9 10; do printf "<use xlink:href=\"#a$((i - 1))\"/>"; done; printf "</g>"
+        i=$((i + 1))
+    done
+    printf "</defs><use xlink:href=\"#a$1\"/></svg>"
+}
+
 test_expect_success 'an SVG animates whatever its name, at its viewBox size or the size asked for' '
     cp "$FACE" face.svg && cp "$FACE" face.dat &&
     $T $POYO face.svg -o a.gif && $T $POYO face.dat -o b.gif &&
@@ -123,19 +134,12 @@ test_expect_success 'SVG bombs are refused within bounded time and memory' '
         i=0; while [ $i -lt 300 ]; do printf "</g>"; i=$((i + 1)); done
         printf "</svg>"
     } >deep.svg &&
-    {
-        printf "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"64\" height=\"64\"><defs><circle id=\"a0\" cx=\"32\" cy=\"32\" r=\"20\"/>"
-        i=1; while [ $i -le 12 ]; do
-            printf "<g id=\"a$i\">"; for k in 1 2 3 4 5 6 7 8 9 10; do printf "<use xlink:href=\"#a$((i - 1))\"/>"; done; printf "</g>"
-            i=$((i + 1))
-        done
-        printf "</defs><use xlink:href=\"#a12\"/></svg>"
-    } >use.svg &&
+    uses_svg 12 >use.svg &&
     printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100000000\" height=\"100000000\"><circle r=\"9\"/></svg>" >huge.svg &&
     { printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\"><image width=\"64\" height=\"64\" href=\"data:image/svg+xml;base64,"; { printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\" height=\"9\">"; head -c 20000000 /dev/zero | tr "\\0" " "; printf "</svg>"; } | gzip -9 | base64 -w0; printf "\"/></svg>"; } >gz.svg &&
     for b in "laughs:corrupt or truncated SVG (line 1: Detected an entity reference loop)" \
              "deep:corrupt or truncated SVG (line 1: elements nested more than 256 deep)" \
-             "use:cannot draw the SVG (exceeded more than 500000 referenced elements)" \
+             "use:SVG draws more than 100000 elements through its <use> references" \
              "huge:image is 100000000x100000000, more than the 16777216-pixel limit (see --max-pixels)" \
              "gz:SVG embeds an image or document (a data: URL), which poyo does not read"; do
         bomb=${b%%:*} msg=${b#*:}
@@ -143,6 +147,15 @@ test_expect_success 'SVG bombs are refused within bounded time and memory' '
         expect_line err "poyo: $bomb.svg: $msg" && expect_no_file $bomb.gif &&
         read secs mib <$bomb.cost && echo "$bomb: $secs s, $mib MiB" &&
         awk -v s="$secs" -v m="$mib" "BEGIN { exit !(s < 20 && m < 600) }" || exit 1
+    done
+'
+
+test_expect_success 'an SVG that draws its parts again with <use> is drawn, a thousand of them or a loop' '
+    # the bomb above with three levels: ten uses of ten uses of ten circles
+    uses_svg 3 >thousand.svg &&
+    printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\"><defs><g id=\"x\"><use href=\"#y\"/></g><g id=\"y\"><use href=\"#x\"/></g></defs><use href=\"#x\"/><circle r=\"9\" cx=\"30\" cy=\"30\"/></svg>" >loop.svg &&
+    for f in thousand loop; do
+        $POYO $f.svg -o $f.png --frames fr-$f -f && test -s fr-$f/frame_0000.png || exit 1
     done
 '
 
