@@ -940,11 +940,12 @@ typedef struct svg_seen {
     size_t slen;
     char why[200];    /* libxml2's first error, one line */
     const svglib *lib;
-    /* every element in document order: its parent (-1 for the root), its id
-     * and, for a <use>, the id it refers to (without the '#'), or NULL */
+    /* every element in document order, and the one open now (-1: none) */
     int n, cap, open;
-    int *parent;
-    char **id, **ref;
+    struct svg_element {
+        int parent;     /* -1 for the root */
+        char *id, *ref; /* its id and, for a <use>, the id it refers to (without the '#'), or NULL */
+    } *el;
 } svg_seen;
 
 static void seen_check(svg_seen *s, const char *text, size_t n)
@@ -967,35 +968,28 @@ static void scan_start(void *ctx, const xmlChar *name, const xmlChar *prefix, co
         return;
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 256;
-        int *parent = realloc(s->parent, (size_t)cap * sizeof *parent);
-        if (parent)
-            s->parent = parent;
-        char **id = realloc(s->id, (size_t)cap * sizeof *id);
-        if (id)
-            s->id = id;
-        char **ref = realloc(s->ref, (size_t)cap * sizeof *ref);
-        if (ref)
-            s->ref = ref;
-        if (!parent || !id || !ref || cap > (1 << 28)) {
+        struct svg_element *el = cap <= (1 << 28) ? realloc(s->el, (size_t)cap * sizeof *el) : NULL;
+        if (!el) {
             s->found = -1;
             return;
         }
+        s->el = el;
         s->cap = cap;
     }
     int e = s->n++;
-    s->parent[e] = s->open;
-    s->id[e] = s->ref[e] = NULL;
+    struct svg_element *x = &s->el[e];
+    *x = (struct svg_element){ s->open, NULL, NULL };
     s->open = e;
     int use = strcmp((const char *)name, "use") == 0;
     for (int i = 0; i < nattr; i++) {
         const char *key = (const char *)attr[5 * i], *v = (const char *)attr[5 * i + 3];
         size_t vn = (size_t)(attr[5 * i + 4] - attr[5 * i + 3]);
-        char **to = !attr[5 * i + 1] && !strcmp(key, "id") ? &s->id[e]
-                    : use && !strcmp(key, "href") && vn > 1 && v[0] == '#' ? &s->ref[e]
+        char **to = !attr[5 * i + 1] && !strcmp(key, "id") ? &x->id
+                    : use && !strcmp(key, "href") && vn > 1 && v[0] == '#' ? &x->ref
                                                                       : NULL;
         if (!to || *to)
             continue;
-        if (to == &s->ref[e])
+        if (to == &x->ref)
             v++, vn--;
         if (!(*to = malloc(vn + 1))) {
             s->found = -1;
@@ -1011,7 +1005,7 @@ static void scan_end(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
     (void)name, (void)prefix, (void)uri;
     svg_seen *s = ((xmlParserCtxtPtr)ctx)->_private;
     if (s->open >= 0 && !s->found)
-        s->open = s->parent[s->open];
+        s->open = s->el[s->open].parent;
     if (s->depth-- == s->style_depth) {
         if (s->style)
             seen_check(s, s->style, s->slen);
@@ -1078,13 +1072,13 @@ static void scan_error(void *ctx, xmlErrorPtr e)
 
 /* An id's slot in the table of t slots (a power of two): FNV-1a, then the
  * next slot until one holds the id or none. */
-static size_t id_slot(const int *table, size_t t, char *const *id, const char *key)
+static size_t id_slot(const int *table, size_t t, const struct svg_element *el, const char *key)
 {
     uint32_t hash = 2166136261u;
     for (const char *c = key; *c; c++)
         hash = (hash ^ (uint8_t)*c) * 16777619u;
     size_t k = hash & (t - 1);
-    while (table[k] >= 0 && strcmp(id[table[k]], key) != 0)
+    while (table[k] >= 0 && strcmp(el[table[k]].id, key) != 0)
         k = (k + 1) & (t - 1);
     return k;
 }
@@ -1110,29 +1104,28 @@ static long svg_drawn(const svg_seen *s)
     if (!table || !first || !next || !target || !stack || !drawn || !state)
         goto done;
     memset(table, 0xff, t * sizeof *table);
+    const struct svg_element *el = s->el;
     for (int e = 0; e < n; e++)
-        if (s->id[e]) {
-            size_t k = id_slot(table, t, s->id, s->id[e]);
+        if (el[e].id) {
+            size_t k = id_slot(table, t, el, el[e].id);
             if (table[k] < 0)
                 table[k] = e;   /* the first element with an id is the one referred to */
         }
     /* children in document order, and what each use refers to */
-    for (int e = n - 1; e >= 0; e--) {
-        first[e] = -1;
-        next[e] = -1;
-    }
+    memset(first, 0xff, (size_t)n * sizeof *first);
+    memset(next, 0xff, (size_t)n * sizeof *next);
     for (int e = n - 1; e >= 0; e--)
-        if (s->parent[e] >= 0) {
-            next[e] = first[s->parent[e]];
-            first[s->parent[e]] = e;
+        if (el[e].parent >= 0) {
+            next[e] = first[el[e].parent];
+            first[el[e].parent] = e;
         }
     for (int e = 0; e < n; e++)
-        target[e] = s->ref[e] ? table[id_slot(table, t, s->id, s->ref[e])] : -1;
+        target[e] = el[e].ref ? table[id_slot(table, t, el, el[e].ref)] : -1;
     /* drawn[e] = 1 + its children's + its target's, depth first without
      * recursion (a chain of uses may be as long as the file) */
     total = 0;
     for (int root = 0; root < n; root++) {
-        if (s->parent[root] >= 0 || state[root])
+        if (el[root].parent >= 0 || state[root])
             continue;
         int top = 0;
         stack[top++] = root;
@@ -1185,7 +1178,7 @@ done:
  * that is not well-formed or uses an external entity. */
 static poyo_status svg_scan(const svglib *lib, const uint8_t *data, size_t len, poyo_error *err)
 {
-    svg_seen s = { 0, 0, -1, NULL, 0, "", lib, 0, 0, -1, NULL, NULL, NULL };
+    svg_seen s = { 0, 0, -1, NULL, 0, "", lib, 0, 0, -1, NULL };
     xmlParserCtxtPtr ctxt = lib->xmlCreateMemoryParserCtxt((const char *)data, (int)len);
     if (!ctxt)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading an SVG");
@@ -1211,12 +1204,10 @@ static poyo_status svg_scan(const svglib *lib, const uint8_t *data, size_t len, 
     free(s.style);
     long drawn = !s.found && !bad ? svg_drawn(&s) : 0;
     for (int e = 0; e < s.n; e++) {
-        free(s.id[e]);
-        free(s.ref[e]);
+        free(s.el[e].id);
+        free(s.el[e].ref);
     }
-    free(s.parent);
-    free(s.id);
-    free(s.ref);
+    free(s.el);
     if (s.found < 0 || drawn < 0)
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory reading an SVG");
     if (s.found)
