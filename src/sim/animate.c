@@ -82,16 +82,31 @@ void motion_take(motion *m, clip_frames *c)
 }
 
 /* The body as the clip engine's driver: the impulse acts through the body's own callbacks. */
+/* The clip engine's driver: the body and what kicked it. */
+typedef struct kicked {
+    softbody *sb;
+    impulse_run *run;
+    double fps;
+} kicked;
+
 static void body_step(void *user, long f)
 {
-    (void)f;
-    softbody_step_frame(user);
+    kicked *k = user;
+    softbody_step_frame(k->sb);
+    impulse_frame_end(k->run, (f + 1) / k->fps);
 }
 
 static void body_capture(void *user, double *x, double *y, double *e)
 {
+    kicked *k = user;
     (void)e;
-    softbody_positions(user, x, y);
+    softbody_positions(k->sb, x, y);
+}
+
+static int body_in_flight(void *user)
+{
+    const kicked *k = user;
+    return impulse_in_flight(k->run);
 }
 
 /* Canvas pixels per image pixel of a still emoji on def's canvas. */
@@ -149,7 +164,7 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
     run->cap_energy = !info->has_floor && body->damping < 0.05;
     impulse_kick(run, sb);
     animate_plan_oneshot(def, body->hz, cd);
-    cd->min_frames = animate_min_frames(run, def);
+    cd->min_frames = animate_min_frames(def);
     cd->rest_x = m->qx;
     cd->rest_y = m->qy;
 }
@@ -175,13 +190,7 @@ void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd)
     cd->ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
 }
 
-int animate_min_frames(const impulse_run *run, const animate_def *def)
-{
-    /* a body that flies is measured against its flight, so it lands first and
-     * wobbles for a while before its clip may end */
-    double flight = run->info->has_floor ? impulse_release_time(run) + 0.3 : 0.0;
-    return (int)ceil((0.8 + flight) * def->fps);
-}
+int animate_min_frames(const animate_def *def) { return (int)ceil(0.8 * def->fps); }
 
 /* One simulation of the clip; with wall not NULL the nodes stay inside it
  * and lambda is the main wobble's eigenvalue the run without walls found. */
@@ -232,7 +241,8 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     }
     memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
     memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
-    clip_driver drv = { sb, n, 0, body_step, body_capture, NULL, NULL };
+    kicked kick = { sb, &run, def->fps };
+    clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = def->width ? def->width : src->w;

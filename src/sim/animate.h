@@ -61,8 +61,9 @@ int animate_drive_period(const impulse_run *run, const animate_def *def);
 /* The settling rules of a one-shot clip at def's length and frame rate, for
  * a body wobbling at hz; the caller sets min_frames and the rest pose. */
 void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd);
-/* The frames a one-shot clip lasts at least: 0.8 s, and a flight's time more. */
-int animate_min_frames(const impulse_run *run, const animate_def *def);
+/* The frames a one-shot clip lasts at least: 0.8 s (a body that flies lands
+ * first, impulse_in_flight). */
+int animate_min_frames(const animate_def *def);
 
 /* Simulates the clip for src; def must have passed animate_check_def(). */
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *out, poyo_error *err);

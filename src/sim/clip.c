@@ -193,6 +193,12 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
         }
         if (f < d->min_frames)
             continue;
+        if (dr->busy && dr->busy(dr->user)) {
+            /* settling is measured from the landing on, against its own excursion */
+            quiet = 0;
+            peak = 0.0;
+            continue;
+        }
         double mv = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), fx(c, f - 1), fy(c, f - 1),
                                fe(c, f - 1));
         int ok = mv < d->still;

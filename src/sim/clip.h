@@ -32,6 +32,8 @@ typedef struct clip_driver {
     /* Measured clips: a signal whose rise through zero (from below) marks the
      * start of each period, e.g. a swing's angle. */
     double (*phase)(void *user);
+    /* Optional: 1 while a one-shot clip may not end yet (a body in the air). */
+    int (*busy)(void *user);
 } clip_driver;
 
 typedef enum clip_kind {
@@ -54,7 +56,7 @@ typedef struct clip_def {
     int max_frames;      /* frames at most while waiting to settle (>= 2) */
     double still;        /* canvas pixels a node may move in a frame and count as still */
     double near;         /* > 0: a settled body is also within this of the rest pose, canvas pixels */
-    double fade;         /* > 0: or within this share of the largest distance from rest so far */
+    double fade;         /* > 0: or within this share of the largest distance from rest so far (since busy) */
     int quiet;           /* still frames in a row that mean settled (>= 1) */
     const double *rest_x, *rest_y; /* rest pose (n nodes); NULL: frame 0 */
     const double *rest_e;          /* rest extras; NULL: frame 0's */

@@ -180,12 +180,13 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
  * by a floor that stopped every sideways step. */
 static void floor_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
 {
-    const impulse_run *run = user;
+    impulse_run *run = user;
     (void)x;
     double mu = run->friction;
     for (int k = 0; k < n; k++) {
         if (y[k] <= run->floor_y)
             continue;
+        run->touched = 1;
         y[k] = run->floor_y;
         if (vy[k] > 0.0) {
             double dvn = (1.0 + run->restitution) * vy[k], cut = fmin(fabs(vx[k]), mu * dvn);
@@ -212,7 +213,7 @@ static void walls_hold_picture(const impulse_run *run, const double *w, double *
 /* Floor contact and the walls of the canvas: what impulses collide with. */
 static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
 {
-    const impulse_run *run = user;
+    impulse_run *run = user;
     if (run->floor)
         floor_collide(user, x, y, vx, vy, n);
     /* the palm: nothing above it; a sticky one holds what it touches where it
@@ -1280,6 +1281,23 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
 double impulse_release_time(const impulse_run *run)
 {
     return run->info && !run->info->periodic ? run->t_press + run->t_hold + run->t_lift : 0.0;
+}
+
+void impulse_frame_end(impulse_run *run, double t)
+{
+    if (!run->info || !run->info->has_floor || run->landed || run->in_flight_over)
+        return;
+    if (run->touched && run->air_frames >= 2)
+        run->landed = 1;
+    run->air_frames = run->touched ? 0 : run->air_frames + 1;
+    run->touched = 0;
+    if (run->air_frames < 2 && t > impulse_release_time(run) + 0.25)
+        run->in_flight_over = 1; /* it never left the floor */
+}
+
+int impulse_in_flight(const impulse_run *run)
+{
+    return run->info && run->info->has_floor && !run->landed && !run->in_flight_over;
 }
 
 /* Scales a periodic drive on a trial run: wave, a sway force whose

@@ -83,6 +83,10 @@ typedef struct impulse_run {
     double size;            /* body height, pixels */
     double floor_y;         /* floor position, pixels (has_floor only) */
     int floor;              /* 1: a floor at floor_y (has_floor only) */
+    int touched;            /* 1: a node met the floor since the last impulse_frame_end */
+    int air_frames;         /* frames in a row no node met the floor */
+    int landed;             /* 1: the body has come down on the floor after leaving it */
+    int in_flight_over;     /* 1: it did not leave the floor by 0.25 s after its release */
     double restitution, friction;
     double gravity;         /* pixels/s^2 */
     double omega;           /* drive angular frequency, rad/s */
@@ -142,6 +146,16 @@ void impulse_expect_walls(impulse_run *run, softbody *sb);
 void impulse_kick(impulse_run *run, softbody *sb);
 /* Seconds from the kick until a one-shot impulse lets go of the body (0 for drives). */
 double impulse_release_time(const impulse_run *run);
+
+/* Notes, after each frame (t seconds after the kick), whether the body met the
+ * floor during it. */
+void impulse_frame_end(impulse_run *run, double t);
+
+/* 1 while a body that flies is in the air and its clip may not end yet: from
+ * the kick until it leaves the floor (no node on it for two frames in a row,
+ * which it must do within 0.25 s of its release, else it is taken not to fly)
+ * and then until it meets the floor again. 0 without a floor. */
+int impulse_in_flight(const impulse_run *run);
 /* Keeps the body's nodes inside box (x0, y0, x1, y1, pixels): the canvas's
  * edges, for a motion that would not fit on it otherwise. */
 void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4]);

@@ -33,6 +33,7 @@ typedef struct chain {
     int first[STAGGER_MAX_PARTS + 1]; /* each part's first node in the recorded frames; first[n] = all */
     links lk;
     long frame;       /* frames stepped */
+    double fps;
 } chain;
 
 /* Builds part i's lattice (into m), body and impulse, calibrated and kicked;
@@ -109,7 +110,20 @@ static void chain_step(void *user, long f)
         softbody_step(c->p[next].sb);
         done[next]++;
     }
+    for (int i = 0; i < c->n; i++)
+        if (c->frame >= c->p[i].start)
+            impulse_frame_end(&c->p[i].run, (c->frame - c->p[i].start + 1) / c->fps);
     c->frame++;
+}
+
+/* 1 while a part that flies has not landed (or not started). */
+static int chain_in_flight(void *user)
+{
+    const chain *c = user;
+    for (int i = 0; i < c->n; i++)
+        if (impulse_in_flight(&c->p[i].run))
+            return 1;
+    return 0;
 }
 
 static void chain_capture(void *user, double *x, double *y, double *e)
@@ -149,9 +163,9 @@ static void plan(const chain *c, const animate_def *def, const stagger *s, const
     if (cd->fixed)
         cd->fixed += later;
     cd->max_frames += later;
-    /* each part has flown (if it flies) and wobbled a while since its start */
+    /* each part has wobbled a while since its start, and landed if it flies (chain_in_flight) */
     for (int i = 0; i < c->n; i++) {
-        int min = c->p[i].start + animate_min_frames(&c->p[i].run, def);
+        int min = c->p[i].start + animate_min_frames(def);
         if (min > cd->min_frames)
             cd->min_frames = min;
     }
@@ -220,7 +234,7 @@ static poyo_status film(chain *c, const image *whole, const animate_def *def, st
     cd.fps = def->fps;
     cd.snap = 1.0;
     plan(c, def, s, rx, ry, &cd);
-    clip_driver drv = { c, total, 0, chain_step, chain_capture, NULL, NULL };
+    clip_driver drv = { c, total, 0, chain_step, chain_capture, NULL, NULL, chain_in_flight };
     clip_frames cf;
     st = clip_film(&cd, &drv, &cf, err);
     free(rx);
@@ -257,6 +271,7 @@ poyo_status stagger_simulate(const image *whole, const image *parts, int n, cons
         motion_free(&all);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
     }
+    c->fps = def->fps;
     double wall[4];
     render_inner_box(all.place, all.canvas_w, all.canvas_h, wall);
     double scale = fmin((double)all.canvas_w / whole->w, (double)all.canvas_h / whole->h);

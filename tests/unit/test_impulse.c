@@ -205,20 +205,22 @@ static poyo_status flag_clip(impulse_kind kind, animate_def *d, motion *m)
     return st;
 }
 
-static void a_flag_on_its_pole_turns_back_and_settles(void)
+static void a_flag_on_its_pole_lands_upright_and_settles(void)
 {
     /* the flag stands on the foot of its pole, far left of its centre: after
-     * the jump its body must turn back and settle, not rest turned over until
-     * the clip's longest length (the pole itself may stay bent where the
-     * floor holds its foot) */
+     * the jump it must land on its foot and stay nearly upright, not topple
+     * or rest turned over until the clip's longest length (its clip ends once
+     * it has landed and its wobble has faded, then eases home) */
     animate_def d;
     motion m;
     ENSURE(flag_clip(IMPULSE_JUMP, &d, &m) == POYO_OK);
     ENSURE_MSG(m.settled, "the clip ran to its longest length, %d frames", m.count);
-    /* the turn from rest, least squares about the centre, in the last frame before the ease */
-    int f = m.count - (int)lround(0.2 * d.fps) - 1;
-    double tilt = tilt_of(&m, f);
-    ENSURE_MSG(tilt < 3.0, "frame %d of %d leans %g degrees", f, m.count, tilt);
+    ENSURE_MSG(m.count <= (int)lround(1.2 * d.fps), "the clip lasts %d frames", m.count);
+    /* the turn from rest, least squares about the centre */
+    for (int f = 0; f < m.count; f++) {
+        double tilt = tilt_of(&m, f);
+        ENSURE_MSG(tilt < 8.0, "frame %d of %d leans %g degrees", f, m.count, tilt);
+    }
     motion_free(&m);
 }
 
@@ -383,7 +385,7 @@ const struct test_case test_cases[] = {
     { "poke_dents_locally", poke_dents_locally },
     { "twist_turns_as_much_as_asked", twist_turns_as_much_as_asked },
     { "jump_crouches_and_drop_rises_first", jump_crouches_and_drop_rises_first },
-    { "a_flag_on_its_pole_turns_back_and_settles", a_flag_on_its_pole_turns_back_and_settles },
+    { "a_flag_on_its_pole_lands_upright_and_settles", a_flag_on_its_pole_lands_upright_and_settles },
     { "a_squashed_flag_bends_its_pole_without_toppling", a_squashed_flag_bends_its_pole_without_toppling },
     { "free_body_stays_in_place", free_body_stays_in_place },
     { "no_cell_folds_at_the_defaults", no_cell_folds_at_the_defaults },
