@@ -1283,9 +1283,15 @@ double impulse_release_time(const impulse_run *run)
     return run->info && !run->info->periodic ? run->t_press + run->t_hold + run->t_lift : 0.0;
 }
 
+/* 1 when the body may fly: it falls on a floor and nothing holds it. */
+static int may_fly(const impulse_run *run)
+{
+    return run->info && run->info->has_floor && run->sb && softbody_get_def(run->sb)->anchor == ANCHOR_NONE;
+}
+
 void impulse_frame_end(impulse_run *run, double t)
 {
-    if (!run->info || !run->info->has_floor || run->landed || run->in_flight_over)
+    if (!may_fly(run) || run->landed || run->in_flight_over)
         return;
     if (run->touched && run->air_frames >= 2)
         run->landed = 1;
@@ -1297,7 +1303,7 @@ void impulse_frame_end(impulse_run *run, double t)
 
 int impulse_in_flight(const impulse_run *run)
 {
-    return run->info && run->info->has_floor && !run->landed && !run->in_flight_over;
+    return may_fly(run) && !run->landed && !run->in_flight_over;
 }
 
 /* Scales a periodic drive on a trial run: wave, a sway force whose

@@ -154,7 +154,8 @@ void impulse_frame_end(impulse_run *run, double t);
 /* 1 while a body that flies is in the air and its clip may not end yet: from
  * the kick until it leaves the floor (no node on it for two frames in a row,
  * which it must do within 0.25 s of its release, else it is taken not to fly)
- * and then until it meets the floor again. 0 without a floor. */
+ * and then until it meets the floor again. 0 for a body that cannot fly (no
+ * floor, or an anchor holds it). */
 int impulse_in_flight(const impulse_run *run);
 /* Keeps the body's nodes inside box (x0, y0, x1, y1, pixels): the canvas's
  * edges, for a motion that would not fit on it otherwise. */

@@ -224,6 +224,28 @@ static void a_flag_on_its_pole_lands_upright_and_settles(void)
     motion_free(&m);
 }
 
+static void a_jump_held_by_its_foot_settles_without_flying(void)
+{
+    /* anchored, a jumping body cannot leave the floor: its clip must not
+     * wait for a landing that never comes, up to its longest length */
+    animate_def d;
+    motion m;
+    image im;
+    poyo_error err;
+    ENSURE(image_load("tests/data/1f600.png", IMAGE_DEFAULT_MAX_PIXELS, &im, &err) == POYO_OK);
+    d = animate_default_def();
+    d.impulse.kind = IMPULSE_JUMP;
+    d.impulse.strength = impulse_get_info(IMPULSE_JUMP)->strength;
+    d.anchor_auto = 0;
+    d.body.anchor = ANCHOR_BOTTOM;
+    d.width = d.height = 64;
+    ENSURE(animate_simulate(&im, &d, &m, &err) == POYO_OK);
+    image_free(&im);
+    ENSURE_MSG(m.settled, "the clip ran to its longest length, %d frames", m.count);
+    ENSURE_MSG(m.count < (int)lround(1.6 * d.fps), "the clip lasts %d frames", m.count);
+    motion_free(&m);
+}
+
 static void a_squashed_flag_bends_its_pole_without_toppling(void)
 {
     /* pressed from above, the pole under the flag bends; it must not buckle
@@ -386,6 +408,7 @@ const struct test_case test_cases[] = {
     { "twist_turns_as_much_as_asked", twist_turns_as_much_as_asked },
     { "jump_crouches_and_drop_rises_first", jump_crouches_and_drop_rises_first },
     { "a_flag_on_its_pole_lands_upright_and_settles", a_flag_on_its_pole_lands_upright_and_settles },
+    { "a_jump_held_by_its_foot_settles_without_flying", a_jump_held_by_its_foot_settles_without_flying },
     { "a_squashed_flag_bends_its_pole_without_toppling", a_squashed_flag_bends_its_pole_without_toppling },
     { "free_body_stays_in_place", free_body_stays_in_place },
     { "no_cell_folds_at_the_defaults", no_cell_folds_at_the_defaults },
