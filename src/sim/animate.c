@@ -81,8 +81,8 @@ void motion_take(motion *m, clip_frames *c)
     memset(c, 0, sizeof *c);
 }
 
-/* The body as the clip engine's driver: the impulse acts through the body's own callbacks. */
-/* The clip engine's driver: the body and what kicked it. */
+/* The clip engine's driver: the body and what kicked it (the impulse acts
+ * through the body's own callbacks). */
 typedef struct kicked {
     softbody *sb;
     impulse_run *run;
@@ -224,8 +224,10 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
               : softbody_calibrate(sb, run.px, run.py, def->fps, err);
     if (st != POYO_OK)
         goto fail;
-    if (land)
+    if (land) {
         softbody_unpin_all(sb);
+        run.lands = 1;
+    }
     if (wall)
         animate_set_walls(&run, sb, wall, def_scale(src, def));
     softbody_nodes nd = softbody_view(sb);

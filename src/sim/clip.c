@@ -191,14 +191,13 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
             f++;
             break;
         }
-        if (f < d->min_frames)
-            continue;
         if (dr->busy && dr->busy(dr->user)) {
-            /* settling is measured from the landing on, against its own excursion */
-            quiet = 0;
-            peak = 0.0;
+            /* in the air: and once down, the ease does not start on the landing */
+            quiet = -d->ease;
             continue;
         }
+        if (f < d->min_frames)
+            continue;
         double mv = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), fx(c, f - 1), fy(c, f - 1),
                                fe(c, f - 1));
         int ok = mv < d->still;

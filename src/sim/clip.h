@@ -56,7 +56,7 @@ typedef struct clip_def {
     int max_frames;      /* frames at most while waiting to settle (>= 2) */
     double still;        /* canvas pixels a node may move in a frame and count as still */
     double near;         /* > 0: a settled body is also within this of the rest pose, canvas pixels */
-    double fade;         /* > 0: or within this share of the largest distance from rest so far (since busy) */
+    double fade;         /* > 0: or within this share of the largest distance from rest since busy last */
     int quiet;           /* still frames in a row that mean settled (>= 1) */
     const double *rest_x, *rest_y; /* rest pose (n nodes); NULL: frame 0 */
     const double *rest_e;          /* rest extras; NULL: frame 0's */

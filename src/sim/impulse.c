@@ -1284,15 +1284,18 @@ double impulse_release_time(const impulse_run *run)
 }
 
 /* 1 when the body may fly: it falls on a floor and nothing holds it. */
-static int may_fly(const impulse_run *run)
-{
-    return run->info && run->info->has_floor && run->sb && softbody_get_def(run->sb)->anchor == ANCHOR_NONE;
-}
+static int may_fly(const impulse_run *run) { return run->info && run->info->has_floor && run->lands; }
 
 void impulse_frame_end(impulse_run *run, double t)
 {
     if (!may_fly(run) || run->landed || run->in_flight_over)
         return;
+    /* on the floor: a node went into it during the frame, or its lowest node
+     * is within the half pixel where the floor carries it (floor_carries) */
+    softbody_nodes nd = softbody_view(run->sb);
+    for (int k = 0; k < nd.n && !run->touched; k++)
+        if (nd.y[k] >= run->floor_y - 0.5)
+            run->touched = 1;
     if (run->touched && run->air_frames >= 2)
         run->landed = 1;
     run->air_frames = run->touched ? 0 : run->air_frames + 1;

@@ -83,6 +83,8 @@ typedef struct impulse_run {
     double size;            /* body height, pixels */
     double floor_y;         /* floor position, pixels (has_floor only) */
     int floor;              /* 1: a floor at floor_y (has_floor only) */
+    int lands;              /* 1: the body stands on the floor held by nothing (set by the caller
+                             * as it lets the calibrated body go) and may fly */
     int touched;            /* 1: a node met the floor since the last impulse_frame_end */
     int air_frames;         /* frames in a row no node met the floor */
     int landed;             /* 1: the body has come down on the floor after leaving it */
@@ -154,8 +156,8 @@ void impulse_frame_end(impulse_run *run, double t);
 /* 1 while a body that flies is in the air and its clip may not end yet: from
  * the kick until it leaves the floor (no node on it for two frames in a row,
  * which it must do within 0.25 s of its release, else it is taken not to fly)
- * and then until it meets the floor again. 0 for a body that cannot fly (no
- * floor, or an anchor holds it). */
+ * and then until it meets the floor again (a node within half a pixel of it).
+ * 0 for a body that cannot fly (no floor, or an anchor holds it: run->lands 0). */
 int impulse_in_flight(const impulse_run *run);
 /* Keeps the body's nodes inside box (x0, y0, x1, y1, pixels): the canvas's
  * edges, for a motion that would not fit on it otherwise. */

@@ -65,8 +65,10 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
         impulse_expect_walls(&p->run, p->sb);
     if ((st = softbody_calibrate(p->sb, p->run.px, p->run.py, def->fps, err)) != POYO_OK)
         return st;
-    if (land)
+    if (land) {
         softbody_unpin_all(p->sb);
+        p->run.lands = 1;
+    }
     if (wall)
         animate_set_walls(&p->run, p->sb, wall, scale);
     c->nd[i] = softbody_view(p->sb);
