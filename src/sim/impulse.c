@@ -461,17 +461,23 @@ static void keep_pose(impulse_run *run, int place, const double *x, const double
     }
 }
 
+/* 1 when the body's lowest point (of nodes y) is within half a pixel of the floor. */
+static int on_floor(const impulse_run *run, const double *y, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (y[k] >= run->floor_y - 0.5)
+            return 1;
+    return 0;
+}
+
 /* A body standing on the floor is carried by it as a whole: its weight does
  * not sag it. Gravity pulls it only while it is off the floor (its lowest
- * point more than half a pixel up); a stamp standing on a thin stem (a balloon
- * on its string, a flag on its pole) sank onto the stem after every landing
- * and stood there bent until the loop snapped it back. */
+ * point more than half a pixel up, on_floor); a stamp standing on a thin stem
+ * (a balloon on its string, a flag on its pole) sank onto the stem after
+ * every landing and stood there bent until the loop snapped it back. */
 static void floor_carries(const impulse_run *run, const double *y, double *ay, int n)
 {
-    double low = -1e300;
-    for (int k = 0; k < n; k++)
-        low = fmax(low, y[k]);
-    if (low < run->floor_y - 0.5)
+    if (!on_floor(run, y, n))
         return;
     for (int k = 0; k < n; k++)
         ay[k] -= run->gravity;
@@ -1288,26 +1294,21 @@ static int may_fly(const impulse_run *run) { return run->info && run->info->has_
 
 void impulse_frame_end(impulse_run *run, double t)
 {
-    if (!may_fly(run) || run->landed || run->in_flight_over)
+    if (!may_fly(run) || run->flight_over)
         return;
-    /* on the floor: a node went into it during the frame, or its lowest node
-     * is within the half pixel where the floor carries it (floor_carries) */
+    /* on the floor: a node went into it during the frame, or is where the
+     * floor carries the body at the frame's end */
     softbody_nodes nd = softbody_view(run->sb);
-    for (int k = 0; k < nd.n && !run->touched; k++)
-        if (nd.y[k] >= run->floor_y - 0.5)
-            run->touched = 1;
-    if (run->touched && run->air_frames >= 2)
-        run->landed = 1;
-    run->air_frames = run->touched ? 0 : run->air_frames + 1;
+    int down = run->touched || on_floor(run, nd.y, nd.n);
     run->touched = 0;
+    if (down && run->air_frames >= 2)
+        run->flight_over = 1; /* landed */
+    run->air_frames = down ? 0 : run->air_frames + 1;
     if (run->air_frames < 2 && t > impulse_release_time(run) + 0.25)
-        run->in_flight_over = 1; /* it never left the floor */
+        run->flight_over = 1; /* it never left the floor */
 }
 
-int impulse_in_flight(const impulse_run *run)
-{
-    return may_fly(run) && !run->landed && !run->in_flight_over;
-}
+int impulse_in_flight(const impulse_run *run) { return may_fly(run) && !run->flight_over; }
 
 /* Scales a periodic drive on a trial run: wave, a sway force whose
  * quasi-static deflection is strength * height; pat, a finger's push over a

@@ -87,8 +87,8 @@ typedef struct impulse_run {
                              * as it lets the calibrated body go) and may fly */
     int touched;            /* 1: a node met the floor since the last impulse_frame_end */
     int air_frames;         /* frames in a row no node met the floor */
-    int landed;             /* 1: the body has come down on the floor after leaving it */
-    int in_flight_over;     /* 1: it did not leave the floor by 0.25 s after its release */
+    int flight_over;        /* 1: the body has come down on the floor after leaving it, or did not
+                             * leave it by 0.25 s after its release */
     double restitution, friction;
     double gravity;         /* pixels/s^2 */
     double omega;           /* drive angular frequency, rad/s */
