@@ -7,6 +7,7 @@
 # loops without a jump, stays as crisp as at rest and does not shimmer when
 # still, hanging or free too; a poke is a dent and a twist is not a tilt.
 . "$(dirname "$0")/lib.sh"
+MKPNG="$TOOLS/mkpng"
 
 # measure IMAGE IMPULSE [POYO OPTIONS]: poyo's frames at 128 px and their figures in fig.txt
 measure() {
@@ -296,6 +297,28 @@ test_expect_success 'a twist bends the face, it does not tilt it' '
 
 test_expect_success 'the frame-only estimate of the motion follows the render grid' '
     measure 1f600.png squash && holds flow "flow_error <= 0.2"
+'
+
+test_expect_success 'a piece cut off by a gap seen through is a part of its own' '
+    mkdir torn &&
+    "$MKPNG" invader torn/frame_0000.png 128 &&
+    "$MKPNG" invader-torn torn/frame_0001.png 128 &&
+    "$MKPNG" invader torn/frame_0002.png 128 &&
+    "$TOOLS/motionstats" torn >fig.txt &&
+    holds torn "parts_changed == 1"
+'
+
+test_expect_success 'pixel art whose squares meet at corners stays whole, held or free' '
+    "$MKPNG" invader invader.png 64 &&
+    for imp in squash stretch poke shake twist jump drop wave pat; do
+        for anchor in bottom none; do
+            case $imp-$anchor in wave-none | pat-none) continue ;; esac
+            rm -rf fr &&
+            "$POYO" invader.png -s 128 -i $imp --anchor $anchor --frames fr -f -q -o clip.gif &&
+            "$TOOLS/motionstats" --impulse $imp --input invader.png --exact "-s 128 -i $imp --anchor $anchor" fr >fig.txt &&
+            holds "$imp, --anchor $anchor" "parts_changed == 0 && holes_new == 0" || exit 1
+        done
+    done
 '
 
 test_done

@@ -4,7 +4,9 @@
  * hostile files: PNG decompression bombs behind every zlib header form and
  * behind Apple's CgBI chunk, JPEGs with thousands of scans, and tiny GIF, APNG
  * and WebP files that declare huge canvases, many frames or frames off their canvas;
- * and a Unix socket (a name in a folder that is no file at all).
+ * and a Unix socket (a name in a folder that is no file at all). And pixel art
+ * (invader: squares that meet at corners; invader-torn: the same with two
+ * pieces cut off), for the motion figures.
  * Usage: mkpng KIND OUT [W H], or for the hostile kinds mkpng KIND OUT ARGS:
  *   png-bomb OUT MIB CMF FLG   a 64x64 RGBA PNG whose IDAT inflates to MIB MiB,
  *                              behind the 2-byte zlib header CMF FLG (decimal)
@@ -83,6 +85,21 @@ static void put_sample(uint8_t **p, double v, int depth)
     }
 }
 
+/* Pixel art whose squares meet at corners (antennae, feet): an invader 11 cells
+ * wide and 8 high, a cell's margin round it, drawn with hard edges; torn, its
+ * antennae's tips stand a cell above them, a gap seen through. */
+static double invader(int x, int y, int w, int h, int torn)
+{
+    static const char *art[8] = { "..X.....X..", "...X...X...", "..XXXXXXX..", ".XX.XXX.XX.",
+                                  "XXXXXXXXXXX", "X.XXXXXXX.X", "X.X.....X.X", "...XX.XX..." };
+    int i = x * 13 / w - 1, j = y * 10 / h - 1;
+    if (torn && j == -1 && (i == 2 || i == 8))
+        return 1;
+    if (torn && j == 0)
+        return 0;
+    return i >= 0 && i < 11 && j >= 0 && j < 8 && art[j][i] == 'X';
+}
+
 static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, int ctype, int depth, int opaque)
 {
     uint8_t *p = row;
@@ -90,7 +107,10 @@ static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, i
         int x = x0 + i * dx;
         double r, g, b, a;
         pixel(x, y, w, h, &r, &g, &b, &a);
-        if (opaque)
+        if (opaque >= 3) {
+            a = invader(x, y, w, h, opaque == 4);
+            r = 0.33, g = 0.22, b = 0.53;
+        } else if (opaque)
             a = opaque == 2 ? 0 : 1;
         double gray = 0.3 * r + 0.59 * g + 0.11 * b;
         switch (ctype) {
@@ -503,6 +523,8 @@ int main(int argc, char **argv)
     if (!strcmp(k, "socket")) return make_socket(out);
     if (!strcmp(k, "transparent")) /* valid, but every alpha is 0 */
         return write_png(out, w, h, 6, 8, 0, 2, 0);
+    if (!strcmp(k, "invader")) return write_png(out, w, h, 6, 8, 0, 3, 0);
+    if (!strcmp(k, "invader-torn")) return write_png(out, w, h, 6, 8, 0, 4, 0);
     long a = argc > 3 ? atol(argv[3]) : 0, b = argc > 4 ? atol(argv[4]) : 0, c = argc > 5 ? atol(argv[5]) : 0;
     if (!strcmp(k, "png-bomb") && argc == 6) return png_bomb(out, (int)a, (int)b, (int)c, 0);
     if (!strcmp(k, "png-cgbi") && argc == 4) return png_bomb(out, (int)a, 0, 0, 1);

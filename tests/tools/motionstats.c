@@ -31,7 +31,9 @@
  * Exit status: 0 done, 1 unusable frames or a failed self-test, 2 usage error.
  *
  * Opaque means alpha >= 128; a hole is a region under it inside the silhouette with a pixel
- * a viewer sees through (alpha < 64). Registration sees colour and outline only: inside a flat colour
+ * a viewer sees through (alpha < 64). A frame changes the parts when it has more of them
+ * than the rest frame even joined across half-covered pixels (a piece torn off), or fewer
+ * even at full opacity (two pieces run together). Registration sees colour and outline only: inside a flat colour
  * F is the smoothest field that fits the outline and the features around it. */
 #include <math.h>
 #include <stdint.h>
@@ -911,7 +913,7 @@ typedef struct facts {
     double ey0, ey1;             /* its top and bottom to a fraction of a pixel: where the rows' alpha crosses 1/2 */
     double cx, cy, acx, acy;     /* opaque centroid; alpha-weighted centroid */
     double mu20, mu02, mu11;     /* second central moments of the opaque pixels */
-    int edge, ident, parts, holes;
+    int edge, ident, parts, parts_apart, holes; /* parts: at full opacity; parts_apart: across a gap seen through */
     double sharp, kink;
     double haus, p95, d;         /* Hausdorff to frame 0, 95th percentile of |F|, D */
     double step;                 /* step(i): to the next frame (the last: to frame 0) */
@@ -982,6 +984,36 @@ static int count_holes(const uint8_t *rgba, const int *lab, long npix, int n, co
     return holes;
 }
 
+/* Parts a viewer sees apart, counted two ways. Components of the opaque
+ * pixels (8-connected, 4 pixels or more) are the parts at full opacity; the
+ * components of the pixels at SEE_THROUGH or more that hold 4 opaque pixels
+ * are the parts that a gap seen through separates (as for holes). Two squares
+ * of pixel art that meet only at a corner touch at a point, which a warp
+ * keeps; where it falls between pixel centres the pixels around it are half
+ * covered (alpha about 100 to 127), which parts them at full opacity but not
+ * through a gap; two confetti a pixel apart do the converse. mask holds the
+ * opaque pixels on entry and on return. */
+static void count_parts(const uint8_t *rgba, int w, int h, uint8_t *mask, int *lab, int *stack, facts *st)
+{
+    long npix = (long)w * h;
+    int *size, n = label(mask, 1, w, h, 1, lab, &size, NULL, stack);
+    for (int i = 0; i < n; i++)
+        st->parts += size[i] >= 4;
+    free(size);
+    for (long k = 0; k < npix; k++)
+        mask[k] = rgba[4 * k + 3] >= SEE_THROUGH;
+    n = label(mask, 1, w, h, 1, lab, &size, NULL, stack);
+    memset(size, 0, (size_t)n * sizeof *size);
+    for (long k = 0; k < npix; k++) {
+        mask[k] = rgba[4 * k + 3] >= OPAQUE;
+        if (lab[k] && mask[k])
+            size[lab[k] - 1]++;
+    }
+    for (int i = 0; i < n; i++)
+        st->parts_apart += size[i] >= 4;
+    free(size);
+}
+
 /* Everything about one frame that needs no displacement field. */
 static void frame_facts(const uint8_t *rgba, int w, int h, facts *st, uint8_t *mask, int *lab, int *stack)
 {
@@ -1029,13 +1061,12 @@ static void frame_facts(const uint8_t *rgba, int w, int h, facts *st, uint8_t *m
     int *size;
     uint8_t *border;
     int n = label(mask, 1, w, h, 1, lab, &size, NULL, stack), big = 0;
-    for (int i = 0; i < n; i++) {
-        st->parts += size[i] >= 4;
+    for (int i = 0; i < n; i++)
         if (size[i] > size[big])
             big = i;
-    }
     st->kink = outline_kink(lab, w, h, big + 1, size[big]);
     free(size);
+    count_parts(rgba, w, h, mask, lab, stack, st);
     n = label(mask, 0, w, h, 0, lab, &size, &border, stack);
     st->holes = count_holes(rgba, lab, w * h, n, size, border);
     free(size);
@@ -1825,7 +1856,9 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
     int pc = 0, hn = 0;
     double kmax = 0;
     for (int i = 0; i < n; i++) {
-        pc += c->st[i].parts != s0->parts;
+        /* torn: more parts than at rest, even joined across half-covered pixels;
+         * merged: fewer, even at full opacity */
+        pc += c->st[i].parts_apart > s0->parts || c->st[i].parts < s0->parts_apart;
         hn += c->st[i].holes > s0->holes;
         kmax = fmax(kmax, c->st[i].kink);
     }
@@ -1936,10 +1969,10 @@ static void print_figures(const opts *o, const clip *c, const figset *fs)
         for (int i = 0; i < c->n; i++) {
             const facts *s = &c->st[i];
             fprintf(o->json ? stderr : stdout,
-                    "frame %d d %.3f haus %.3f p95 %.3f area %.2f height %.2f bottom %.2f parts %d holes %d kink %.1f "
-                    "sharp %.2f step %.3f\n",
-                    i, s->d, s->haus, s->p95, s->qarea, s->ey1 - s->ey0, s->ey1, s->parts, s->holes, s->kink, s->sharp,
-                    s->step);
+                    "frame %d d %.3f haus %.3f p95 %.3f area %.2f height %.2f bottom %.2f parts %d apart %d holes %d "
+                    "kink %.1f sharp %.2f step %.3f\n",
+                    i, s->d, s->haus, s->p95, s->qarea, s->ey1 - s->ey0, s->ey1, s->parts, s->parts_apart, s->holes,
+                    s->kink, s->sharp, s->step);
         }
 }
 
