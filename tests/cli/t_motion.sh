@@ -299,6 +299,15 @@ test_expect_success 'the frame-only estimate of the motion follows the render gr
     measure 1f600.png squash && holds flow "flow_error <= 0.2"
 '
 
+test_expect_success 'a slanting rocket lands without turning, and a turn of it is seen' '
+    # its landing squash turned the principal axis of the rocket (45 degrees,
+    # 4:1) by 10 degrees and the banana'"'"'s by 21 while their bodies turned 4 and 2
+    for imp in jump drop; do
+        measure 1f680.png $imp && holds upright "axis_dev_max <= 10" || exit 1
+    done &&
+    measure 1f680.png twist --anchor none --strength 0.3 && holds turn "axis_dev_max >= 14"
+'
+
 test_expect_success 'a piece cut off by a gap seen through is a part of its own' '
     mkdir torn &&
     "$MKPNG" invader torn/frame_0000.png 128 &&
