@@ -196,7 +196,7 @@ END {
     print "move: moving_fraction   peak: peak_d_rel (goal .10 squash stretch jump drop, .06 the others)"
     print "str: strength / the strength poyo took (its --json)   jelly: goal on round faces (" round "), .50 poke, .32 squash twist"
     print "dent, sprd: dent_ratio, dent_spread (poke, pat)   area: area_dev (no goal for jump, drop)   land: area_dev_landing"
-    print "parts, holes: frames that tear a part off or run two together, or open a hole (seen through, alpha < 64)   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
+    print "parts, holes: frames that tear a part off or run two together, or open a hole (seen through, alpha < 64, where the body was opaque)   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
     print "axis: axis_dev_max (degrees a shape with a 2:1 second-moment ratio turns: its body, and its principal axis when within 30 of upright or level; goal from touchdown, jump and drop)"
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"

@@ -6,7 +6,8 @@
  * and WebP files that declare huge canvases, many frames or frames off their canvas;
  * and a Unix socket (a name in a folder that is no file at all). And pixel art
  * (invader: squares that meet at corners; invader-torn: the same with two
- * pieces cut off), for the motion figures.
+ * pieces cut off) and the rgba picture with a hole through it (holed), for the
+ * motion figures.
  * Usage: mkpng KIND OUT [W H], or for the hostile kinds mkpng KIND OUT ARGS:
  *   png-bomb OUT MIB CMF FLG   a 64x64 RGBA PNG whose IDAT inflates to MIB MiB,
  *                              behind the 2-byte zlib header CMF FLG (decimal)
@@ -107,7 +108,10 @@ static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, i
         int x = x0 + i * dx;
         double r, g, b, a;
         pixel(x, y, w, h, &r, &g, &b, &a);
-        if (opaque >= 3) {
+        if (opaque == 5) { /* the disc with a hole through its middle */
+            double ux = x + 0.5 - w * 0.5, uy = y + 0.5 - h * 0.5;
+            a = sqrt(ux * ux + uy * uy) < w * 0.1 ? 0 : a;
+        } else if (opaque >= 3) {
             a = invader(x, y, w, h, opaque == 4);
             r = 0.33, g = 0.22, b = 0.53;
         } else if (opaque)
@@ -525,6 +529,7 @@ int main(int argc, char **argv)
         return write_png(out, w, h, 6, 8, 0, 2, 0);
     if (!strcmp(k, "invader")) return write_png(out, w, h, 6, 8, 0, 3, 0);
     if (!strcmp(k, "invader-torn")) return write_png(out, w, h, 6, 8, 0, 4, 0);
+    if (!strcmp(k, "holed")) return write_png(out, w, h, 6, 8, 0, 5, 0);
     long a = argc > 3 ? atol(argv[3]) : 0, b = argc > 4 ? atol(argv[4]) : 0, c = argc > 5 ? atol(argv[5]) : 0;
     if (!strcmp(k, "png-bomb") && argc == 6) return png_bomb(out, (int)a, (int)b, (int)c, 0);
     if (!strcmp(k, "png-cgbi") && argc == 4) return png_bomb(out, (int)a, 0, 0, 1);

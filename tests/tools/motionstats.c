@@ -31,7 +31,8 @@
  * Exit status: 0 done, 1 unusable frames or a failed self-test, 2 usage error.
  *
  * Opaque means alpha >= 128; a hole is a region under it inside the silhouette with a pixel
- * a viewer sees through (alpha < 64). A frame changes the parts when it has more of them
+ * a viewer sees through (alpha < 64); a frame opens one when most of what is seen through
+ * it was opaque at rest (found through F). A frame changes the parts when it has more of them
  * than the rest frame even joined across half-covered pixels (a piece torn off), or fewer
  * even at full opacity (two pieces run together). Registration sees colour and outline only: inside a flat colour
  * F is the smoothest field that fits the outline and the features around it. */
@@ -1825,6 +1826,89 @@ static void dent_of(const clip *c, const basis *b, double *ratio, double *spread
     *spread = isnan(ring0) ? NAN : later > ring0;
 }
 
+/* Alpha of frame 0 at (x, y), bilinear, 0 off the canvas. */
+static double rest_alpha(const clip *c, double x, double y)
+{
+    int x0 = (int)floor(x - 0.5), y0 = (int)floor(y - 0.5);
+    double fx = x - 0.5 - x0, fy = y - 0.5 - y0, a = 0;
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            int xx = x0 + dx, yy = y0 + dy;
+            if (xx >= 0 && yy >= 0 && xx < c->w && yy < c->h)
+                a += (dy ? fy : 1 - fy) * (dx ? fx : 1 - fx) * c->fr[0].rgba[4 * ((long)yy * c->w + xx) + 3];
+        }
+    return a;
+}
+
+/* The holes of frame i (as count_holes finds them) that opened: most of what
+ * a viewer sees through was not seen through at rest. Where a see-through
+ * pixel was at rest is found through F: the pixel less the displacement of
+ * the nearest pixel of frame 0 that F moved there. A slit pinched shut at
+ * its mouth (a party popper's streamer pressed onto its cone, a ponytail
+ * onto a shoulder) holds what was seen through before; a body stretched
+ * until it is seen through, or torn, does not. */
+static int holes_opened(const clip *c, int i)
+{
+    int w = c->w, h = c->h, opened = 0, r = 4;
+    long wh = (long)w * h;
+    const uint8_t *rgba = c->fr[i].rgba;
+    const float *F = c->F + (size_t)i * c->npix * 2;
+    uint8_t *mask = malloc((size_t)wh);
+    int *lab = malloc((size_t)wh * sizeof *lab), *stack = malloc((size_t)wh * sizeof *stack);
+    long *near = malloc((size_t)wh * sizeof *near), *was = NULL, *seen = NULL;
+    int *size = NULL, n = 0;
+    uint8_t *border = NULL;
+    if (!mask || !lab || !stack || !near)
+        goto done;
+    for (long k = 0; k < wh; k++) {
+        mask[k] = rgba[4 * k + 3] >= OPAQUE;
+        near[k] = -1;
+    }
+    for (long k = 0; k < c->npix; k++) {
+        int x = (int)floor(c->px[k] + F[2 * k]), y = (int)floor(c->py[k] + F[2 * k + 1]);
+        if (x >= 0 && y >= 0 && x < w && y < h)
+            near[(long)y * w + x] = k;
+    }
+    n = label(mask, 0, w, h, 0, lab, &size, &border, stack);
+    was = calloc((size_t)n + 1, sizeof *was);
+    seen = calloc((size_t)n + 1, sizeof *seen);
+    if (!was || !seen)
+        goto done;
+    for (long q = 0; q < wh; q++) {
+        int l = lab[q];
+        if (!l || border[l - 1] || size[l - 1] < 2 || rgba[4 * q + 3] >= SEE_THROUGH)
+            continue;
+        int qx = (int)(q % w), qy = (int)(q / w);
+        long best = -1;
+        double bd = INFINITY;
+        for (int y = qy - r; y <= qy + r; y++)
+            for (int x = qx - r; x <= qx + r; x++) {
+                if (x < 0 || y < 0 || x >= w || y >= h || near[(long)y * w + x] < 0)
+                    continue;
+                double d = (double)(x - qx) * (x - qx) + (double)(y - qy) * (y - qy);
+                if (d < bd) {
+                    bd = d;
+                    best = near[(long)y * w + x];
+                }
+            }
+        seen[l]++;
+        if (best < 0 || rest_alpha(c, qx + 0.5 - F[2 * best], qy + 0.5 - F[2 * best + 1]) < OPAQUE)
+            was[l]++;
+    }
+    for (int l = 1; l <= n; l++)
+        opened += seen[l] && 2 * was[l] < seen[l];
+done:
+    free(mask);
+    free(lab);
+    free(stack);
+    free(near);
+    free(size);
+    free(border);
+    free(was);
+    free(seen);
+    return opened;
+}
+
 /* 6. volume; landing frames: the bottom edge back within 1 px of rest after
  * leaving it (b->touchdown, the first of them); 7. clean */
 static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
@@ -1859,7 +1943,7 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
         /* torn: more parts than at rest, even joined across half-covered pixels;
          * merged: fewer, even at full opacity */
         pc += c->st[i].parts_apart > s0->parts || c->st[i].parts < s0->parts_apart;
-        hn += c->st[i].holes > s0->holes;
+        hn += c->st[i].holes && holes_opened(c, i) > 0;
         kmax = fmax(kmax, c->st[i].kink);
     }
     fig_add(fs, "parts_changed", pc, 1);
