@@ -1826,24 +1826,28 @@ static void dent_of(const clip *c, const basis *b, double *ratio, double *spread
     *spread = isnan(ring0) ? NAN : later > ring0;
 }
 
-/* Alpha of frame 0 at (x, y), bilinear, 0 off the canvas. */
-static double rest_alpha(const clip *c, double x, double y)
+/* The least alpha of frame 0 within a pixel of (x, y) (the pixels whose
+ * centres lie within 1.5 px), 0 off the canvas: a slit one pixel wide is
+ * found where F takes a pixel back to within a pixel of it. */
+static double rest_alpha_near(const clip *c, double x, double y)
 {
     int x0 = (int)floor(x - 0.5), y0 = (int)floor(y - 0.5);
-    double fx = x - 0.5 - x0, fy = y - 0.5 - y0, a = 0;
-    for (int dy = 0; dy < 2; dy++)
-        for (int dx = 0; dx < 2; dx++) {
-            int xx = x0 + dx, yy = y0 + dy;
-            if (xx >= 0 && yy >= 0 && xx < c->w && yy < c->h)
-                a += (dy ? fy : 1 - fy) * (dx ? fx : 1 - fx) * c->fr[0].rgba[4 * ((long)yy * c->w + xx) + 3];
+    double a = 255;
+    for (int yy = y0 - 1; yy <= y0 + 2; yy++)
+        for (int xx = x0 - 1; xx <= x0 + 2; xx++) {
+            double dx = xx + 0.5 - x, dy = yy + 0.5 - y;
+            if (dx * dx + dy * dy > 1.5 * 1.5)
+                continue;
+            a = xx < 0 || yy < 0 || xx >= c->w || yy >= c->h ? 0
+                                                             : fmin(a, c->fr[0].rgba[4 * ((long)yy * c->w + xx) + 3]);
         }
     return a;
 }
 
 /* The holes of frame i (as count_holes finds them) that opened: most of what
- * a viewer sees through was not seen through at rest. Where a see-through
- * pixel was at rest is found through F: the pixel less the displacement of
- * the nearest pixel of frame 0 that F moved there. A slit pinched shut at
+ * a viewer sees through was opaque at rest, to within a pixel. Where a
+ * see-through pixel was at rest is found through F: the pixel less the
+ * displacement of the nearest pixel of frame 0 that F moved there. A slit pinched shut at
  * its mouth (a party popper's streamer pressed onto its cone, a ponytail
  * onto a shoulder) holds what was seen through before; a body stretched
  * until it is seen through, or torn, does not. */
@@ -1892,7 +1896,7 @@ static int holes_opened(const clip *c, int i)
                 }
             }
         seen[l]++;
-        if (best < 0 || rest_alpha(c, qx + 0.5 - F[2 * best], qy + 0.5 - F[2 * best + 1]) < OPAQUE)
+        if (best < 0 || rest_alpha_near(c, qx + 0.5 - F[2 * best], qy + 0.5 - F[2 * best + 1]) < OPAQUE)
             was[l]++;
     }
     for (int l = 1; l <= n; l++)
