@@ -209,6 +209,7 @@ static void palm_holds(const impulse_run *run, double *x, double *vx)
 static void walls_hold_nodes(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy,
                              int n);
 static void walls_hold_picture(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy);
+static void floor_holds_picture(const impulse_run *run, double *y, double *vy);
 
 /* Floor contact and the walls of the canvas: what impulses collide with. */
 static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
@@ -233,6 +234,8 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
                 vy[k] = fmin(vy[k], 0.0);
                 palm_holds(run, &x[k], &vx[k]);
             }
+    if (run->holds_picture)
+        floor_holds_picture(run, y, vy);
     if (!run->walls)
         return;
     const double *w = run->wall;
@@ -287,6 +290,39 @@ static void walls_hold_picture(const impulse_run *run, const double *w, double *
             push_point(p, nd.pinned, y, vy, nd.piny, w[1] - py, -1.0);
         else if (py > w[3])
             push_point(p, nd.pinned, y, vy, nd.piny, w[3] - py, 1.0);
+    }
+}
+
+/* The floor holds the picture: no point of it goes below the picture's
+ * bottom at rest. The nodes under the picture reach below it, up to a cell
+ * (the flag 1f1ef-1f1f5's lowest row, 4 of its 6 px); with only they held,
+ * a landing pressed the row of nodes above them down onto them and the
+ * picture's foot into the floor (the flag's 1.7 px, the largest steps of
+ * 1f9d6's drop blurred to 0.947 of its rest sharpness). A point below the
+ * floor is moved up by its nodes that nothing pins, and they stop going
+ * down. (Under an anchor the same hold made a squash against the canvas's
+ * walls lose area: the flags and the keycap 6 %, the nearly empty cells under
+ * the picture no longer crushed to keep it.) */
+static void floor_holds_picture(const impulse_run *run, double *y, double *vy)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    for (int j = 0; j < run->nwp; j++) {
+        const impulse_picture_point *p = &run->wp[j];
+        double d = run->picture_floor - point_at(p, y), sum = 0.0;
+        if (d >= 0.0)
+            continue;
+        for (int i = 0; i < 4; i++)
+            if (p->w[i] != 0.0 && !nd.pinned[p->k[i]])
+                sum += p->w[i] * p->w[i];
+        if (!(sum > 0.0))
+            continue;
+        for (int i = 0; i < 4; i++) {
+            int k = p->k[i];
+            if (p->w[i] == 0.0 || nd.pinned[k])
+                continue;
+            y[k] += p->w[i] * d / sum;
+            vy[k] = fmin(vy[k], 0.0);
+        }
     }
 }
 
@@ -1257,6 +1293,13 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     kick_shape(run, &nd, lat, at, dir, top, bottom, right - left, size);
     if (run->info->has_floor)
         set_floor(run, sb, bottom, size);
+    if (run->floor && run->nwp > 0) {
+        run->picture_floor = -INFINITY;
+        for (int j = 0; j < run->nwp; j++)
+            run->picture_floor = fmax(run->picture_floor, point_at(&run->wp[j], nd.qy));
+        run->holds_picture = 1;
+        softbody_set_collide(sb, body_collide, run);
+    }
     /* a body with no floor and no anchor: held by the hands alone */
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
     /* a poke keeps the picture's area: kept by its cells' plain area, the

@@ -239,7 +239,13 @@ test_expect_success 'a bar lying across the square sways and hops as far as a sq
         awk -v t="$took" -v s="$s" "BEGIN { exit !(t >= 2 * s) }" || { echo "$imp took $took, default $s" >&2; exit 1; }
         measure 2757-wide.png $imp && holds lively "moving_fraction >= 0.75" &&
         holds strength "strength >= 0.85 * $took && strength <= 1.15 * $took" &&
-        holds area "area_dev <= 0.05" && holds whole "parts_changed == 0 && holes_new == 0" || exit 1
+        case $imp in
+        # its landing, held up by the floor (no longer sunk into the cells
+        # under it), may give up to 8 %
+        jump | drop) holds area "area_dev <= 0.08 && area_dev_landing <= 0.08" ;;
+        *) holds area "area_dev <= 0.05" ;;
+        esac &&
+        holds whole "parts_changed == 0 && holes_new == 0" || exit 1
     done &&
     # asked, it is taken as asked
     "$POYO" "$DATA/2757-wide.png" -s 128 -i wave --strength 0.08 -o bar.gif -f --json >bar.json &&
