@@ -240,9 +240,10 @@ test_expect_success 'a bar lying across the square sways and hops as far as a sq
         measure 2757-wide.png $imp && holds lively "moving_fraction >= 0.75" &&
         holds strength "strength >= 0.85 * $took && strength <= 1.15 * $took" &&
         case $imp in
-        # its landing, held up by the floor (no longer sunk into the cells
-        # under it), may give up to 8 %
-        jump | drop) holds area "area_dev <= 0.08 && area_dev_landing <= 0.08" ;;
+        # a jump or a drop gives up the most area in its landing frames (held
+        # up by the floor, no longer sunk into the cells under it), which may
+        # give up to 8 %: the whole clip is held to that
+        jump | drop) holds area "area_dev <= 0.08" ;;
         *) holds area "area_dev <= 0.05" ;;
         esac &&
         holds whole "parts_changed == 0 && holes_new == 0" || exit 1
@@ -314,13 +315,18 @@ test_expect_success 'a slanting rocket lands without turning, and a turn of it i
     measure 1f680.png twist --anchor none --strength 0.3 && holds turn "axis_dev_max >= 14"
 '
 
-test_expect_success 'a piece cut off by a gap seen through is a part of its own' '
-    mkdir torn &&
+test_expect_success 'a piece cut off by a gap seen through is a part of its own, and one joined is not' '
+    mkdir torn joined &&
     "$MKPNG" invader torn/frame_0000.png 128 &&
     "$MKPNG" invader-torn torn/frame_0001.png 128 &&
     "$MKPNG" invader torn/frame_0002.png 128 &&
     "$TOOLS/motionstats" torn >fig.txt &&
-    holds torn "parts_changed == 1"
+    holds torn "parts_changed == 1" &&
+    "$MKPNG" invader-torn joined/frame_0000.png 128 &&
+    "$MKPNG" invader joined/frame_0001.png 128 &&
+    "$MKPNG" invader-torn joined/frame_0002.png 128 &&
+    "$TOOLS/motionstats" joined >fig.txt &&
+    holds joined "parts_changed == 1"
 '
 
 test_expect_success 'a hole opened through the body is seen, a slit pressed shut is not a hole' '

@@ -32,10 +32,11 @@
  *
  * Opaque means alpha >= 128; a hole is a region under it inside the silhouette with a pixel
  * a viewer sees through (alpha < 64); a frame opens one when most of what is seen through
- * it was opaque at rest (found through F). A frame changes the parts when it has more of them
- * than the rest frame even joined across half-covered pixels (a piece torn off), or fewer
- * even at full opacity (two pieces run together). Registration sees colour and outline only: inside a flat colour
- * F is the smoothest field that fits the outline and the features around it. */
+ * it was opaque at rest (found through F). A frame changes the parts when a gap seen through
+ * parts more of them than at rest (a piece torn off), or when fewer of them than a gap parted
+ * at rest are apart at full opacity (two pieces run together). Registration sees colour and
+ * outline only: inside a flat colour F is the smoothest field that fits the outline and the
+ * features around it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -987,31 +988,32 @@ static int count_holes(const uint8_t *rgba, const int *lab, long npix, int n, co
 
 /* Parts a viewer sees apart, counted two ways. Components of the opaque
  * pixels (8-connected, 4 pixels or more) are the parts at full opacity; the
- * components of the pixels at SEE_THROUGH or more that hold 4 opaque pixels
- * are the parts that a gap seen through separates (as for holes). Two squares
- * of pixel art that meet only at a corner touch at a point, which a warp
- * keeps; where it falls between pixel centres the pixels around it are half
- * covered (alpha about 100 to 127), which parts them at full opacity but not
- * through a gap; two confetti a pixel apart do the converse. mask holds the
- * opaque pixels on entry and on return. */
+ * components of the pixels at SEE_THROUGH or more that hold one of them are
+ * the parts that a gap seen through separates (as for holes), never more
+ * than the first. Two squares of pixel art that meet only at a corner touch
+ * at a point, which a warp keeps; where it falls between pixel centres the
+ * pixels around it are half covered (alpha about 100 to 127): two parts at
+ * full opacity, one across the gap. mask holds the opaque pixels on entry
+ * and on return. */
 static void count_parts(const uint8_t *rgba, int w, int h, uint8_t *mask, int *lab, int *stack, facts *st)
 {
     long npix = (long)w * h;
     int *size, n = label(mask, 1, w, h, 1, lab, &size, NULL, stack);
     for (int i = 0; i < n; i++)
         st->parts += size[i] >= 4;
-    free(size);
+    /* 2: a pixel of a part at full opacity, 1: one at SEE_THROUGH or more */
     for (long k = 0; k < npix; k++)
-        mask[k] = rgba[4 * k + 3] >= SEE_THROUGH;
+        mask[k] = lab[k] && size[lab[k] - 1] >= 4 ? 2 : rgba[4 * k + 3] >= SEE_THROUGH;
+    free(size);
     n = label(mask, 1, w, h, 1, lab, &size, NULL, stack);
     memset(size, 0, (size_t)n * sizeof *size);
     for (long k = 0; k < npix; k++) {
+        if (mask[k] == 2)
+            size[lab[k] - 1] = 1;
         mask[k] = rgba[4 * k + 3] >= OPAQUE;
-        if (lab[k] && mask[k])
-            size[lab[k] - 1]++;
     }
     for (int i = 0; i < n; i++)
-        st->parts_apart += size[i] >= 4;
+        st->parts_apart += size[i];
     free(size);
 }
 
@@ -1850,10 +1852,14 @@ static double rest_alpha_near(const clip *c, double x, double y)
  * displacement of the nearest pixel of frame 0 that F moved there. A slit pinched shut at
  * its mouth (a party popper's streamer pressed onto its cone, a ponytail
  * onto a shoulder) holds what was seen through before; a body stretched
- * until it is seen through, or torn, does not. */
+ * until it is seen through, or torn, does not. A pixel with no pixel of
+ * frame 0 moved within r of it does not vote. Taken back to within a pixel,
+ * a hole that opens within 1.5 px of the outline, or of a line drawn at
+ * alpha under OPAQUE, is not counted. */
 static int holes_opened(const clip *c, int i)
 {
-    int w = c->w, h = c->h, opened = 0, r = 4;
+    int w = c->w, h = c->h, opened = 0;
+    int r = 4; /* how far a pixel looks for a pixel of frame 0 that F moved near it */
     long wh = (long)w * h;
     const uint8_t *rgba = c->fr[i].rgba;
     const float *F = c->F + (size_t)i * c->npix * 2;
@@ -1895,8 +1901,10 @@ static int holes_opened(const clip *c, int i)
                     best = near[(long)y * w + x];
                 }
             }
+        if (best < 0)
+            continue;
         seen[l]++;
-        if (best < 0 || rest_alpha_near(c, qx + 0.5 - F[2 * best], qy + 0.5 - F[2 * best + 1]) < OPAQUE)
+        if (rest_alpha_near(c, qx + 0.5 - F[2 * best], qy + 0.5 - F[2 * best + 1]) < OPAQUE)
             was[l]++;
     }
     for (int l = 1; l <= n; l++)
@@ -1944,9 +1952,11 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
     int pc = 0, hn = 0;
     double kmax = 0;
     for (int i = 0; i < n; i++) {
-        /* torn: more parts than at rest, even joined across half-covered pixels;
-         * merged: fewer, even at full opacity */
-        pc += c->st[i].parts_apart > s0->parts || c->st[i].parts < s0->parts_apart;
+        /* torn: more parts across a gap seen through than at rest; merged:
+         * fewer at full opacity than at rest across a gap. Two confetti a
+         * pixel apart at rest, joined across the gap, count as torn when
+         * they move apart. */
+        pc += c->st[i].parts_apart > s0->parts_apart || c->st[i].parts < s0->parts_apart;
         hn += c->st[i].holes && holes_opened(c, i) > 0;
         kmax = fmax(kmax, c->st[i].kink);
     }
@@ -2000,7 +2010,7 @@ static void fig_shape(const clip *c, const basis *b, figset *fs)
 {
     int n = c->n;
     double ratio, a0 = principal_axis(b->s0, &ratio), axis = NAN;
-    double slant = fabs(fmod(fabs(a0) * 180 / PI, 90) - 45); /* 45: upright or level, 0: diagonal */
+    double tilt = fmod(fabs(a0) * 180 / PI, 90), off = fmin(tilt, 90 - tilt); /* degrees from upright or level */
     if (ratio >= 2) {
         axis = 0;
         for (int i = b->jumpy && b->touchdown > 0 ? b->touchdown : 0; i < n; i++) {
@@ -2008,7 +2018,7 @@ static void fig_shape(const clip *c, const basis *b, figset *fs)
                 continue;
             double rr, rt, d = fabs(affine_fit(c->px, c->py, c->F + (size_t)i * c->npix * 2, c->npix, &rr, &rt));
             d *= 180 / PI;
-            if (slant >= 15) {
+            if (off <= 30) {
                 double t = fabs(principal_axis(&c->st[i], NULL) - a0) * 180 / PI;
                 t = fmod(t, 180);
                 d = fmax(d, t > 90 ? 180 - t : t);
