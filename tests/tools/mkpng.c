@@ -86,14 +86,20 @@ static void put_sample(uint8_t **p, double v, int depth)
     }
 }
 
+/* What a picture's pixels show: the disc (alpha from pixel()), the same
+ * colours fully opaque or fully clear, the invader whole or torn, the disc
+ * with a hole through it. */
+enum picture { PIC_DISC, PIC_OPAQUE, PIC_CLEAR, PIC_INVADER, PIC_INVADER_TORN, PIC_HOLED };
+
 /* Pixel art whose squares meet at corners (antennae, feet): an invader 11 cells
- * wide and 8 high, a cell's margin round it, drawn with hard edges; torn, its
- * antennae's tips stand a cell above them, a gap seen through. */
+ * wide and 8 high, a cell's margin round it and two above and below, drawn
+ * with hard edges; torn, its antennae's tips stand a cell above them, a gap
+ * seen through. */
 static double invader(int x, int y, int w, int h, int torn)
 {
     static const char *art[8] = { "..X.....X..", "...X...X...", "..XXXXXXX..", ".XX.XXX.XX.",
                                   "XXXXXXXXXXX", "X.XXXXXXX.X", "X.X.....X.X", "...XX.XX..." };
-    int i = x * 13 / w - 1, j = y * 10 / h - 1;
+    int i = x * 13 / w - 1, j = y * 12 / h - 2;
     if (torn && j == -1 && (i == 2 || i == 8))
         return 1;
     if (torn && j == 0)
@@ -101,21 +107,22 @@ static double invader(int x, int y, int w, int h, int torn)
     return i >= 0 && i < 11 && j >= 0 && j < 8 && art[j][i] == 'X';
 }
 
-static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, int ctype, int depth, int opaque)
+static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, int ctype, int depth,
+                     enum picture pic)
 {
     uint8_t *p = row;
     for (int i = 0; i < n; i++) {
         int x = x0 + i * dx;
         double r, g, b, a;
         pixel(x, y, w, h, &r, &g, &b, &a);
-        if (opaque == 5) { /* the disc with a hole through its middle */
+        if (pic == PIC_HOLED) {
             double ux = x + 0.5 - w * 0.5, uy = y + 0.5 - h * 0.5;
             a = sqrt(ux * ux + uy * uy) < w * 0.1 ? 0 : a;
-        } else if (opaque >= 3) {
-            a = invader(x, y, w, h, opaque == 4);
+        } else if (pic == PIC_INVADER || pic == PIC_INVADER_TORN) {
+            a = invader(x, y, w, h, pic == PIC_INVADER_TORN);
             r = 0.33, g = 0.22, b = 0.53;
-        } else if (opaque)
-            a = opaque == 2 ? 0 : 1;
+        } else if (pic != PIC_DISC)
+            a = pic == PIC_CLEAR ? 0 : 1;
         double gray = 0.3 * r + 0.59 * g + 0.11 * b;
         switch (ctype) {
         case 0: put_sample(&p, a > 0.5 ? gray : 0, depth); break;
@@ -128,7 +135,7 @@ static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, i
     }
 }
 
-static int write_png(const char *out, int w, int h, int ctype, int depth, int interlace, int opaque, int cut)
+static int write_png(const char *out, int w, int h, int ctype, int depth, int interlace, enum picture pic, int cut)
 {
     /* raw scanlines with filter byte 0, pass by pass when interlaced */
     static const int sx[7] = { 0, 4, 0, 2, 0, 1, 0 }, sy[7] = { 0, 0, 4, 0, 2, 0, 1 };
@@ -146,7 +153,7 @@ static int write_png(const char *out, int w, int h, int ctype, int depth, int in
             continue;
         for (int y = y0; y < h; y += ddy) {
             raw[len++] = 0;
-            make_row(raw + len, y, x0, ddx, n, w, h, ctype, depth, opaque);
+            make_row(raw + len, y, x0, ddx, n, w, h, ctype, depth, pic);
             len += row_bytes(ctype, depth, n);
         }
     }
@@ -508,17 +515,17 @@ int main(int argc, char **argv)
     }
     const char *k = argv[1], *out = argv[2];
     int w = argc > 3 ? atoi(argv[3]) : 64, h = argc > 4 ? atoi(argv[4]) : w;
-    if (!strcmp(k, "rgba")) return write_png(out, w, h, 6, 8, 0, 0, 0);
-    if (!strcmp(k, "rgba16")) return write_png(out, w, h, 6, 16, 0, 0, 0);
-    if (!strcmp(k, "rgb")) return write_png(out, w, h, 2, 8, 0, 1, 0);
-    if (!strcmp(k, "rgb16")) return write_png(out, w, h, 2, 16, 0, 1, 0);
-    if (!strcmp(k, "gray")) return write_png(out, w, h, 0, 8, 0, 1, 0);
-    if (!strcmp(k, "gray16")) return write_png(out, w, h, 0, 16, 0, 1, 0);
-    if (!strcmp(k, "graya")) return write_png(out, w, h, 4, 8, 0, 0, 0);
-    if (!strcmp(k, "palette")) return write_png(out, w, h, 3, 8, 0, 0, 0);
-    if (!strcmp(k, "interlaced")) return write_png(out, w, h, 6, 8, 1, 0, 0);
-    if (!strcmp(k, "truncated")) return write_png(out, w, h, 6, 8, 0, 0, 1);
-    if (!strcmp(k, "corrupt-idat")) return write_png(out, w, h, 6, 8, 0, 0, 2);
+    if (!strcmp(k, "rgba")) return write_png(out, w, h, 6, 8, 0, PIC_DISC, 0);
+    if (!strcmp(k, "rgba16")) return write_png(out, w, h, 6, 16, 0, PIC_DISC, 0);
+    if (!strcmp(k, "rgb")) return write_png(out, w, h, 2, 8, 0, PIC_OPAQUE, 0);
+    if (!strcmp(k, "rgb16")) return write_png(out, w, h, 2, 16, 0, PIC_OPAQUE, 0);
+    if (!strcmp(k, "gray")) return write_png(out, w, h, 0, 8, 0, PIC_OPAQUE, 0);
+    if (!strcmp(k, "gray16")) return write_png(out, w, h, 0, 16, 0, PIC_OPAQUE, 0);
+    if (!strcmp(k, "graya")) return write_png(out, w, h, 4, 8, 0, PIC_DISC, 0);
+    if (!strcmp(k, "palette")) return write_png(out, w, h, 3, 8, 0, PIC_DISC, 0);
+    if (!strcmp(k, "interlaced")) return write_png(out, w, h, 6, 8, 1, PIC_DISC, 0);
+    if (!strcmp(k, "truncated")) return write_png(out, w, h, 6, 8, 0, PIC_DISC, 1);
+    if (!strcmp(k, "corrupt-idat")) return write_png(out, w, h, 6, 8, 0, PIC_DISC, 2);
     if (!strcmp(k, "empty")) return write_bytes(out, "", 0);
     if (!strcmp(k, "text")) return write_bytes(out, "hello, this is not a picture\n", 29);
     if (!strcmp(k, "zero-width")) return write_header_only(out, 0, 64);
@@ -526,10 +533,10 @@ int main(int argc, char **argv)
     if (!strcmp(k, "webp-still")) return webp_still(out, w, h);
     if (!strcmp(k, "socket")) return make_socket(out);
     if (!strcmp(k, "transparent")) /* valid, but every alpha is 0 */
-        return write_png(out, w, h, 6, 8, 0, 2, 0);
-    if (!strcmp(k, "invader")) return write_png(out, w, h, 6, 8, 0, 3, 0);
-    if (!strcmp(k, "invader-torn")) return write_png(out, w, h, 6, 8, 0, 4, 0);
-    if (!strcmp(k, "holed")) return write_png(out, w, h, 6, 8, 0, 5, 0);
+        return write_png(out, w, h, 6, 8, 0, PIC_CLEAR, 0);
+    if (!strcmp(k, "invader")) return write_png(out, w, h, 6, 8, 0, PIC_INVADER, 0);
+    if (!strcmp(k, "invader-torn")) return write_png(out, w, h, 6, 8, 0, PIC_INVADER_TORN, 0);
+    if (!strcmp(k, "holed")) return write_png(out, w, h, 6, 8, 0, PIC_HOLED, 0);
     long a = argc > 3 ? atol(argv[3]) : 0, b = argc > 4 ? atol(argv[4]) : 0, c = argc > 5 ? atol(argv[5]) : 0;
     if (!strcmp(k, "png-bomb") && argc == 6) return png_bomb(out, (int)a, (int)b, (int)c, 0);
     if (!strcmp(k, "png-cgbi") && argc == 4) return png_bomb(out, (int)a, 0, 0, 1);
