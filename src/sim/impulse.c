@@ -209,7 +209,7 @@ static void palm_holds(const impulse_run *run, double *x, double *vx)
 static void walls_hold_nodes(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy,
                              int n);
 static void walls_hold_picture(const impulse_run *run, const double *w, double *x, double *y, double *vx, double *vy);
-static void floor_holds_picture(const impulse_run *run, double *y, double *vy);
+static void floor_holds_picture(impulse_run *run, double *y, double *vy);
 
 /* Floor contact and the walls of the canvas: what impulses collide with. */
 static void body_collide(void *user, double *x, double *y, double *vx, double *vy, int n)
@@ -300,10 +300,11 @@ static void walls_hold_picture(const impulse_run *run, const double *w, double *
  * picture's foot into the floor (the flag's 1.7 px, the largest steps of
  * 1f9d6's drop blurred to 0.947 of its rest sharpness). A point below the
  * floor is moved up by its nodes that nothing pins, and they stop going
- * down. (Under an anchor the same hold made a squash against the canvas's
+ * down; the body is on the floor (run->touched). Sideways, the floor's
+ * friction acts on the nodes that meet it, below the picture. (Under an anchor the same hold made a squash against the canvas's
  * walls lose area: the flags and the keycap 6 %, the nearly empty cells under
  * the picture no longer crushed to keep it.) */
-static void floor_holds_picture(const impulse_run *run, double *y, double *vy)
+static void floor_holds_picture(impulse_run *run, double *y, double *vy)
 {
     softbody_nodes nd = softbody_view(run->sb);
     for (int j = 0; j < run->nwp; j++) {
@@ -323,6 +324,7 @@ static void floor_holds_picture(const impulse_run *run, double *y, double *vy)
             y[k] += p->w[i] * d / sum;
             vy[k] = fmin(vy[k], 0.0);
         }
+        run->touched = 1;
     }
 }
 
@@ -1293,12 +1295,11 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     kick_shape(run, &nd, lat, at, dir, top, bottom, right - left, size);
     if (run->info->has_floor)
         set_floor(run, sb, bottom, size);
-    if (run->floor && run->nwp > 0) {
+    if (run->floor && run->nwp > 0) { /* set_floor made body_collide the body's collision */
         run->picture_floor = -INFINITY;
         for (int j = 0; j < run->nwp; j++)
             run->picture_floor = fmax(run->picture_floor, point_at(&run->wp[j], nd.qy));
         run->holds_picture = 1;
-        softbody_set_collide(sb, body_collide, run);
     }
     /* a body with no floor and no anchor: held by the hands alone */
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
@@ -1524,5 +1525,5 @@ void impulse_end(impulse_run *run)
     free(run->drive_x);
     free(run->drive_y);
     run->px = run->py = run->drive_x = run->drive_y = NULL;
-    run->floor = 0;
+    run->floor = run->holds_picture = 0;
 }
