@@ -33,10 +33,10 @@
  * Opaque means alpha >= 128; a hole is a region under it inside the silhouette with a pixel
  * a viewer sees through (alpha < 64); a frame opens one when most of what is seen through
  * it was opaque at rest (found through F). A frame changes the parts when a gap seen through
- * parts more of them than at rest (a piece torn off), or when fewer of them than a gap parted
- * at rest are apart at full opacity (two pieces run together). Registration sees colour and
- * outline only: inside a flat colour F is the smoothest field that fits the outline and the
- * features around it. */
+ * parts more of them than were apart at rest at full opacity (a piece torn off), or when fewer
+ * of them than a gap parted at rest are apart at full opacity (two pieces run together).
+ * Registration sees colour and outline only: inside a flat colour F is the smoothest field
+ * that fits the outline and the features around it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1952,11 +1952,14 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
     int pc = 0, hn = 0;
     double kmax = 0;
     for (int i = 0; i < n; i++) {
-        /* torn: more parts across a gap seen through than at rest; merged:
-         * fewer at full opacity than at rest across a gap. Two confetti a
-         * pixel apart at rest, joined across the gap, count as torn when
-         * they move apart. */
-        pc += c->st[i].parts_apart > s0->parts_apart || c->st[i].parts < s0->parts_apart;
+        /* torn: more parts across a gap seen through than at rest even at
+         * full opacity; merged: fewer at full opacity than at rest even
+         * across a gap. Each must pass what the two counts leave open: the
+         * popper's confetti a pixel apart, one part across the gap at rest,
+         * two when they move apart (torn, counted against the parts apart,
+         * in 4 of 14 rows); pixel art split at full opacity at rest hides a
+         * tear as far as the split. */
+        pc += c->st[i].parts_apart > s0->parts || c->st[i].parts < s0->parts_apart;
         hn += c->st[i].holes && holes_opened(c, i) > 0;
         kmax = fmax(kmax, c->st[i].kink);
     }
