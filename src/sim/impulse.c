@@ -253,22 +253,27 @@ static double point_at(const impulse_picture_point *p, const double *c)
  * (pos, vel and pin: x or y), the least squared moves that do it; each node
  * moved stops moving back out (sign: the way out), and a pinned one is held
  * where it went: a hand that turns the body's top does not carry its pixels
- * through a wall. */
-static void push_point(const impulse_picture_point *p, const unsigned char *pinned, double *pos, double *vel, double *pin,
-                       double d, double sign)
+ * through a wall. With pin NULL the pinned nodes stay and the others move
+ * the point. Returns 0 when no node may move it. */
+static int push_point(const impulse_picture_point *p, const unsigned char *pinned, double *pos, double *vel, double *pin,
+                      double d, double sign)
 {
     double sum = 0.0;
     for (int i = 0; i < 4; i++)
-        sum += p->w[i] * p->w[i];
+        if (pin || !pinned[p->k[i]])
+            sum += p->w[i] * p->w[i];
+    if (!(sum > 0.0))
+        return 0;
     for (int i = 0; i < 4; i++) {
         int k = p->k[i];
-        if (p->w[i] == 0.0)
+        if (p->w[i] == 0.0 || (!pin && pinned[k]))
             continue;
         pos[k] += p->w[i] * d / sum;
         vel[k] = sign > 0 ? fmin(vel[k], 0.0) : fmax(vel[k], 0.0);
-        if (pinned[k])
+        if (pin && pinned[k])
             pin[k] = pos[k];
     }
+    return 1;
 }
 
 /* The walls hold the picture itself: each corner of the box of the opaque
@@ -301,30 +306,18 @@ static void walls_hold_picture(const impulse_run *run, const double *w, double *
  * 1f9d6's drop blurred to 0.947 of its rest sharpness). A point below the
  * floor is moved up by its nodes that nothing pins, and they stop going
  * down; the body is on the floor (run->touched). Sideways, the floor's
- * friction acts on the nodes that meet it, below the picture. (Under an anchor the same hold made a squash against the canvas's
- * walls lose area: the flags and the keycap 6 %, the nearly empty cells under
- * the picture no longer crushed to keep it.) */
+ * friction acts on the nodes that meet it, below the picture. (Under an
+ * anchor the same hold made a squash against the canvas's walls lose area:
+ * the flags and the keycap 6 %, the nearly empty cells under the picture no
+ * longer crushed to keep it.) */
 static void floor_holds_picture(impulse_run *run, double *y, double *vy)
 {
     softbody_nodes nd = softbody_view(run->sb);
     for (int j = 0; j < run->nwp; j++) {
         const impulse_picture_point *p = &run->wp[j];
-        double d = run->picture_floor - point_at(p, y), sum = 0.0;
-        if (d >= 0.0)
-            continue;
-        for (int i = 0; i < 4; i++)
-            if (p->w[i] != 0.0 && !nd.pinned[p->k[i]])
-                sum += p->w[i] * p->w[i];
-        if (!(sum > 0.0))
-            continue;
-        for (int i = 0; i < 4; i++) {
-            int k = p->k[i];
-            if (p->w[i] == 0.0 || nd.pinned[k])
-                continue;
-            y[k] += p->w[i] * d / sum;
-            vy[k] = fmin(vy[k], 0.0);
-        }
-        run->touched = 1;
+        double d = run->picture_floor - point_at(p, y);
+        if (d < 0.0 && push_point(p, nd.pinned, y, vy, NULL, d, 1.0))
+            run->touched = 1;
     }
 }
 
