@@ -993,18 +993,19 @@ static int count_holes(const uint8_t *rgba, const int *lab, long npix, int n, co
  * than the first. Two squares of pixel art that meet only at a corner touch
  * at a point, which a warp keeps; where it falls between pixel centres the
  * pixels around it are half covered (alpha about 100 to 127): two parts at
- * full opacity, one across the gap. mask holds the opaque pixels on entry
- * and on return. */
-static void count_parts(const uint8_t *rgba, int w, int h, uint8_t *mask, int *lab, int *stack, facts *st)
+ * full opacity, one across the gap. On entry mask holds the opaque pixels
+ * and lab their n components (of op_size pixels each), as frame_facts
+ * labelled them; mask holds them again on return, lab does not. */
+static void count_parts(const uint8_t *rgba, int w, int h, uint8_t *mask, int *lab, int *stack, int n,
+                        const int *op_size, facts *st)
 {
     long npix = (long)w * h;
-    int *size, n = label(mask, 1, w, h, 1, lab, &size, NULL, stack);
     for (int i = 0; i < n; i++)
-        st->parts += size[i] >= 4;
+        st->parts += op_size[i] >= 4;
     /* 2: a pixel of a part at full opacity, 1: one at SEE_THROUGH or more */
     for (long k = 0; k < npix; k++)
-        mask[k] = lab[k] && size[lab[k] - 1] >= 4 ? 2 : rgba[4 * k + 3] >= SEE_THROUGH;
-    free(size);
+        mask[k] = lab[k] && op_size[lab[k] - 1] >= 4 ? 2 : rgba[4 * k + 3] >= SEE_THROUGH;
+    int *size;
     n = label(mask, 1, w, h, 1, lab, &size, NULL, stack);
     memset(size, 0, (size_t)n * sizeof *size);
     for (long k = 0; k < npix; k++) {
@@ -1068,8 +1069,8 @@ static void frame_facts(const uint8_t *rgba, int w, int h, facts *st, uint8_t *m
         if (size[i] > size[big])
             big = i;
     st->kink = outline_kink(lab, w, h, big + 1, size[big]);
+    count_parts(rgba, w, h, mask, lab, stack, n, size, st);
     free(size);
-    count_parts(rgba, w, h, mask, lab, stack, st);
     n = label(mask, 0, w, h, 0, lab, &size, &border, stack);
     st->holes = count_holes(rgba, lab, w * h, n, size, border);
     free(size);
@@ -1849,13 +1850,13 @@ static double rest_alpha_near(const clip *c, double x, double y)
 /* The holes of frame i (as count_holes finds them) that opened: most of what
  * a viewer sees through was opaque at rest, to within a pixel. Where a
  * see-through pixel was at rest is found through F: the pixel less the
- * displacement of the nearest pixel of frame 0 that F moved there. A slit pinched shut at
- * its mouth (a party popper's streamer pressed onto its cone, a ponytail
- * onto a shoulder) holds what was seen through before; a body stretched
- * until it is seen through, or torn, does not. A pixel with no pixel of
- * frame 0 moved within r of it does not vote. Taken back to within a pixel,
- * a hole that opens within 1.5 px of the outline, or of a line drawn at
- * alpha under OPAQUE, is not counted. */
+ * displacement of the nearest pixel of frame 0 that F moved there. A slit
+ * pinched shut at its mouth (a party popper's streamer pressed onto its
+ * cone, a ponytail onto a shoulder) holds what was seen through before; a
+ * body stretched until it is seen through, or torn, does not. A pixel with
+ * no pixel of frame 0 moved within r of it does not vote. Taken back to
+ * within a pixel, a hole that opens within 1.5 px of the outline, or of a
+ * line drawn at alpha under OPAQUE, is not counted. */
 static int holes_opened(const clip *c, int i)
 {
     int w = c->w, h = c->h, opened = 0;
