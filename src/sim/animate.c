@@ -155,9 +155,11 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
     if (info->periodic) {
         int period = animate_drive_period(run, def);
         run->omega = 2.0 * PI * def->fps / period;
+        run->period_frames = period;
         impulse_kick(run, sb);
         cd->kind = CLIP_PERIODIC;
         cd->period = period;
+        cd->start = run->loop_start;
         return;
     }
     /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */
