@@ -5,6 +5,7 @@
  * go; the body around them follows by shape matching and then springs back by
  * itself. */
 #include "impulse.h"
+#include "clip.h"
 #include "geom/vec2.h"
 
 #include <math.h>
@@ -1347,6 +1348,15 @@ void impulse_frame_end(impulse_run *run, double t)
 
 int impulse_in_flight(const impulse_run *run) { return may_fly(run) && !run->flight_over; }
 
+/* The largest distance of a node along x or y between two poses of n nodes. */
+static double pose_dist(int n, const double *ax, const double *ay, const double *bx, const double *by)
+{
+    double m = 0.0;
+    for (int k = 0; k < n; k++)
+        m = fmax(m, fmax(fabs(ax[k] - bx[k]), fabs(ay[k] - by[k])));
+    return m;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double u = *(const double *)a, v = *(const double *)b;
@@ -1417,8 +1427,9 @@ static void run_until(softbody *sb, double t, double dt)
 /* Scales a periodic drive on a trial run: wave, a sway force whose
  * quasi-static deflection is strength * height; pat, a finger's push over a
  * third of a period (at most 0.2 s). In the steady state the motion within
- * one period, from the frame the clip starts at (run->loop_start, when
- * run->period_frames says where the frames fall), is then the strength asked.
+ * one period, over its frames from the one the clip starts at
+ * (run->loop_start, when run->period_frames says where the frames fall), is
+ * then the strength asked.
  * A body whose sway is far from linear in the drive (a flag on a thin pole
  * swayed 3.6 times the strength on the first trial, and 1.8 times once scaled)
  * is tried again while a trial is more than 20 % off, three times at most,
@@ -1429,7 +1440,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     double s = run->def.strength, dt = run->step_dt;
     softbody_nodes nd = softbody_view(sb);
     int n = nd.n, nf = run->period_frames;
-    double period = 2.0 * PI / run->omega, fdt = nf > 0 ? period / nf : 0.0;
+    double period = 2.0 * PI / run->omega;
     if (run->def.kind == IMPULSE_WAVE)
         for (int k = 0; k < n; k++) {
             run->drive_x[k] = wn * wn * run->px[k];
@@ -1437,29 +1448,50 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         }
     run->t_press = fmin(0.2, period / 3.0);
     run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
-    /* the pose the measured period starts from, and the frames of the period before it */
+    /* the pose a period started from, and the frames of the measured period */
     double *rx = malloc(2 * (size_t)n * (1 + (size_t)nf) * sizeof *rx), *fr = rx + 2 * (size_t)n;
     if (!rx)
         return;
-    int periods = (int)ceil(fmax(3.0, 4.0 * period) / period);
+    int max_periods = (int)ceil(CLIP_MAX_WARMUP / period);
     double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
     for (int trial = 0; trial < 3; trial++) {
-        double peak = 0.0, t0 = (periods - 1) * period;
+        /* the steady state: whole periods until one ends within 0.025 px of
+         * where the one before it ended, for as long as the clip's warm-up
+         * at most (a flag on a thin pole, measured after 4 periods, still
+         * swayed from its start, and its pat was 0.84 of the strength asked;
+         * it settles within 0.025 px no sooner than the 12 s the clip waits) */
+        int p = 0;
+        memcpy(rx, nd.x, (size_t)n * sizeof *rx);
+        memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
+        for (;;) {
+            run_until(sb, ++p * period, dt);
+            double moved = pose_dist(n, nd.x, nd.y, rx, rx + n);
+            memcpy(rx, nd.x, (size_t)n * sizeof *rx);
+            memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
+            if ((p >= 2 && moved < 0.025) || p >= max_periods)
+                break;
+        }
+        double peak = 0.0;
         if (nf > 0) {
+            /* the next period's frames, as the clip films them, measured
+             * from the one it starts at */
             for (int f = 0; f < nf; f++) {
-                run_until(sb, t0 - period + f * fdt, dt);
+                run_until(sb, (p + (double)f / nf) * period, dt);
                 memcpy(fr + (size_t)f * n, nd.x, (size_t)n * sizeof *fr);
                 memcpy(fr + ((size_t)nf + f) * n, nd.y, (size_t)n * sizeof *fr);
             }
-            run->loop_start = loop_start(run, n, nf, fr, fr + (size_t)nf * n, nd.qx, nd.qy);
-            t0 += run->loop_start * fdt;
-        }
-        run_until(sb, t0, dt);
-        memcpy(rx, nd.x, (size_t)n * sizeof *rx);
-        memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
-        while (softbody_time(sb) < t0 + period - 0.5 * dt) {
-            softbody_step(sb);
-            peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
+            int start = run->loop_start = loop_start(run, n, nf, fr, fr + (size_t)nf * n, nd.qx, nd.qy);
+            softbody_nodes at = nd;
+            for (int f = 1; f < nf; f++) {
+                at.x = fr + (size_t)((start + f) % nf) * n;
+                at.y = fr + ((size_t)nf + (start + f) % nf) * n;
+                peak = fmax(peak, press_measure(run, &at, fr + (size_t)start * n, fr + ((size_t)nf + start) * n));
+            }
+        } else {
+            while (softbody_time(sb) < (p + 1) * period - 0.5 * dt) {
+                softbody_step(sb);
+                peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
+            }
         }
         softbody_reset(sb);
         if (!(peak > 1e-9))
