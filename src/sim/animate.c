@@ -159,7 +159,6 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
         impulse_kick(run, sb);
         cd->kind = CLIP_PERIODIC;
         cd->period = period;
-        cd->start = run->loop_start;
         return;
     }
     /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */

@@ -50,7 +50,6 @@ typedef struct clip_def {
     double fps;          /* frames per second */
     /* periodic */
     int period;          /* frames in one period (>= 2) */
-    int start;           /* the frame of the steady period (0 where the drive starts) that is the clip's frame 0 */
     /* one-shot */
     int fixed;           /* exactly this many frames (0: until settled) */
     int min_frames;      /* frames before the body may count as settled */

@@ -1357,66 +1357,6 @@ static double pose_dist(int n, const double *ax, const double *ay, const double 
     return m;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double u = *(const double *)a, v = *(const double *)b;
-    return (u > v) - (u < v);
-}
-
-/* How far the picture moves from pose a to pose b (node positions): as far
- * as its centre or as 95 % of its points do, whichever is more. tmp holds
- * run->nwp numbers. */
-static double picture_step(const impulse_run *run, const double *ax, const double *ay, const double *bx,
-                           const double *by, double *tmp)
-{
-    double mx = 0.0, my = 0.0;
-    int n = run->nwp;
-    for (int j = 0; j < n; j++) {
-        const impulse_picture_point *p = &run->wp[j];
-        double dx = point_at(p, bx) - point_at(p, ax), dy = point_at(p, by) - point_at(p, ay);
-        mx += dx;
-        my += dy;
-        tmp[j] = hypot(dx, dy);
-    }
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    return fmax(hypot(mx / n, my / n), tmp[(int)floor(0.95 * (n - 1))]);
-}
-
-/* Which of the nf frames of a steady period (n nodes each, frame f at x + f n,
- * y + f n) a loop of it starts at: the drive's start, unless the step into it
- * from the period's last frame is over 1.15 times the mean of the steps beside
- * it (a pat's press starts there, and the loop would jump at its seam); then
- * the frame nearest the rest pose (qx, qy) whose step is not. Steps and
- * distances are the picture's (picture_step). */
-static int loop_start(const impulse_run *run, int n, int nf, const double *x, const double *y, const double *qx,
-                      const double *qy)
-{
-    if (nf < 3 || run->nwp < 1)
-        return 0;
-    double *step = malloc(((size_t)nf + (size_t)run->nwp) * sizeof *step), *tmp = step + nf;
-    if (!step)
-        return 0;
-    for (int f = 0; f < nf; f++) { /* from frame f - 1 to f */
-        size_t a = (size_t)((f + nf - 1) % nf) * n, b = (size_t)f * n;
-        step[f] = picture_step(run, x + a, y + a, x + b, y + b, tmp);
-    }
-    int best = 0, best_smooth = 0;
-    double best_away = INFINITY;
-    for (int f = 0; f < nf; f++) {
-        int smooth = step[f] <= 1.15 * 0.5 * (step[(f + nf - 1) % nf] + step[(f + 1) % nf]);
-        if (f == 0 && smooth)
-            break;
-        double away = picture_step(run, qx, qy, x + (size_t)f * n, y + (size_t)f * n, tmp);
-        if (smooth > best_smooth || (smooth == best_smooth && away < best_away)) {
-            best = f;
-            best_away = away;
-            best_smooth = smooth;
-        }
-    }
-    free(step);
-    return best;
-}
-
 /* Steps the body until softbody time t. */
 static void run_until(softbody *sb, double t, double dt)
 {
@@ -1427,9 +1367,8 @@ static void run_until(softbody *sb, double t, double dt)
 /* Scales a periodic drive on a trial run: wave, a sway force whose
  * quasi-static deflection is strength * height; pat, a finger's push over a
  * third of a period (at most 0.2 s). In the steady state the motion within
- * one period, over its frames from the one the clip starts at
- * (run->loop_start, when run->period_frames says where the frames fall), is
- * then the strength asked.
+ * one period, over its frames (when run->period_frames says where they
+ * fall), is then the strength asked.
  * A body whose sway is far from linear in the drive (a flag on a thin pole
  * swayed 3.6 times the strength on the first trial, and 1.8 times once scaled)
  * is tried again while a trial is more than 20 % off, three times at most,
@@ -1448,8 +1387,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         }
     run->t_press = fmin(0.2, period / 3.0);
     run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
-    /* the pose a period started from, and the frames of the measured period */
-    double *rx = malloc(2 * (size_t)n * (1 + (size_t)nf) * sizeof *rx), *fr = rx + 2 * (size_t)n;
+    /* the pose a period started from */
+    double *rx = malloc(2 * (size_t)n * sizeof *rx);
     if (!rx)
         return;
     int max_periods = (int)ceil(CLIP_MAX_WARMUP / period);
@@ -1472,20 +1411,13 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
                 break;
         }
         double peak = 0.0;
+        /* the next period, measured on its frames when they are known */
+        memcpy(rx, nd.x, (size_t)n * sizeof *rx);
+        memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         if (nf > 0) {
-            /* the next period's frames, as the clip films them, measured
-             * from the one it starts at */
-            for (int f = 0; f < nf; f++) {
+            for (int f = 1; f <= nf; f++) {
                 run_until(sb, (p + (double)f / nf) * period, dt);
-                memcpy(fr + (size_t)f * n, nd.x, (size_t)n * sizeof *fr);
-                memcpy(fr + ((size_t)nf + f) * n, nd.y, (size_t)n * sizeof *fr);
-            }
-            int start = run->loop_start = loop_start(run, n, nf, fr, fr + (size_t)nf * n, nd.qx, nd.qy);
-            softbody_nodes at = nd;
-            for (int f = 1; f < nf; f++) {
-                at.x = fr + (size_t)((start + f) % nf) * n;
-                at.y = fr + ((size_t)nf + (start + f) % nf) * n;
-                peak = fmax(peak, press_measure(run, &at, fr + (size_t)start * n, fr + ((size_t)nf + start) * n));
+                peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
             }
         } else {
             while (softbody_time(sb) < (p + 1) * period - 0.5 * dt) {

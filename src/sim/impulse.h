@@ -94,8 +94,7 @@ typedef struct impulse_run {
     double restitution, friction;
     double gravity;         /* pixels/s^2 */
     double omega;           /* drive angular frequency, rad/s */
-    int period_frames;      /* periodic: frames in one period of the clip; 0: the clip starts at the drive's start */
-    int loop_start;         /* periodic: the frame of the steady period the clip starts at (set by impulse_kick) */
+    int period_frames;      /* periodic: frames in one period of the clip; 0: not known */
     double *drive_x, *drive_y; /* per node drive shape */
     double step_dt;
     /* one-shot impulses are a press: handle nodes are led from rest to a peak
