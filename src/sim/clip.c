@@ -217,9 +217,10 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
     return POYO_OK;
 }
 
-/* Whole periods until one ends where the one before it did, then one period
- * filmed, what is left of the mismatch between its end and its start spread
- * over it so the last frame leads into the first. */
+/* Whole periods until one ends where the one before it did (or
+ * d->warm_periods of them), then one period filmed, what is left of the
+ * mismatch between its end and its start spread over it so the last frame
+ * leads into the first. */
 static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
 {
     int period = d->period < 2 ? 2 : d->period;
@@ -231,7 +232,10 @@ static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_
     int max_periods = (int)ceil(CLIP_MAX_WARMUP * d->fps / period);
     if (max_periods < 3)
         max_periods = 3;
-    for (int p = 0; p < max_periods; p++) {
+    for (int p = 0; p < d->warm_periods; p++)
+        for (int f = 0; f < period; f++)
+            dr->step(dr->user, f);
+    for (int p = 0; p < max_periods && d->warm_periods <= 0; p++) {
         record(c, dr, a);
         for (int f = 0; f < period; f++)
             dr->step(dr->user, f);

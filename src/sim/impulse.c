@@ -5,7 +5,6 @@
  * go; the body around them follows by shape matching and then springs back by
  * itself. */
 #include "impulse.h"
-#include "clip.h"
 #include "geom/vec2.h"
 
 #include <math.h>
@@ -1391,25 +1390,28 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     double *rx = malloc(2 * (size_t)n * sizeof *rx);
     if (!rx)
         return;
-    int max_periods = (int)ceil(CLIP_MAX_WARMUP / period);
+    /* without a cap, as many as the clip's first 3 s or 4 periods */
+    int max_periods = run->warm_cap > 0 ? run->warm_cap : (int)ceil(fmax(3.0, 4.0 * period) / period) - 1;
+    double scale = run->period_scale > 0.0 ? run->period_scale : 1.0;
     double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
     for (int trial = 0; trial < 3; trial++) {
-        /* the steady state: whole periods until one ends within 0.025 px of
-         * where the one before it ended, for as long as the clip's warm-up
-         * at most (a flag on a thin pole, measured after 4 periods, still
-         * swayed from its start, and its pat was 0.84 of the strength asked;
-         * it settles within 0.025 px no sooner than the 12 s the clip waits) */
+        /* the steady state: whole periods until one ends within 0.025
+         * canvas px of where the one before it ended, run->warm_cap at
+         * most; the clip films the period after as many (a flag on a thin
+         * pole still sways from its start after 4 periods: measured there
+         * and filmed after 18, its pat was 0.84 of the strength asked) */
         int p = 0;
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
         memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         for (;;) {
             run_until(sb, ++p * period, dt);
-            double moved = pose_dist(n, nd.x, nd.y, rx, rx + n);
+            double moved = scale * pose_dist(n, nd.x, nd.y, rx, rx + n);
             memcpy(rx, nd.x, (size_t)n * sizeof *rx);
             memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
             if ((p >= 2 && moved < 0.025) || p >= max_periods)
                 break;
         }
+        run->warm_periods = p;
         double peak = 0.0;
         /* the next period, measured on its frames when they are known */
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
