@@ -1390,7 +1390,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     double *rx = malloc(2 * (size_t)n * sizeof *rx);
     if (!rx)
         return;
-    /* without a cap, as many as the clip's first 3 s or 4 periods */
+    /* without a cap (the parts of a stamp, stagger.c): the longer of 3 s
+     * and 4 periods, less the one measured */
     int max_periods = run->warm_cap > 0 ? run->warm_cap : (int)ceil(fmax(3.0, 4.0 * period) / period) - 1;
     double scale = run->period_scale > 0.0 ? run->period_scale : 1.0;
     double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
