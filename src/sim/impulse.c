@@ -234,7 +234,7 @@ static void body_collide(void *user, double *x, double *y, double *vx, double *v
                 vy[k] = fmin(vy[k], 0.0);
                 palm_holds(run, &x[k], &vx[k]);
             }
-    if (run->holds_picture)
+    if (run->floor)
         floor_holds_picture(run, y, vy);
     if (!run->walls)
         return;
@@ -1288,11 +1288,10 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     kick_shape(run, &nd, lat, at, dir, top, bottom, right - left, size);
     if (run->info->has_floor)
         set_floor(run, sb, bottom, size);
-    if (run->floor && run->nwp > 0) { /* set_floor made body_collide the body's collision */
+    if (run->floor) { /* set_floor made body_collide the body's collision */
         run->picture_floor = -INFINITY;
         for (int j = 0; j < run->nwp; j++)
             run->picture_floor = fmax(run->picture_floor, point_at(&run->wp[j], nd.qy));
-        run->holds_picture = 1;
     }
     /* a body with no floor and no anchor: held by the hands alone */
     run->free = !run->floor && softbody_get_def(sb)->anchor == ANCHOR_NONE;
@@ -1560,5 +1559,5 @@ void impulse_end(impulse_run *run)
     free(run->drive_x);
     free(run->drive_y);
     run->px = run->py = run->drive_x = run->drive_y = NULL;
-    run->floor = run->holds_picture = 0;
+    run->floor = 0;
 }

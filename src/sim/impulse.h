@@ -83,8 +83,7 @@ typedef struct impulse_run {
     double size;            /* body height, pixels */
     double floor_y;         /* floor position, pixels (has_floor only) */
     int floor;              /* 1: a floor at floor_y (has_floor only) */
-    double picture_floor;   /* the picture's bottom at rest, pixels: no point of it goes lower */
-    int holds_picture;      /* 1: the floor holds the picture at picture_floor (has_floor only) */
+    double picture_floor;   /* the picture's bottom at rest, pixels: with a floor, no point of it goes lower */
     int lands;              /* 1: the body stands on the floor held by nothing (set by the caller
                              * as it lets the calibrated body go) and may fly */
     int touched;            /* 1: a node met the floor since the last impulse_frame_end */
