@@ -367,4 +367,11 @@ test_expect_success 'pixel art whose squares meet at corners stays whole, held o
     done
 '
 
+test_expect_success 'the gooiest body shoved as hard as it goes stays whole and keeps most of its area' '
+    for img in 1f6a9.png 1f388.png; do
+        measure $img shake --strength 0.5 --volume 0.8 &&
+        holds "$img" "parts_changed == 0 && holes_new == 0 && area_dev < 0.15" || exit 1
+    done
+'
+
 test_done
