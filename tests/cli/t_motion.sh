@@ -374,4 +374,14 @@ test_expect_success 'the gooiest body shoved as hard as it goes stays whole and 
     done
 '
 
+test_expect_success 'a twist twice its default turns a plate and a party popper as far as asked, whole, held or free' '
+    for img in 1f36e.png 1f389.png; do
+        for anchor in bottom none; do
+            measure $img twist --strength 0.4 --anchor $anchor &&
+            holds "$img, --anchor $anchor" "parts_changed == 0 && holes_new == 0 && strength > 0.34 && strength < 0.46" ||
+            exit 1
+        done
+    done
+'
+
 test_done
