@@ -374,7 +374,7 @@ test_expect_success 'the gooiest body shoved as hard as it goes stays whole and 
     done
 '
 
-test_expect_success 'a twist twice its default turns a plate and a party popper as far as asked, whole, held or free' '
+test_expect_success 'a twist twice its default turns a custard on its plate and a party popper as far as asked, whole, held or free' '
     for img in 1f36e.png 1f389.png; do
         for anchor in bottom none; do
             measure $img twist --strength 0.4 --anchor $anchor &&
