@@ -420,13 +420,14 @@ poyo_status softbody_create(const lattice *lat, const softbody_def *def, softbod
 }
 
 /* The stretch of a cluster (s of its area-preserving map's s and 1/s) beyond
- * which its linear mode gives way to its rotation: a crushed cluster then
- * cannot push back harder than its rotation would, and one sheared far takes
- * its shape back. From a stretch of 2, at --volume 0.8, shoved at --strength
- * 0.5, 12 of 65 Twemoji tore a part off, ran two together or opened a hole,
- * and a balloon lost 24 % of its area; from 1.5, 3 did, and it lost 13 %
- * (poked at 0.3, 6 and 2). At the defaults few clusters stretch that far,
- * for a few frames of a squash, a poke or a drop. */
+ * which its linear mode gives way to its rotation, wholly past a stretch of
+ * about 2.3: a crushed cluster then pushes back no harder than its rotation
+ * would, and one sheared far takes its shape back. Fading from a stretch of
+ * 2 (wholly past 2.9), at --volume 0.8, shoved at --strength 0.5, 12 of 65
+ * Twemoji tore a part off, ran two together or opened a hole, and a balloon
+ * lost 24 % of its area; from 1.5, 3 did, and it lost 13 %. Poked at 0.3, 6
+ * did before and 2 after. At the defaults the motion bench misses the same
+ * goals either way. */
 #define LINEAR_FADE_STRETCH 1.5
 
 /* Transform T and current centre (px, py) of cluster c for positions (x, y). */
