@@ -956,7 +956,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         /* the part far from the anchor turns, more the farther: a twist, not
          * a tilt. Its share of the turn grows evenly with the height above
          * the column's foot (the node the anchor holds, which climbs a round
-         * face's side; the anchored edge where none is held), so the side
+         * face's side; the anchored edge on a free body), so the side
          * turning toward the anchor is pressed together evenly. A share
          * growing from a fifth of the height as a smoothstep crushed that
          * side: the twist asked is measured over the whole picture, so the
