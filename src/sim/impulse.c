@@ -967,11 +967,11 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
          * Tokyo tower turns 0.198 at the default, not 0.136. Measured from
          * the anchored edge instead of the foot, a node just above a foot
          * high on a round face's side turned below it */
-        double foot[LATTICE_GRID_MAX];
+        double foot[LATTICE_GRID_MAX]; /* each column's foot, from_anchor */
         int held[LATTICE_GRID_MAX] = { 0 }, any = 0;
         for (int k = 0; k < n; k++)
             if (nd->pinned[k]) { /* the anchor holds one node per column at most */
-                foot[lat->ni[k]] = nd->qy[k];
+                foot[lat->ni[k]] = from_anchor(nd->qy[k]);
                 held[lat->ni[k]] = any = 1;
             }
         /* a column the anchor does not reach (the outer ones of a round face)
@@ -979,7 +979,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         for (int i = 0; i < lat->nx; i++) {
             if (held[i])
                 continue;
-            foot[i] = anchor == ANCHOR_TOP ? top : bottom;
+            foot[i] = 0.0;
             for (int d = 1; any && d < lat->nx; d++) {
                 int l = i - d, r = i + d;
                 int hl = l >= 0 && held[l], hr = r < lat->nx && held[r];
@@ -993,8 +993,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         run->pivot = run->at_px;
         run->angle = s;
         for (int k = 0; k < n; k++) {
-            double up = anchor == ANCHOR_TOP ? nd->qy[k] - foot[lat->ni[k]] : foot[lat->ni[k]] - nd->qy[k];
-            double g = fmin(1.0, up / size);
+            double g = fmin(1.0, (from_anchor(nd->qy[k]) - foot[lat->ni[k]]) / size);
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }
