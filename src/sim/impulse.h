@@ -123,7 +123,8 @@ typedef struct impulse_run {
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
     double t_lift;          /* seconds a finger takes to roll off after the hold (0: all at once) */
-    double ease_back;       /* > 0: the hand on a standing body first eases back by this share of its press */
+    double ease_back;       /* > 0: the hand first eases back by this share of its press (see EASE_BACK_FROM) */
+    double t_draw;          /* seconds a hand on a free body draws back before it rolls off */
     double launch;          /* jump: upward speed given at the release, pixels/s */
     double tilt_sum;        /* the upright pull's integral of the tilt, radian seconds */
     int held;               /* 1 while the handles are held */
