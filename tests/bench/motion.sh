@@ -45,8 +45,9 @@ strong="--strength 0.6 --volume 0.8"
 
 # one job per impulse and input: frames, then the figures; the in-place
 # impulses once more on a free body (--anchor none, rows named IMPULSE/free),
-# and stretch at the top of its range with the most area kept ($strong, row
-# stretch/max), where only the area and the clean body are judged
+# and stretch at the top of its range with the most area kept ($strong, rows
+# stretch/max and, on a free body, stretch/max/free), where only the area and
+# the clean body are judged
 for imp in $impulses; do
     for f in "$work"/in/*.png; do echo "$imp $f"; done
 done >"$work/jobs"
@@ -54,8 +55,9 @@ for imp in $free; do
     for f in "$work"/in/*.png; do echo "$imp $f free"; done
 done >>"$work/jobs"
 for f in "$work"/in/*.png; do echo "stretch $f max"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "stretch $f maxfree"; done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
-echo "motion: $nclips clips (9 impulses, 5 on a free body and a strong stretch x $(ls "$work/in" | wc -l) stamps), 2 at a time"
+echo "motion: $nclips clips (9 impulses, 5 on a free body and a strong stretch, held and free, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
 t0=$(date +%s)
 mkdir -p "$work/res"
 xargs -P 2 -L 1 sh -c '
@@ -64,6 +66,7 @@ xargs -P 2 -L 1 sh -c '
     row=$imp opts="-s 128 -i $imp"
     [ "$variant" = free ] && row=$imp/free opts="$opts --anchor none"
     [ "$variant" = max ] && row=$imp/max opts="$opts $strong"
+    [ "$variant" = maxfree ] && row=$imp/max/free opts="$opts $strong --anchor none"
     dir=$work/fr-$imp$variant-$name
     per=""
     [ "$imp" = wave ] || [ "$imp" = pat ] && per=--periodic
@@ -99,7 +102,7 @@ function fmt(v, col) {
 }
 # goal of figure col for this clip: sets G_op (">=", "<=", "in", "") and G_a, G_b
 function goal(col, imp, name, long, med,   jd, maxrow) {
-    maxrow = imp ~ /\/max$/
+    maxrow = imp ~ /\/max(\/free)?$/
     sub(/\/.*$/, "", imp)
     G_op = ""; jd = (imp == "jump" || imp == "drop")
     if (col == "size") { G_op = ">="; G_a = long && jd ? 0.6 : jd ? 0.75 : 0.85 }
@@ -155,7 +158,7 @@ function flush(   c, col, v, long) {
         # the seam of a periodic clip is judged against the two steps beside it
         if (col == "seam" && cimp ~ /^(wave|pat)/) v = F["seam_ratio"]
         # the strength stretch/max asked is its own, not the default
-        if (col == "str" && isnum(v) && !isnum(F["asked"]) && cimp ~ /\/max$/) continue
+        if (col == "str" && isnum(v) && !isnum(F["asked"]) && cimp ~ /\/max(\/free)?$/) continue
         if (col == "str" && isnum(v)) { base = cimp; sub(/\/.*$/, "", base); v = v / (isnum(F["asked"]) ? F["asked"] : req[base]) }
         if (!isnum(v)) continue
         vals[cimp, col] = vals[cimp, col] " " v
@@ -176,9 +179,9 @@ $1 == "clip" { flush(); cimp = $2; cname = $3; next }
 { F[$1] = $2 }
 END {
     flush()
-    printf "%-12s %3s", "impulse", "n"
+    printf "%-16s %3s", "impulse", "n"
     for (c = 1; c <= ncol; c++) printf " %11s", cols[c]
-    printf "\n%-12s %3s", "goal", ""
+    printf "\n%-16s %3s", "goal", ""
     split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 =0 =0 - <=3 <=max(s,1)/1.25 <=10 =1 >=.95 =0 -", gl, " ")
     for (c = 1; c <= ncol; c++) printf " %11s", gl[c]
     printf "\n"
@@ -187,9 +190,10 @@ END {
     for (i = 1; i <= nf; i++) imps[n + i] = fr[i] "/free"
     n += nf
     imps[++n] = "stretch/max"
+    imps[++n] = "stretch/max/free"
     for (i = 1; i <= n; i++) {
         imp = imps[i]
-        printf "%-12s %3d", imp, nclip[imp]
+        printf "%-16s %3d", imp, nclip[imp]
         for (c = 1; c <= ncol; c++) {
             col = cols[c]
             if (!((imp, col) in wv)) { printf " %11s", "-"; continue }
@@ -198,7 +202,7 @@ END {
             if (wf[imp, col]) wl = wl sprintf(" %s %s", col, wn[imp, col])
         }
         printf "\n"
-        if (wl != "") worst = worst sprintf("  %-12s%s\n", imp, wl)
+        if (wl != "") worst = worst sprintf("  %-16s%s\n", imp, wl)
         wl = ""
     }
     print ""
@@ -209,28 +213,28 @@ END {
     print "parts, holes: frames that tear a part off or run two together, or open a hole (seen through, alpha < 64, where the body was opaque)   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
     print "axis: axis_dev_max (degrees a shape with a 2:1 second-moment ratio turns: its body, and its principal axis when within 30 of upright or level; goal from touchdown, jump and drop)"
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
-    print "stretch/max: " strong " (only area, parts and holes judged; not in the all line)"
+    print "stretch/max: " strong ", stretch/max/free: the same on a free body (only area, parts and holes judged; not in the all line)"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"
     if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
     # how many clips miss each goal (of those it applies to), per impulse
     print ""
     print "clips that miss each goal (- where no clip has one):"
-    printf "%-12s %3s", "impulse", "n"
+    printf "%-16s %3s", "impulse", "n"
     for (c = 1; c <= ncol; c++) printf " %6s", cols[c]
     printf "\n"
     for (i = 1; i <= n; i++) {
         imp = imps[i]
-        printf "%-12s %3d", imp, nclip[imp]
+        printf "%-16s %3d", imp, nclip[imp]
         for (c = 1; c <= ncol; c++) {
             col = cols[c]
             if (!((imp, col) in ngoal)) { printf " %6s", "-"; continue }
             printf " %6d", nmiss[imp, col]
-            if (imp !~ /\/max$/)
+            if (imp !~ /\/max(\/free)?$/)
                 tmiss[col] += nmiss[imp, col]
         }
         printf "\n"
     }
-    printf "%-12s %3s", "all", ""
+    printf "%-16s %3s", "all", ""
     for (c = 1; c <= ncol; c++) { col = cols[c]; printf " %6s", (col in tmiss) ? tmiss[col] : "-" }
     printf "\n"
 }'
