@@ -637,13 +637,13 @@ static void press_force(void *user, double t, const double *x, const double *y, 
          * took their place (at 35 %, 13 of 65) */
         press_pins(run, run->gain * (1.0 - (run->free ? 0.45 : 0.6) * smoothstep(lift)));
     else if (te > t_off && run->t_lift > 0.0 && run->ease_back > 0.0 && !run->free)
-        /* a hand on a standing body eases back with it (see EASE_BACK_FROM) */
+        /* a hand on an anchored body eases back with it (see EASE_BACK_FROM) */
         press_pins(run, run->gain * (1.0 - run->ease_back * smoothstep(lift)));
     else if (te > t_off && run->t_lift > 0.0 && run->free)
         /* a free poke: the finger draws back with the body to half its depth,
          * then rolls off, the far side held until it is done; a free squash,
-         * stretch or shake: the palms or hands draw back to half, then roll
-         * off. Let go at once at half, the dent sprang back within one frame,
+         * stretch or shake: the palms or hands draw back to half (a deep
+         * squash or stretch further, see press_timing), then roll off. Let go at once at half, the dent sprang back within one frame,
          * the clip's largest step more than 3 times the median in 16 of 65
          * free pokes; rolled off, in 3 */
         draw_then_roll(run, lift, fmax(0.5, run->ease_back));
@@ -749,18 +749,19 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
 }
 
 /* The handles of a one-shot impulse and how they move. */
-/* A palm or a hand on a standing body that pressed deeper than this many
- * times its impulse's default eases back with the body to that depth, as
- * fast as it pressed, and lets go there. Let go at the peak, a stretch at its
- * largest strength 0.6 sprang back from 1.6 times the body's height to 0.66 of
- * it within four frames and crumpled: at --volume 0.8, 47 of 65 stamps showed
- * more than 5 % of their area gained or lost, the tower 1f5fc folded into a
- * heap, and the spring back was the largest step, 8.4 times the median on the
- * grinning face. Eased back to twice the default, 15 did (the rest swell at
- * the peak, where the hand still holds them); the shove at its largest, 0.5,
- * 46, 47 and 39 at --volume 0, 0.3 and 0.8 before and 1, 0 and 0 after. At
- * the defaults only the shove of a wide stamp, whose default grows with its
- * width, eases back. */
+/* A palm or a hand on an anchored body that pressed deeper than this many
+ * times its impulse's default (the table's, which --list-impulses shows)
+ * eases back with the body to that depth, as fast as it pressed, and lets go
+ * there. Let go at the peak, a stretch at its largest strength 0.6 sprang
+ * back from 1.6 times the body's height to 0.66 of it within four frames and
+ * crumpled: at --volume 0.8, 47 of 65 stamps showed more than 5 % of their
+ * area gained or lost, the tower 1f5fc folded into a heap, and the spring
+ * back was the largest step, 8.4 times the median on the grinning face.
+ * Eased back to twice the default, 15 did (the rest swelled at the peak,
+ * where the hand still holds them; see add_stretch and STRETCH_CELL_FLOOR);
+ * the shove at its largest, 0.5, 46, 47 and 39 at --volume 0, 0.3 and 0.8
+ * before and 1, 0 and 0 after. At the defaults only the shove of a wide
+ * stamp, whose default grows with its width, eases back. */
 #define EASE_BACK_FROM 2.0
 
 /* How long a one-shot impulse presses, holds and lets go. */
@@ -801,13 +802,14 @@ static void press_timing(impulse_run *run)
                       ? DRAW_BACK_TIME + 0.04
                   : run->free && run->def.kind == IMPULSE_SHAKE ? DRAW_BACK_TIME + 0.12
                                                                 : 0.0;
-    /* a hand on a free body draws back to half its press anyway; one that
-     * squashes or stretches it draws back further when EASE_BACK_FROM asks,
-     * as slowly as it pressed. At --strength 0.6 --volume 0.8, 21 of 65
-     * free stretches showed more than 5 % of their area gained or lost and
-     * the banana 1f34c tore; drawn back so, 10 did and none tore. The shove
-     * does not: drawn back so at its largest, 0.5, the party popper 1f389
-     * tore at --volume 0 */
+    /* a hand on a free body draws back to half its press over two frames'
+     * time; one that squashes or stretches it past EASE_BACK_FROM times the
+     * default draws back to half or to that depth, whichever is further, as
+     * slowly as it pressed. At --strength 0.6 --volume 0.8, 21 of 65 free
+     * stretches showed more than 5 % of their area gained or lost and the
+     * banana 1f34c tore; drawn back so, 10 did and none tore (at 0.36, 7 and
+     * 3; a squash at its largest, 0.4, 9 and 4). The shove does not: drawn
+     * back so at its largest, 0.5, the party popper 1f389 tore at --volume 0 */
     double ease = fmax(0.0, 1.0 - EASE_BACK_FROM * run->info->strength / run->def.strength);
     run->t_draw = DRAW_BACK_TIME;
     run->ease_back = 0.0;
@@ -815,10 +817,10 @@ static void press_timing(impulse_run *run)
                        run->def.kind == IMPULSE_SHAKE) && ease > 0.0) {
         run->ease_back = ease;
         run->t_lift = run->t_press * ease;
-    } else if (run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH) && ease > 0.5) {
+    } else if (run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH) && ease > 0.0) {
         double roll = run->t_lift - DRAW_BACK_TIME;
         run->ease_back = ease;
-        run->t_draw = fmax(DRAW_BACK_TIME, run->t_press * ease);
+        run->t_draw = fmax(DRAW_BACK_TIME, run->t_press * fmax(0.5, ease));
         run->t_lift = run->t_draw + roll;
     }
 }
@@ -841,8 +843,8 @@ static void add_crouch(impulse_run *run, const softbody_nodes *nd, const lattice
 /* A stretch: the whole top edge is lifted by from_top of depth, ears and horns
  * too, and the bottom edge pulled down by the rest (held where it is, with
  * hold, when none is left for it). On an anchored body each column's end is
- * moved by its share of depth as far from the anchor as it is (of the opaque
- * box's top to bottom), as a body stretched evenly would move it: moved all
+ * moved by its share of depth as far from the anchor as it is (of the
+ * lattice's top to bottom), as a body stretched evenly would move it: moved all
  * the same, the legs of the tower 1f5fc, whose column tops stand low, were
  * drawn up as far as its spire's, and at --strength 0.6 --volume 0.8 it
  * swelled by 26 % (9 % now; 8 of 65 stamps off their area by more than 5 %

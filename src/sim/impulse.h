@@ -122,7 +122,8 @@ typedef struct impulse_run {
     double gain;            /* scale that makes the peak deformation the strength asked */
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
-    double t_lift;          /* seconds a finger takes to roll off after the hold (0: all at once) */
+    double t_lift;          /* seconds from the hold's end to letting go: a finger's roll off, a hand's
+                             * draw back or ease back (0: all at once) */
     double ease_back;       /* > 0: the hand first eases back by this share of its press (see EASE_BACK_FROM) */
     double t_draw;          /* seconds a hand on a free body draws back before it rolls off */
     double launch;          /* jump: upward speed given at the release, pixels/s */
