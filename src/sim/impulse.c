@@ -643,9 +643,10 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         /* a free poke: the finger draws back with the body to half its depth,
          * then rolls off, the far side held until it is done; a free squash,
          * stretch or shake: the palms or hands draw back to half (a deep
-         * squash or stretch further, see press_timing), then roll off. Let go at once at half, the dent sprang back within one frame,
-         * the clip's largest step more than 3 times the median in 16 of 65
-         * free pokes; rolled off, in 3 */
+         * squash or stretch further, see press_timing), then roll off. Let
+         * go at once at half, the dent sprang back within one frame, the
+         * clip's largest step more than 3 times the median in 16 of 65 free
+         * pokes; rolled off, in 3 */
         draw_then_roll(run, lift, fmax(0.5, run->ease_back));
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
@@ -748,7 +749,6 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
     }
 }
 
-/* The handles of a one-shot impulse and how they move. */
 /* A palm or a hand on an anchored body that pressed deeper than this many
  * times its impulse's default (the table's, which --list-impulses shows)
  * eases back with the body to that depth, as fast as it pressed, and lets go
@@ -764,6 +764,7 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
  * stamp, whose default grows with its width, eases back. */
 #define EASE_BACK_FROM 2.0
 
+/* The handles of a one-shot impulse and how they move. */
 /* How long a one-shot impulse presses, holds and lets go. */
 static void press_timing(impulse_run *run)
 {
@@ -847,8 +848,8 @@ static void add_crouch(impulse_run *run, const softbody_nodes *nd, const lattice
  * lattice's top to bottom), as a body stretched evenly would move it: moved all
  * the same, the legs of the tower 1f5fc, whose column tops stand low, were
  * drawn up as far as its spire's, and at --strength 0.6 --volume 0.8 it
- * swelled by 26 % (9 % now; 8 of 65 stamps off their area by more than 5 %
- * instead of 15). A free body's top is lifted all the same: held only at its
+ * swelled by 26 %; lifted so, by 9 %, and 8 of 65 stamps were off their area
+ * by more than 5 % instead of 15. A free body's top is lifted all the same: held only at its
  * foot, a thumb's fist lagged its thumb and the thumbs up 1f44d stretched
  * 0.68 of the height asked. */
 static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double from_top, double depth,
@@ -1317,7 +1318,7 @@ static void set_floor(impulse_run *run, softbody *sb, double bottom, double size
  * a squash's do: kept to the plain area, the cells of the antialiased rim
  * gave back what the picture gained, and at --strength 0.6 --volume 0.8 8 of
  * 65 stamps swelled by more than 5 % at the peak (the penguin 1f427 by 9.6 %),
- * 3 with the picture's (at 0.4, 4). */
+ * and 3 with the picture's (4 with a floor of 0.4). */
 #define STRETCH_CELL_FLOOR 0.8
 
 void impulse_expect_walls(impulse_run *run, softbody *sb)
