@@ -619,35 +619,12 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         let_go(run);
     else if (te > t_off && run->launch > 0.0)
         leap_pins(run, fmin(1.0, lift));
-    else if (te > t_off && run->t_lift > 0.0 && run->turn)
-        /* a twist is a turn of the whole hand: it turns back with the body,
-         * to 40 % of its turn on its foot and to 55 % in the air, and lets go
-         * there. Let go at the peak, the turn sprang back within one frame;
-         * rolled off after turning back, a square filling its canvas twisted
-         * on its foot bent between its nodes past the room its placement gave
-         * it. On its foot, let go at 60 %, the spring back was the largest
-         * step, up to 3.3 times the median. In the air, turned over four
-         * frames' time and let go at 40 %, the free body rocked on less and
-         * the turn itself was the largest step, over 3 times the median in
-         * 26 of 65 stamps; let go at 60 %, the spring back, in 3; turned
-         * over six and let go at 55 %, in 1 (the mean ratio 2.3 to 1.9).
-         * With the turn's share growing evenly from the foot (setup_press),
-         * in 2: the snake 1f40d springs back 5 times the median step, the
-         * keycap 3.4; let go at 40 % or 30 %, or rolled off, other stamps
-         * took their place (at 35 %, 13 of 65) */
-        press_pins(run, run->gain * (1.0 - (run->free ? 0.45 : 0.6) * smoothstep(lift)));
-    else if (te > t_off && run->t_lift > 0.0 && run->ease_back > 0.0 && !run->free)
-        /* a hand on an anchored body eases back with it (see EASE_BACK_FROM) */
-        press_pins(run, run->gain * (1.0 - run->ease_back * smoothstep(lift)));
-    else if (te > t_off && run->t_lift > 0.0 && run->free)
-        /* a free poke: the finger draws back with the body to half its depth,
-         * then rolls off, the far side held until it is done; a free squash,
-         * stretch or shake: the palms or hands draw back to half (a deep
-         * squash or stretch further, see press_timing), then roll off. Let
-         * go at once at half, the dent sprang back within one frame, the
-         * clip's largest step more than 3 times the median in 16 of 65 free
-         * pokes; rolled off, in 3 */
-        draw_then_roll(run, lift, fmax(0.5, run->ease_back));
+    else if (te > t_off && run->t_draw > 0.0)
+        /* a hand on a free body draws back with it, then rolls off (see press_timing) */
+        draw_then_roll(run, lift, run->back);
+    else if (te > t_off && run->back > 0.0)
+        /* a hand turns or eases back with the body and lets go there (see press_timing) */
+        press_pins(run, run->gain * (1.0 - run->back * smoothstep(lift)));
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
     else
@@ -773,7 +750,7 @@ static void press_timing(impulse_run *run)
      * the motion there is until it lets go (a free poke pressed over four
      * frames' time: the press's steps were the clip's largest, over 3 times
      * the median in 3 of 65 stamps; over six, in 1, the mean ratio 2.3 to
-     * 2.0; a free twist, see press_force). A crouch is as deep at any
+     * 2.0; a free twist, see below). A crouch is as deep at any
      * strength: slowed as a press is, a jump at strength 2 crouched for
      * 1.5 s and its landing was cut off by the clip's end */
     run->t_press = (run->free && (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) ? 0.24 : 0.16) *
@@ -783,7 +760,7 @@ static void press_timing(impulse_run *run)
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
     /* and rolls off over a frame's time: let go all at once, the dent sprang
      * back within one frame, the clip's largest step by far. On a free body
-     * the finger first draws back with it (see press_force) and rolls off
+     * the finger first draws back with it (see below) and rolls off
      * over three frames' time, keeping the far side held (rolled off its far
      * side first, the body hung from the finger's last pins and swung); the
      * hand that twists turns back over three frames' time (two in the air)
@@ -797,32 +774,57 @@ static void press_timing(impulse_run *run)
      * the peak, the spring back was the largest step, over 3 times the
      * median in 2 of 65 stamps (3.6 on the robot 1f916); rolled off over two
      * frames' time, in 2 others */
-    run->t_lift = run->def.kind == IMPULSE_POKE    ? (run->free ? DRAW_BACK_TIME + 0.12 : 0.04)
-                  : run->def.kind == IMPULSE_TWIST ? DRAW_BACK_TIME + (run->free ? 0.0 : 0.04)
-                  : run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH)
-                      ? DRAW_BACK_TIME + 0.04
-                  : run->free && run->def.kind == IMPULSE_SHAKE ? DRAW_BACK_TIME + 0.12
-                                                                : 0.0;
-    /* a hand on a free body draws back to half its press over two frames'
-     * time; one that squashes or stretches it past EASE_BACK_FROM times the
-     * default draws back to half or to that depth, whichever is further, as
-     * slowly as it pressed. At --strength 0.6 --volume 0.8, 21 of 65 free
-     * stretches showed more than 5 % of their area gained or lost and the
-     * banana 1f34c tore; drawn back so, 10 did and none tore (at 0.36, 7 and
-     * 3; a squash at its largest, 0.4, 9 and 4). The shove does not: drawn
-     * back so at its largest, 0.5, the party popper 1f389 tore at --volume 0 */
+    /* the share of its press a hand draws or eases back by before it lets
+     * go (back), and on a free body how long it draws back before it rolls
+     * off (t_draw) */
+    int kind = run->def.kind, palm = kind == IMPULSE_SQUASH || kind == IMPULSE_STRETCH;
     double ease = fmax(0.0, 1.0 - EASE_BACK_FROM * run->info->strength / run->def.strength);
-    run->t_draw = DRAW_BACK_TIME;
-    run->ease_back = 0.0;
-    if (!run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH ||
-                       run->def.kind == IMPULSE_SHAKE) && ease > 0.0) {
-        run->ease_back = ease;
+    run->t_lift = run->t_draw = run->back = 0.0;
+    if (kind == IMPULSE_POKE && run->free) {
+        /* the finger draws back with the body to half its depth, then rolls
+         * off, the far side held until it is done. Let go at once at half,
+         * the dent sprang back within one frame, the clip's largest step
+         * more than 3 times the median in 16 of 65 free pokes; rolled off,
+         * in 3 */
+        run->back = 0.5;
+        run->t_draw = DRAW_BACK_TIME;
+        run->t_lift = DRAW_BACK_TIME + 0.12;
+    } else if (kind == IMPULSE_POKE) {
+        run->t_lift = 0.04;
+    } else if (kind == IMPULSE_TWIST) {
+        /* a twist is a turn of the whole hand: it turns back with the body,
+         * to 40 % of its turn on its foot and to 55 % in the air, and lets go
+         * there. Let go at the peak, the turn sprang back within one frame;
+         * rolled off after turning back, a square filling its canvas twisted
+         * on its foot bent between its nodes past the room its placement gave
+         * it. On its foot, let go at 60 %, the spring back was the largest
+         * step, up to 3.3 times the median. In the air, turned over four
+         * frames' time and let go at 40 %, the free body rocked on less and
+         * the turn itself was the largest step, over 3 times the median in
+         * 26 of 65 stamps; let go at 60 %, the spring back, in 3; turned
+         * over six and let go at 55 %, in 1 (the mean ratio 2.3 to 1.9).
+         * With the turn's share growing evenly from the foot (setup_press),
+         * in 2: the snake 1f40d springs back 5 times the median step, the
+         * keycap 3.4; let go at 40 % or 30 %, or rolled off, other stamps
+         * took their place (at 35 %, 13 of 65) */
+        run->back = run->free ? 0.45 : 0.6;
+        run->t_lift = DRAW_BACK_TIME + (run->free ? 0.0 : 0.04);
+    } else if (run->free && (palm || kind == IMPULSE_SHAKE)) {
+        /* the palms or hands draw back to half their press over two frames'
+         * time and roll off; ones that squash or stretch past EASE_BACK_FROM
+         * times the default draw back to half or to that depth, whichever is
+         * further, as slowly as they pressed. At --strength 0.6 --volume
+         * 0.8, 21 of 65 free stretches showed more than 5 % of their area
+         * gained or lost and the banana 1f34c tore; drawn back so, 10 did
+         * and none tore (at 0.36, 7 and 3; a squash at its largest, 0.4, 9
+         * and 4). The shove does not: drawn back so at its largest, 0.5, the
+         * party popper 1f389 tore at --volume 0 */
+        run->back = palm ? fmax(0.5, ease) : 0.5;
+        run->t_draw = palm && ease > 0.0 ? fmax(DRAW_BACK_TIME, run->t_press * run->back) : DRAW_BACK_TIME;
+        run->t_lift = run->t_draw + (palm ? 0.04 : 0.12);
+    } else if ((palm || kind == IMPULSE_SHAKE) && ease > 0.0) {
+        run->back = ease; /* see EASE_BACK_FROM */
         run->t_lift = run->t_press * ease;
-    } else if (run->free && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH) && ease > 0.0) {
-        double roll = run->t_lift - DRAW_BACK_TIME;
-        run->ease_back = ease;
-        run->t_draw = fmax(DRAW_BACK_TIME, run->t_press * fmax(0.5, ease));
-        run->t_lift = run->t_draw + roll;
     }
 }
 

@@ -124,8 +124,8 @@ typedef struct impulse_run {
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
     double t_lift;          /* seconds from the hold's end to letting go: a finger's roll off, a hand's
                              * draw back or ease back (0: all at once) */
-    double ease_back;       /* > 0: the hand first eases back by this share of its press (see EASE_BACK_FROM) */
-    double t_draw;          /* seconds a hand on a free body draws back before it rolls off */
+    double back;            /* share of its press a hand draws or eases back by before it lets go */
+    double t_draw;          /* > 0: seconds a hand on a free body draws back before it rolls off */
     double launch;          /* jump: upward speed given at the release, pixels/s */
     double tilt_sum;        /* the upright pull's integral of the tilt, radian seconds */
     int held;               /* 1 while the handles are held */
