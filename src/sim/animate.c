@@ -170,6 +170,7 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
         cd->kind = CLIP_PERIODIC;
         cd->period = period;
         cd->warm_periods = run->warm_periods;
+        cd->start = run->period_start;
         return;
     }
     /* the cap guards undamped bodies; damping outruns what the linear mode can feed in */

@@ -218,9 +218,9 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
 }
 
 /* Whole periods until one ends where the one before it did (or
- * d->warm_periods of them), then one period filmed, what is left of the
- * mismatch between its end and its start spread over it so the last frame
- * leads into the first. */
+ * d->warm_periods of them), then one period filmed from its frame d->start,
+ * what is left of the mismatch between its end and its start spread over it
+ * so the last frame leads into the first. */
 static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
 {
     int period = d->period < 2 ? 2 : d->period;
@@ -244,9 +244,12 @@ static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_
         if (p >= 1 && diff < 0.025)
             break;
     }
+    int start = d->start > 0 ? d->start % period : 0;
+    for (int f = 0; f < start; f++)
+        dr->step(dr->user, f);
     for (int f = 0; f < period; f++) {
         record(c, dr, f);
-        dr->step(dr->user, f);
+        dr->step(dr->user, (start + f) % period);
     }
     record(c, dr, b);
     for (int f = 0; f < period; f++)

@@ -52,6 +52,7 @@ typedef struct clip_def {
     int period;          /* frames in one period (>= 2) */
     int warm_periods;    /* > 0: exactly this many whole periods before the one filmed (where the drive
                           * was measured); 0: until one ends within 0.025 px of where the one before did */
+    int start;           /* the frame of the period shown first (0: where the drive's period starts) */
     /* one-shot */
     int fixed;           /* exactly this many frames (0: until settled) */
     int min_frames;      /* frames before the body may count as settled */

@@ -1467,6 +1467,66 @@ static void run_until(softbody *sb, double t, double dt)
         softbody_step(sb);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* How far n nodes move from frame i to frame j of a period (x, y: frame
+ * after frame), canvas pixels at `scale` per image pixel: the larger of
+ * their centre's shift and the 95th percentile of their steps, as a viewer
+ * sees a step (tmp: n scratch numbers). */
+static double frame_step(int n, const double *x, const double *y, int i, int j, double scale, double *tmp)
+{
+    const double *ax = x + (size_t)i * n, *ay = y + (size_t)i * n, *bx = x + (size_t)j * n, *by = y + (size_t)j * n;
+    double mx = 0.0, my = 0.0;
+    for (int k = 0; k < n; k++) {
+        double dx = (bx[k] - ax[k]) * scale, dy = (by[k] - ay[k]) * scale;
+        mx += dx, my += dy;
+        tmp[k] = hypot(dx, dy);
+    }
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+    return fmax(hypot(mx, my) / n, tmp[(int)floor(0.95 * (n - 1))]);
+}
+
+/* A loop's seam, the step from its last frame into its first, passes as
+ * smooth up to this share over the mean of the steps beside it (a viewer
+ * notices 1.25). */
+#define SEAM_SMOOTH 1.1
+/* The frame of a period of nf frames the loop starts at: the one nearest the
+ * start of the drive's period (0, then the frames before and after it, one
+ * by one) where the seam is smooth; `keep`, the start a trial before chose,
+ * while its seam stays smooth. A pat's finger lands at 0; on the flame 1f525
+ * the head had just turned there, and the loop cut there jerked, its seam 1.7
+ * times the steps beside it. */
+static int loop_start(int n, int nf, const double *x, const double *y, double scale, int keep)
+{
+    if (nf < 3)
+        return 0;
+    double *step = malloc((size_t)(nf + n) * sizeof *step);
+    if (!step)
+        return 0;
+    for (int f = 0; f < nf; f++)
+        step[f] = frame_step(n, x, y, f, (f + 1) % nf, scale, step + nf);
+    int best = 0;
+    double best_ratio = INFINITY;
+    for (int i = keep >= 0 ? -1 : 0; i < nf; i++) {
+        /* 0, -1, 1, -2, 2, ... */
+        int r = i < 0 ? keep : ((i & 1 ? -(i + 1) / 2 : i / 2) % nf + nf) % nf;
+        double seam = step[(r + nf - 1) % nf], side = 0.5 * (step[(r + nf - 2) % nf] + step[r]);
+        double ratio = side > 0.0 ? seam / side : 1.0;
+        if (ratio <= SEAM_SMOOTH) {
+            best = r;
+            break;
+        }
+        if (ratio < best_ratio)
+            best = r, best_ratio = ratio;
+    }
+    free(step);
+    return best;
+}
+
 /* Scales a periodic drive on a trial run: wave, a sway force whose
  * quasi-static deflection is strength * height; pat, a finger's push over a
  * third of a period (at most 0.2 s). In the steady state the motion within
@@ -1490,16 +1550,22 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         }
     run->t_press = fmin(0.2, period / 3.0);
     run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
-    /* the pose a period started from */
-    double *rx = malloc(2 * (size_t)n * sizeof *rx);
-    if (!rx)
+    /* the pose a period started from; the frames of the period measured */
+    double *rx = malloc(2 * (size_t)n * sizeof *rx), *fr = nf > 0 ? malloc(2 * (size_t)nf * n * sizeof *fr) : NULL;
+    if (!rx || (nf > 0 && !fr)) {
+        free(rx);
         return;
+    }
     /* without a cap (the parts of a stamp, stagger.c): the longer of 3 s
      * and 4 periods, less the one measured */
     int max_periods = run->warm_cap > 0 ? run->warm_cap : (int)ceil(fmax(3.0, 4.0 * period) / period) - 1;
     double scale = run->period_scale > 0.0 ? run->period_scale : 1.0;
     double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
-    for (int trial = 0; trial < 3; trial++) {
+    /* three trials, two more when the loop's start moves; the trials measured from the start now */
+    int last_trial = 2, measured = 0, home_warm = 0, settled = 0;
+    double home_gain = 0.0; /* the drive measured from the period's own start, kept in case */
+    run->period_start = 0;
+    for (int trial = 0; trial < 5; trial++) {
         /* the steady state: whole periods until one ends within 0.025
          * canvas px of where the one before it ended, run->warm_cap at
          * most; the clip films the period after as many (a flag on a thin
@@ -1522,9 +1588,19 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
         memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         if (nf > 0) {
-            for (int f = 1; f <= nf; f++) {
-                run_until(sb, (p + (double)f / nf) * period, dt);
-                peak = fmax(peak, press_measure(run, &nd, rx, rx + n));
+            double *fx = fr, *fy = fr + (size_t)nf * n;
+            for (int f = 0; f < nf; f++) {
+                if (f > 0)
+                    run_until(sb, (p + (double)f / nf) * period, dt);
+                memcpy(fx + (size_t)f * n, nd.x, (size_t)n * sizeof *fx);
+                memcpy(fy + (size_t)f * n, nd.y, (size_t)n * sizeof *fy);
+            }
+            const double *sx = fx + (size_t)run->period_start * n, *sy = fy + (size_t)run->period_start * n;
+            softbody_nodes at = nd;
+            for (int f = 0; f < nf; f++) {
+                at.x = fx + (size_t)f * n;
+                at.y = fy + (size_t)f * n;
+                peak = fmax(peak, press_measure(run, &at, sx, sy));
             }
         } else {
             while (softbody_time(sb) < (p + 1) * period - 0.5 * dt) {
@@ -1538,17 +1614,38 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         /* a keycap swaying against the canvas's walls answered 0.71 of the
          * first drive with half the sway; a trial within 10 % of the sway
          * asked is the last (within 20 %, the unicorn swayed 0.81 of it) */
-        double k = trial > 0 && fabs(peak - prev_peak) > 1e-3 * peak
+        double k = measured > 0 && fabs(peak - prev_peak) > 1e-3 * peak
                        ? fmin(3.0, fmax(0.3, log(peak / prev_peak) / log(run->gain / prev_gain)))
                        : 1.0;
         double g = fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
         prev_peak = peak;
         prev_gain = run->gain;
         run->gain *= g;
-        if (fabs(log(g)) < log(1.1))
+        measured++;
+        settled = fabs(log(g)) < log(1.1);
+        if (!settled && trial < last_trial)
+            continue;
+        /* the loop starts where the seam is smooth; when that moved, the
+         * strength is measured again from there, as the clip shows it (peaks
+         * from another start fit no power law with these) */
+        int r = nf > 0 ? loop_start(n, nf, fr, fr + (size_t)nf * n, scale, run->period_start) : 0;
+        if (r == run->period_start || trial == 4)
             break;
+        run->period_start = r;
+        last_trial = 4;
+        measured = settled = 0;
+        home_gain = run->gain;
+        home_warm = run->warm_periods;
+    }
+    /* a body whose pat no longer settled from the new start (a flag on a
+     * thin pole swung twice as far as asked) starts where the drive does */
+    if (run->period_start > 0 && !settled) {
+        run->period_start = 0;
+        run->gain = home_gain;
+        run->warm_periods = home_warm;
     }
     free(rx);
+    free(fr);
 }
 
 /* A trial press for poke, twist, squash and stretch: its peak, measured as

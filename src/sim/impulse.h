@@ -97,6 +97,7 @@ typedef struct impulse_run {
     double period_scale;    /* periodic: canvas pixels per image pixel, for the steady state's 0.025 px (0: 1) */
     int warm_cap;           /* periodic: whole periods the trial runs at most before the one it measures (0: 3 s or 4 periods) */
     int warm_periods;       /* periodic: whole periods the last trial ran before the one it measured (set by impulse_kick) */
+    int period_start;       /* periodic: the frame of the period the clip starts at, as the last trial measured from (impulse_kick) */
     double *drive_x, *drive_y; /* per node drive shape */
     double step_dt;
     /* one-shot impulses are a press: handle nodes are led from rest to a peak

@@ -80,6 +80,15 @@ test_expect_success 'a flag on a thin pole is patted as hard as asked in the per
     holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s"
 '
 
+test_expect_success 'a pat that lands just as the head turns loops without a jerk, as hard as asked' '
+    # the loop began where the finger lands; on the balloon the head had
+    # just turned there and the seam was 1.56 times the steps beside it
+    measure 1f388.png pat &&
+    s=$(strength_of pat) &&
+    holds seam "seam_ratio <= 1.25" &&
+    holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s"
+'
+
 # squash and stretch press against the anchor; a free body wobbles in place
 for anchor in none top; do
     for imp in squash stretch poke shake twist; do
