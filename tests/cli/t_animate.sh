@@ -27,7 +27,7 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --fps abc x.png 2>err && expect_line err "poyo: --fps: '"'"'abc'"'"' is not a number" &&
     expect_exit 2 $POYO --size 0 x.png 2>err && expect_line err "poyo: --size: must be 1 to 4096 pixels per side, not 0" &&
     expect_exit 2 $POYO --impulse wobble x.png 2>err && expect_line err "poyo: --impulse: unknown impulse '"'"'wobble'"'"' (see poyo --list-impulses)" &&
-    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.4 for squash (beyond that the body folds over itself), not 5" &&
+    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.38 for squash (beyond that the body folds over itself or tears), not 5" &&
     expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
     expect_exit 2 $POYO --lossy-gif 256 x.png 2>err && expect_line err "poyo: --lossy-gif: must be 0 to 255, not 256" &&
     expect_exit 2 $POYO --preset myspace x.png 2>err && grep -q "^poyo: --preset: unknown preset '"'"'myspace'"'"' (one of slack, " err &&
@@ -87,13 +87,13 @@ test_expect_success 'every range in the man page: its ends accepted, past them r
 
 test_expect_success 'each impulse takes strengths up to the largest --list-impulses gives, no more' '
     $POYO --list-impulses >list &&
-    for spec in squash:0.4 stretch:0.6 poke:0.3 shake:0.5 twist:0.4 jump:2 drop:2 wave:0.5 pat:0.3; do
+    for spec in squash:0.38 stretch:0.6 poke:0.3 shake:0.5 twist:0.4 jump:2 drop:2 wave:0.5 pat:0.3; do
         i=${spec%:*} max=${spec#*:} && above=$(awk "BEGIN { print $max + 0.01 }") &&
         test "$(awk -v i=$i "\$1 == i { print \$3 }" list)" = "$max" &&
         expect_exit 1 $POYO -i $i --strength $max missing.png 2>/dev/null &&
         expect_exit 1 $POYO -i $i --strength 0 missing.png 2>/dev/null &&
         expect_exit 2 $POYO -i $i --strength $above missing.png 2>err &&
-        expect_line err "poyo: --strength: must be 0 to $max for $i (beyond that the body folds over itself), not $above" ||
+        expect_line err "poyo: --strength: must be 0 to $max for $i (beyond that the body folds over itself or tears), not $above" ||
         { echo "($i)"; return 1; }
     done
 '

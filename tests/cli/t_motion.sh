@@ -405,6 +405,27 @@ test_expect_success 'a free body stretched at the top of the range, at --volume 
     done
 '
 
+test_expect_success 'a squash at its largest strength, at --volume 0.8, keeps its area within 5 %, whole and as deep as asked' '
+    # kept to the cells'"'"' plain area, the cat lost 5.4 % of its picture under the palm
+    s=$("$POYO" --list-impulses | awk '"'"'$1 == "squash" { print $3 }'"'"') &&
+    for img in 1f431.png 1f600.png 1f34c.png; do
+        measure $img squash --strength $s --volume 0.8 &&
+        holds "$img" "parts_changed == 0 && holes_new == 0 && area_dev <= 0.05 &&
+                      strength > 0.85 * $s && strength < 1.15 * $s" ||
+        exit 1
+    done
+'
+
+test_expect_success 'a flag squashed at its largest strength keeps its thin pole whole at any --volume' '
+    # at 0.4 the pole pinched apart at --volume 0 and 0.3
+    s=$("$POYO" --list-impulses | awk '"'"'$1 == "squash" { print $3 }'"'"') &&
+    for v in 0 0.3 0.8; do
+        measure 1f6a9.png squash --strength $s --volume $v &&
+        holds "--volume $v" "parts_changed == 0 && holes_new == 0" ||
+        exit 1
+    done
+'
+
 test_expect_success 'a twist twice its default turns a custard on its plate and a party popper as far as asked, whole, held or free' '
     for img in 1f36e.png 1f389.png; do
         for anchor in bottom none; do
