@@ -40,33 +40,35 @@ ln -sf "$data/2757-wide.png" "$work/in/wide-2757.png"
 
 impulses="squash stretch poke shake twist jump drop wave pat"
 free="squash stretch poke shake twist"
-strong="--strength 0.6 --volume 0.8"
+strong="--volume 0.8"
 "$poyo" --list-impulses | awk 'NR > 1 { print $1, $2 }' >"$work/strengths"
+largest() { "$poyo" --list-impulses | awk -v i="$1" '$1 == i { print $3 }'; }
 
 # one job per impulse and input: frames, then the figures; the in-place
 # impulses once more on a free body (--anchor none, rows named IMPULSE/free),
-# and stretch at the top of its range with the most area kept ($strong, rows
-# stretch/max and, on a free body, stretch/max/free), where only the area and
-# the clean body are judged
+# and squash and stretch at the top of their ranges with the most area kept
+# ($strong, rows squash/max, stretch/max and, on a free body,
+# stretch/max/free), where only the area and the clean body are judged
 for imp in $impulses; do
     for f in "$work"/in/*.png; do echo "$imp $f"; done
 done >"$work/jobs"
 for imp in $free; do
     for f in "$work"/in/*.png; do echo "$imp $f free"; done
 done >>"$work/jobs"
-for f in "$work"/in/*.png; do echo "stretch $f max"; done >>"$work/jobs"
-for f in "$work"/in/*.png; do echo "stretch $f maxfree"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "squash $f max $(largest squash)"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "stretch $f max $(largest stretch)"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "stretch $f maxfree $(largest stretch)"; done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
-echo "motion: $nclips clips (9 impulses, 5 on a free body and a strong stretch, held and free, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
+echo "motion: $nclips clips (9 impulses, 5 on a free body, a strong squash and a strong stretch, held and free, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
 t0=$(date +%s)
 mkdir -p "$work/res"
 xargs -P 2 -L 1 sh -c '
-    poyo=$1 tools=$2 work=$3 strong=$4 imp=$5 f=$6 variant=$7
+    poyo=$1 tools=$2 work=$3 strong=$4 imp=$5 f=$6 variant=$7 largest=$8
     name=$(basename "$f" .png)
     row=$imp opts="-s 128 -i $imp"
     [ "$variant" = free ] && row=$imp/free opts="$opts --anchor none"
-    [ "$variant" = max ] && row=$imp/max opts="$opts $strong"
-    [ "$variant" = maxfree ] && row=$imp/max/free opts="$opts $strong --anchor none"
+    [ "$variant" = max ] && row=$imp/max opts="$opts --strength $largest $strong"
+    [ "$variant" = maxfree ] && row=$imp/max/free opts="$opts --strength $largest $strong --anchor none"
     dir=$work/fr-$imp$variant-$name
     per=""
     [ "$imp" = wave ] || [ "$imp" = pat ] && per=--periodic
@@ -157,7 +159,7 @@ function flush(   c, col, v, long) {
         col = cols[c]; v = F[key[col]]
         # the seam of a periodic clip is judged against the two steps beside it
         if (col == "seam" && cimp ~ /^(wave|pat)/) v = F["seam_ratio"]
-        # the strength stretch/max asked is its own, not the default
+        # the strength a max row asked is its own, not the default
         if (col == "str" && isnum(v) && !isnum(F["asked"]) && cimp ~ /\/max(\/free)?$/) continue
         if (col == "str" && isnum(v)) { base = cimp; sub(/\/.*$/, "", base); v = v / (isnum(F["asked"]) ? F["asked"] : req[base]) }
         if (!isnum(v)) continue
@@ -189,6 +191,7 @@ END {
     nf = split(free, fr, " ")
     for (i = 1; i <= nf; i++) imps[n + i] = fr[i] "/free"
     n += nf
+    imps[++n] = "squash/max"
     imps[++n] = "stretch/max"
     imps[++n] = "stretch/max/free"
     for (i = 1; i <= n; i++) {
@@ -213,7 +216,7 @@ END {
     print "parts, holes: frames that tear a part off or run two together, or open a hole (seen through, alpha < 64, where the body was opaque)   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
     print "axis: axis_dev_max (degrees a shape with a 2:1 second-moment ratio turns: its body, and its principal axis when within 30 of upright or level; goal from touchdown, jump and drop)"
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
-    print "stretch/max: " strong ", stretch/max/free: the same on a free body (only area, parts and holes judged; not in the all line)"
+    print "squash/max, stretch/max: the largest --strength (--list-impulses) at " strong ", stretch/max/free: the same on a free body (only area, parts and holes judged; not in the all line)"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"
     if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
     # how many clips miss each goal (of those it applies to), per impulse
