@@ -83,8 +83,8 @@ static poyo_status part_begin(chain *c, int i, const image *src, const animate_d
     memcpy(m->qy, c->nd[i].qy, (size_t)m->n * sizeof(double));
     if (info->periodic)
         p->run.omega = 2.0 * PI * def->fps / animate_drive_period(&p->run, def);
-    else /* the cap guards undamped bodies */
-        p->run.cap_energy = !info->has_floor && body.damping < 0.05;
+    else
+        p->run.cap_energy = animate_caps_energy(info, &body);
     impulse_kick(&p->run, p->sb);
     return POYO_OK;
 }
