@@ -62,8 +62,8 @@ int animate_drive_period(const impulse_run *run, const animate_def *def);
  * a body wobbling at hz; the caller sets min_frames and the rest pose. */
 void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd);
 /* 1 when a body let go by a one-shot impulse may not gain energy after the
- * release (softbody_cap_energy): with no floor, and undamped or with more
- * than ANIMATE_CAP_VOLUME of the area-preserving linear mode. */
+ * release (softbody_cap_energy): with no floor, and undamped (damping below
+ * 0.05) or with more than 0.5 of the area-preserving linear mode (volume). */
 int animate_caps_energy(const impulse_info *info, const softbody_def *body);
 /* The frames a one-shot clip lasts at least: 0.8 s (a body that flies lands
  * first, impulse_in_flight). */

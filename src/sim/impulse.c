@@ -16,7 +16,7 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .name = "squash",
         .summary = "pressed from above and released: the classic jelly wobble",
         .strength = 0.16,
-        /* deeper, the thin pole of a flag 1f6a9 pinched apart under the palm
+        /* at 0.4 the thin pole of a flag 1f6a9 pinched apart under the palm
          * at --volume 0 and 0.3 */
         .strength_max = 0.38,
         .strength_unit = "peak squash, fraction of height",
@@ -1479,15 +1479,16 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* How far n nodes move from frame i to frame j of a period (x, y: frame
- * after frame), canvas pixels at `scale` per image pixel: the larger of
- * their centre's shift and the 95th percentile of their steps, as a viewer
- * sees a step (tmp: n scratch numbers). */
-static double frame_step(int n, const double *x, const double *y, int i, int j, double scale, double *tmp)
+ * after frame): the larger of their centre's shift and the 95th percentile of
+ * their steps, as the motion figures measure a step from the pixels
+ * (tests/tools/motionstats.c, fig_steps), in image pixels (tmp: n scratch
+ * numbers). */
+static double frame_step(int n, const double *x, const double *y, int i, int j, double *tmp)
 {
     const double *ax = x + (size_t)i * n, *ay = y + (size_t)i * n, *bx = x + (size_t)j * n, *by = y + (size_t)j * n;
     double mx = 0.0, my = 0.0;
     for (int k = 0; k < n; k++) {
-        double dx = (bx[k] - ax[k]) * scale, dy = (by[k] - ay[k]) * scale;
+        double dx = bx[k] - ax[k], dy = by[k] - ay[k];
         mx += dx, my += dy;
         tmp[k] = hypot(dx, dy);
     }
@@ -1499,38 +1500,40 @@ static double frame_step(int n, const double *x, const double *y, int i, int j, 
  * smooth up to this share over the mean of the steps beside it (a viewer
  * notices 1.25). */
 #define SEAM_SMOOTH 1.1
-/* The frame of a period of nf frames the loop starts at: the one nearest the
- * start of the drive's period (0, then the frames before and after it, one
- * by one) where the seam is smooth; `keep`, the start a trial before chose,
- * while its seam stays smooth. A pat's finger lands at 0; on the flame 1f525
- * the head had just turned there, and the loop cut there jerked, its seam 1.7
- * times the steps beside it. */
-static int loop_start(int n, int nf, const double *x, const double *y, double scale, int keep)
+
+/* The frame of a period of nf frames the loop starts at: `from`, the start
+ * now, while the seam there is smooth; otherwise the frame nearest the start
+ * of the drive's period (0, then the frames before and after it, one by one)
+ * where it is; with none, `from`. A pat's finger lands at 0; on the flame
+ * 1f525 the head had just turned there, and the loop cut there jerked, its
+ * seam 1.7 times the steps beside it. */
+static int loop_start(int n, int nf, const double *x, const double *y, int from)
 {
     if (nf < 3)
         return 0;
     double *step = malloc((size_t)(nf + n) * sizeof *step);
     if (!step)
-        return 0;
+        return from;
     for (int f = 0; f < nf; f++)
-        step[f] = frame_step(n, x, y, f, (f + 1) % nf, scale, step + nf);
-    int best = 0;
-    double best_ratio = INFINITY;
-    for (int i = keep >= 0 ? -1 : 0; i < nf; i++) {
-        /* 0, -1, 1, -2, 2, ... */
-        int r = i < 0 ? keep : ((i & 1 ? -(i + 1) / 2 : i / 2) % nf + nf) % nf;
+        step[f] = frame_step(n, x, y, f, (f + 1) % nf, step + nf);
+    int start = from;
+    for (int i = -1; i < nf; i++) {
+        /* from, then 0, -1, 1, -2, 2, ... */
+        int r = i < 0 ? from : ((i & 1 ? -(i + 1) / 2 : i / 2) % nf + nf) % nf;
         double seam = step[(r + nf - 1) % nf], side = 0.5 * (step[(r + nf - 2) % nf] + step[r]);
-        double ratio = side > 0.0 ? seam / side : 1.0;
-        if (ratio <= SEAM_SMOOTH) {
-            best = r;
+        if (!(seam > SEAM_SMOOTH * side)) {
+            start = r;
             break;
         }
-        if (ratio < best_ratio)
-            best = r, best_ratio = ratio;
     }
     free(step);
-    return best;
+    return start;
 }
+
+/* Trials of a periodic drive: at most this many from the period's own start,
+ * two more from each start the seam moves the loop to, this many in all. */
+#define DRIVE_TRIALS 3
+#define DRIVE_TRIALS_MAX 5
 
 /* Scales a periodic drive on a trial run: wave, a sway force whose
  * quasi-static deflection is strength * height; pat, a finger's push over a
@@ -1539,9 +1542,9 @@ static int loop_start(int n, int nf, const double *x, const double *y, double sc
  * fall), is then the strength asked.
  * A body whose sway is far from linear in the drive (a flag on a thin pole
  * swayed 3.6 times the strength on the first trial, and 1.8 times once scaled)
- * is tried again while a trial is more than 20 % off, three times at most,
- * each new drive set by the power law of sway in drive that fits the last two
- * trials. */
+ * is tried again while a trial is more than 10 % off (DRIVE_TRIALS), each new
+ * drive set by the power law of sway in drive that fits the last two trials
+ * from the same start frame (loop_start). */
 static void scale_drive(impulse_run *run, softbody *sb, double wn)
 {
     double s = run->def.strength, dt = run->step_dt;
@@ -1555,22 +1558,26 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         }
     run->t_press = fmin(0.2, period / 3.0);
     run->gain = run->def.kind == IMPULSE_WAVE ? s : wn * wn;
-    /* the pose a period started from; the frames of the period measured */
+    run->period_start = 0;
+    /* the pose a period started from; the frames of the period measured
+     * (without room for them, measured as they pass, from the period's start) */
     double *rx = malloc(2 * (size_t)n * sizeof *rx), *fr = nf > 0 ? malloc(2 * (size_t)nf * n * sizeof *fr) : NULL;
-    if (!rx || (nf > 0 && !fr)) {
-        free(rx);
+    if (!rx) {
+        free(fr);
         return;
     }
+    if (!fr)
+        nf = 0;
     /* without a cap (the parts of a stamp, stagger.c): the longer of 3 s
      * and 4 periods, less the one measured */
     int max_periods = run->warm_cap > 0 ? run->warm_cap : (int)ceil(fmax(3.0, 4.0 * period) / period) - 1;
     double scale = run->period_scale > 0.0 ? run->period_scale : 1.0;
     double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
-    /* three trials, two more when the loop's start moves; the trials measured from the start now */
-    int last_trial = 2, measured = 0, home_warm = 0, settled = 0;
-    double home_gain = 0.0; /* the drive measured from the period's own start, kept in case */
-    run->period_start = 0;
-    for (int trial = 0; trial < 5; trial++) {
+    /* the trials from the start now; the drive kept in case a start moved to
+     * does not settle: the last that did, or the period's own start's */
+    int last_trial = DRIVE_TRIALS - 1, measured = 0, settled = 0, kept_start = -1, kept_warm = 0;
+    double kept_gain = 0.0;
+    for (int trial = 0; trial < DRIVE_TRIALS_MAX; trial++) {
         /* the steady state: whole periods until one ends within 0.025
          * canvas px of where the one before it ended, run->warm_cap at
          * most; the clip films the period after as many (a flag on a thin
@@ -1630,24 +1637,27 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         settled = fabs(log(g)) < log(1.1);
         if (!settled && trial < last_trial)
             continue;
+        if (settled || run->period_start == 0) {
+            kept_start = run->period_start;
+            kept_gain = run->gain;
+            kept_warm = run->warm_periods;
+        }
         /* the loop starts where the seam is smooth; when that moved, the
          * strength is measured again from there, as the clip shows it (peaks
          * from another start fit no power law with these) */
-        int r = nf > 0 ? loop_start(n, nf, fr, fr + (size_t)nf * n, scale, run->period_start) : 0;
-        if (r == run->period_start || trial == 4)
+        int r = nf > 0 ? loop_start(n, nf, fr, fr + (size_t)nf * n, run->period_start) : 0;
+        if (r == run->period_start || trial == DRIVE_TRIALS_MAX - 1)
             break;
         run->period_start = r;
-        last_trial = 4;
+        last_trial = trial + 2 < DRIVE_TRIALS_MAX - 1 ? trial + 2 : DRIVE_TRIALS_MAX - 1;
         measured = settled = 0;
-        home_gain = run->gain;
-        home_warm = run->warm_periods;
     }
-    /* a body whose pat no longer settled from the new start (a flag on a
-     * thin pole swung twice as far as asked) starts where the drive does */
-    if (run->period_start > 0 && !settled) {
-        run->period_start = 0;
-        run->gain = home_gain;
-        run->warm_periods = home_warm;
+    /* a drive that did not settle from the start it moved to (a flag on a
+     * thin pole swung twice as far as asked) is the one kept */
+    if (!settled && kept_start >= 0) {
+        run->period_start = kept_start;
+        run->gain = kept_gain;
+        run->warm_periods = kept_warm;
     }
     free(rx);
     free(fr);

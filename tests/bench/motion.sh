@@ -42,7 +42,8 @@ impulses="squash stretch poke shake twist jump drop wave pat"
 free="squash stretch poke shake twist"
 strong="--volume 0.8"
 "$poyo" --list-impulses | awk 'NR > 1 { print $1, $2 }' >"$work/strengths"
-largest() { "$poyo" --list-impulses | awk -v i="$1" '$1 == i { print $3 }'; }
+largest_squash=$("$poyo" --list-impulses | awk '$1 == "squash" { print $3 }')
+largest_stretch=$("$poyo" --list-impulses | awk '$1 == "stretch" { print $3 }')
 
 # one job per impulse and input: frames, then the figures; the in-place
 # impulses once more on a free body (--anchor none, rows named IMPULSE/free),
@@ -55,9 +56,9 @@ done >"$work/jobs"
 for imp in $free; do
     for f in "$work"/in/*.png; do echo "$imp $f free"; done
 done >>"$work/jobs"
-for f in "$work"/in/*.png; do echo "squash $f max $(largest squash)"; done >>"$work/jobs"
-for f in "$work"/in/*.png; do echo "stretch $f max $(largest stretch)"; done >>"$work/jobs"
-for f in "$work"/in/*.png; do echo "stretch $f maxfree $(largest stretch)"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "squash $f max $largest_squash"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "stretch $f max $largest_stretch"; done >>"$work/jobs"
+for f in "$work"/in/*.png; do echo "stretch $f maxfree $largest_stretch"; done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
 echo "motion: $nclips clips (9 impulses, 5 on a free body, a strong squash and a strong stretch, held and free, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
 t0=$(date +%s)

@@ -40,6 +40,7 @@ holds() {
 }
 
 strength_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $2 }'; }
+largest_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $3 }'; }
 
 for img in 1f600.png 1f431.png; do
     for imp in squash stretch poke shake twist jump drop wave pat; do
@@ -407,7 +408,7 @@ test_expect_success 'a free body stretched at the top of the range, at --volume 
 
 test_expect_success 'a squash at its largest strength, at --volume 0.8, keeps its area within 5 %, whole and as deep as asked' '
     # kept to the cells'"'"' plain area, the cat lost 5.4 % of its picture under the palm
-    s=$("$POYO" --list-impulses | awk '"'"'$1 == "squash" { print $3 }'"'"') &&
+    s=$(largest_of squash) &&
     for img in 1f431.png 1f600.png 1f34c.png; do
         measure $img squash --strength $s --volume 0.8 &&
         holds "$img" "parts_changed == 0 && holes_new == 0 && area_dev <= 0.05 &&
@@ -418,7 +419,7 @@ test_expect_success 'a squash at its largest strength, at --volume 0.8, keeps it
 
 test_expect_success 'a flag squashed at its largest strength keeps its thin pole whole at any --volume' '
     # at 0.4 the pole pinched apart at --volume 0 and 0.3
-    s=$("$POYO" --list-impulses | awk '"'"'$1 == "squash" { print $3 }'"'"') &&
+    s=$(largest_of squash) &&
     for v in 0 0.3 0.8; do
         measure 1f6a9.png squash --strength $s --volume $v &&
         holds "--volume $v" "parts_changed == 0 && holes_new == 0" ||
