@@ -743,6 +743,13 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
  * stamp, whose default grows with its width, eases back. */
 #define EASE_BACK_FROM 2.0
 
+/* The share of its press a hand eases back by before it lets go: 0 up to
+ * EASE_BACK_FROM times the default, then what brings it back to that depth. */
+static double ease_back_share(const impulse_run *run)
+{
+    return fmax(0.0, 1.0 - EASE_BACK_FROM * run->info->strength / run->def.strength);
+}
+
 /* The handles of a one-shot impulse and how they move. */
 /* How long a one-shot impulse presses, holds and lets go. */
 static void press_timing(impulse_run *run)
@@ -780,7 +787,7 @@ static void press_timing(impulse_run *run)
      * go (back), and on a free body how long it draws back before it rolls
      * off (t_draw) */
     int kind = run->def.kind, palm = kind == IMPULSE_SQUASH || kind == IMPULSE_STRETCH;
-    double ease = fmax(0.0, 1.0 - EASE_BACK_FROM * run->info->strength / run->def.strength);
+    double ease = ease_back_share(run);
     run->t_lift = run->t_draw = run->back = 0.0;
     if (kind == IMPULSE_POKE && run->free) {
         /* the finger draws back with the body to half its depth, then rolls
@@ -1413,7 +1420,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
      * found its wobble in the rim of a teddy bear's ears, three times softer
      * than its body's, and its calibrated body shook at twice the rate asked;
      * a free twist reached 0.85 of its strength on 14 stamps instead of 6 */
-    int deep = run->def.strength > EASE_BACK_FROM * run->info->strength;
+    int deep = ease_back_share(run) > 0.0; /* pressed past EASE_BACK_FROM times the default */
     softbody_keep_picture_area(sb, run->def.kind == IMPULSE_POKE                           ? POKE_CELL_FLOOR
                                    : run->def.kind == IMPULSE_SQUASH && (run->free || deep) ? SQUASH_CELL_FLOOR
                                    : run->def.kind == IMPULSE_STRETCH                       ? STRETCH_CELL_FLOOR
