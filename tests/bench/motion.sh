@@ -41,9 +41,10 @@ ln -sf "$data/2757-wide.png" "$work/in/wide-2757.png"
 impulses="squash stretch poke shake twist jump drop wave pat"
 free="squash stretch poke shake twist"
 strong="--volume 0.8"
-"$poyo" --list-impulses | awk 'NR > 1 { print $1, $2 }' >"$work/strengths"
-largest_squash=$("$poyo" --list-impulses | awk '$1 == "squash" { print $3 }')
-largest_stretch=$("$poyo" --list-impulses | awk '$1 == "stretch" { print $3 }')
+# each impulse's default and largest strength
+"$poyo" --list-impulses | awk 'NR > 1 { print $1, $2, $3 }' >"$work/strengths"
+largest_squash=$(awk '$1 == "squash" { print $3 }' "$work/strengths")
+largest_stretch=$(awk '$1 == "stretch" { print $3 }' "$work/strengths")
 
 # one job per impulse and input: frames, then the figures; the in-place
 # impulses once more on a free body (--anchor none, rows named IMPULSE/free),
