@@ -1218,7 +1218,10 @@ static void press_start(impulse_run *run, softbody *sb)
 /* The kick point in image pixels and the kick's direction: --at in image
  * fractions (a default point outside the opaque box is taken in fractions of
  * the box instead, so a stamp with wide margins, a bar lying across the square,
- * is poked on its own top, not in the air); --angle, or towards the centre. */
+ * is poked on its own top, not in the air; a point asked for outside it is
+ * moved to the box's nearest point: a finger far off the stamp touched nothing,
+ * and a turn about a point ten images away swept the body across the canvas
+ * and tore it); --angle, or towards the centre. */
 static v2 kick_point(impulse_run *run, const impulse_def *def, const lattice *lat, int iw, int ih, v2 *dir)
 {
     double cx = 0.5 * (lat->bx0 + lat->bx1), cy = 0.5 * (lat->by0 + lat->by1);
@@ -1227,6 +1230,7 @@ static v2 kick_point(impulse_run *run, const impulse_def *def, const lattice *la
     opaque_box(lat, b);
     if (isnan(def->at.x) && (at.x < b[0] || at.x > b[2] || at.y < b[1] || at.y > b[3]))
         at = v2_make(b[0] + run->def.at.x * (b[2] - b[0]), b[1] + run->def.at.y * (b[3] - b[1]));
+    at = v2_make(fmin(fmax(at.x, b[0]), b[2]), fmin(fmax(at.y, b[1]), b[3]));
     if (isnan(run->def.angle)) {
         *dir = v2_normalize(v2_sub(v2_make(cx, cy), at));
         if (v2_len2(*dir) == 0.0)

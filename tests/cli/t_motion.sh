@@ -463,4 +463,14 @@ test_expect_success 'a slow body jumps and drops as high as asked and lands whol
     holds "jump --hz 0.3" "parts_changed == 0 && holes_new == 0"
 '
 
+test_expect_success 'a kick point off the stamp is its box'"'"'s nearest point: a finger there pokes the edge, a twist turns about it whole' '
+    # a finger ten images away touched nothing (the shape had "no free part
+    # that can wobble"), and a turn about that point swept the face across
+    # the canvas and opened 3 holes
+    measure 1f600.png poke --at -10,-10 &&
+    holds "poke --at -10,-10" "parts_changed == 0 && holes_new == 0 && peak_d_rel >= 0.06" &&
+    measure 1f600.png twist --at -10,-10 &&
+    holds "twist --at -10,-10" "parts_changed == 0 && holes_new == 0 && in_canvas == 1"
+'
+
 test_done
