@@ -750,6 +750,27 @@ static double ease_back_share(const impulse_run *run)
     return fmax(0.0, 1.0 - EASE_BACK_FROM * run->info->strength / run->def.strength);
 }
 
+/* The --hz the impulses' timings and their gravity are set for (the
+ * default). A slower body takes its kicks as slowly as it moves: a press, a
+ * hold and a let-go take TEMPO_HZ / hz times as long (but a jump's, see
+ * tempo_slowness), and a jump's or a drop's gravity shrinks by that
+ * ratio's square, so the body sags and squashes at the landing as much as
+ * at TEMPO_HZ. */
+#define TEMPO_HZ 3.0
+/* Gravity of a jump or a drop on a body of TEMPO_HZ or faster, body heights
+ * per second squared: standing, it sags 3.4 % of its height (g / (2 pi hz)^2). */
+#define FLOOR_GRAVITY 12.0
+
+/* How many times slower than at TEMPO_HZ a body of the --hz asked moves: at
+ * least 1. Under the full gravity, a body of --hz 1 sagged 30 % of its height:
+ * landing flattened a face to half its height and tore a balloon off its
+ * string. Pressed at full speed, a squash at --hz 1 lost more than 5 % of its
+ * area on 18 of 65 stamps (at 0.5, 3 tore or opened holes), a palm going down
+ * faster than the body could follow; pressed as slowly as it moves, 8 (and at
+ * 0.5, none). A jump's crouch and leap keep their times: slowed, at --hz 0.5
+ * it had not left the floor by the longest default clip's end. */
+static double tempo_slowness(const softbody *sb) { return fmax(1.0, TEMPO_HZ / softbody_get_def(sb)->hz); }
+
 /* The handles of a one-shot impulse and how they move. */
 /* How long a one-shot impulse presses, holds and lets go. */
 static void press_timing(impulse_run *run)
@@ -1070,6 +1091,13 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         break;
     }
 #undef from_anchor
+    if (run->def.kind != IMPULSE_JUMP) {
+        double slow = tempo_slowness(run->sb);
+        run->t_press *= slow;
+        run->t_hold *= slow;
+        run->t_lift *= slow;
+        run->t_draw *= slow;
+    }
 }
 
 /* The turn of the best affine map of the displacement over the opaque
@@ -1307,15 +1335,6 @@ static void kick_shape(impulse_run *run, const softbody_nodes *nd, const lattice
     }
 }
 
-/* Gravity of a jump or a drop, body heights per second squared, on a body
- * whose main wobble is FLOOR_GRAVITY_HZ or faster: standing, it sags 3.4 % of
- * its height (g / (2 pi hz)^2). A slower body gets a gravity that slows with
- * it as hz^2, so that it sags, and squashes at the landing, as much as that
- * one: at --hz 1 under the full gravity it sagged 30 %, and landing flattened
- * a face to half its height and tore a balloon off its string. */
-#define FLOOR_GRAVITY 12.0
-#define FLOOR_GRAVITY_HZ 3.0
-
 /* A floor under the body at its rest bottom, and gravity. */
 static void set_floor(impulse_run *run, softbody *sb, double bottom, double size)
 {
@@ -1323,8 +1342,8 @@ static void set_floor(impulse_run *run, softbody *sb, double bottom, double size
     run->floor_y = bottom;
     run->restitution = 0.15;
     run->friction = 1.0;
-    double slow = fmin(1.0, softbody_get_def(sb)->hz / FLOOR_GRAVITY_HZ);
-    run->gravity = FLOOR_GRAVITY * size * slow * slow;
+    double slow = tempo_slowness(sb);
+    run->gravity = FLOOR_GRAVITY * size / (slow * slow);
     softbody_set_gravity(sb, 0.0, run->gravity);
     softbody_set_collide(sb, body_collide, run);
 }
