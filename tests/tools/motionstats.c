@@ -18,7 +18,8 @@
  *     --periodic        seam_ratio against the two steps beside the seam
  *     --landing         area_dev_landing for any impulse (always for jump and drop)
  *     --exact "OPTS"    the poyo options the frames were made with (-s -i --strength --at
- *                       --angle --anchor --fps --hz --damping --volume --grid), with --input:
+ *                       --angle --anchor --fps --hz --damping --volume --grid --rate --drag
+ *                       --outline --substeps), with --input:
  *                       F is taken from the render grid of the same clip simulated again,
  *                       and flow_error says how far the frame-only estimate is from it
  *     --json            one JSON object instead (nan and inf as null)
@@ -1326,7 +1327,8 @@ static double fps_from_sidecar(const char *dir, int n, double fps)
 }
 
 /* Sets def from the poyo options in args (-s, -i, --strength, --at, --angle,
- * --anchor, --fps, --hz, --damping, --volume, --grid); 0 on an option it does not know. */
+ * --anchor, --fps, --hz, --damping, --volume, --grid, --rate, --drag,
+ * --outline, --substeps); 0 on an option it does not know. */
 static int exact_def(const char *args, animate_def *d)
 {
     char buf[1024];
@@ -1365,6 +1367,14 @@ static int exact_def(const char *args, animate_def *d)
             d->body.volume = atof(v);
         else if (!strcmp(k, "--grid"))
             d->grid = atoi(v);
+        else if (!strcmp(k, "--rate"))
+            d->impulse.rate = atof(v);
+        else if (!strcmp(k, "--drag"))
+            d->body.drag = atof(v);
+        else if (!strcmp(k, "--outline") || !strcmp(k, "--outline-stiffness"))
+            d->body.outline = atof(v);
+        else if (!strcmp(k, "--substeps"))
+            d->body.substeps = atoi(v);
         else
             return 0;
     }
@@ -1449,7 +1459,7 @@ static float *exact_flow(const opts *o, const clip *c)
 {
     animate_def d = animate_default_def();
     if (!o->input || !exact_def(o->exact, &d)) {
-        fail("--exact", "needs --input and poyo options it knows (-s -i --strength --at --angle --anchor --fps --hz --damping --volume --grid)");
+        fail("--exact", "needs --input and poyo options it knows (-s -i --strength --at --angle --anchor --fps --hz --damping --volume --grid --rate --drag --outline --substeps)");
         return NULL;
     }
     image im = { 0 };
