@@ -255,7 +255,7 @@ static int preset_allows(run_opts *o, int duration_set, int bytes_set)
                            ad->max_duration, 0.0, o->loop_set ? ad->loop : -1, bytes_set ? o->max_bytes : 0 };
     const impulse_info *in = impulse_get_info(ad->impulse.kind);
     if (in && in->periodic) {
-        double rate = isnan(ad->impulse.rate) ? in->rate : ad->impulse.rate;
+        double rate = isnan(ad->impulse.rate) ? impulse_default_rate(in, ad->body.hz) : ad->impulse.rate;
         long period = rate > 0.0 ? lround(ad->fps / rate) : 2;
         req.period = (period < 2 ? 2 : period) / ad->fps;
     }

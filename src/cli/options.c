@@ -153,7 +153,7 @@ static const cli_opt animate_opts[] = {
     { .id = OPT_ANGLE, .kind = CLI_DOUBLE, .name = "angle", .arg = "DEG", .ranged = 1, .min = -IMPULSE_ANGLE_MAX,
       .max = IMPULSE_ANGLE_MAX, .unit = "degrees", .help = "direction, clockwise from right" },
     { .id = OPT_RATE, .kind = CLI_DOUBLE, .name = "rate", .arg = "HZ", .ranged = 1, .min = IMPULSE_RATE_MIN,
-      .max = IMPULSE_RATE_MAX, .unit = "Hz", .help = "repeats per second of wave and pat" },
+      .max = IMPULSE_RATE_MAX, .unit = "Hz", .help = "repeats per second of wave and pat, at most --hz (default per impulse, slower below --hz 3)" },
     { .id = OPT_LIST_IMPULSES, .kind = CLI_FLAG, .name = "list-impulses",
       .help = "list the impulses with their parameters and defaults" },
     HEADING("\nBody:"),

@@ -52,7 +52,7 @@ poyo_status animate_check_def(const animate_def *d, poyo_error *err)
     if (st != POYO_OK)
         return st;
     impulse_def imp = d->impulse;
-    return impulse_resolve(&imp, err);
+    return impulse_resolve(&imp, d->body.hz, err);
 }
 
 void motion_free(motion *m)
@@ -344,7 +344,7 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     int W = def->width ? def->width : src->w, H = def->height ? def->height : src->h;
     const impulse_info *info = impulse_get_info(def->impulse.kind);
     impulse_def imp = def->impulse;
-    if (impulse_resolve(&imp, err) != POYO_OK) {
+    if (impulse_resolve(&imp, def->body.hz, err) != POYO_OK) {
         motion_free(m);
         return POYO_ERR_USAGE;
     }

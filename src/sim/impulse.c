@@ -142,7 +142,36 @@ impulse_def impulse_default_def(void)
     return d;
 }
 
-poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
+/* The --hz the impulses' timings and their gravity are set for (the
+ * default). A slower body takes its kicks as slowly as it moves: a press, a
+ * hold and a let-go take TEMPO_HZ / hz times as long (but a jump's, see
+ * tempo_slowness), and a jump's or a drop's gravity shrinks by that
+ * ratio's square, so the body sags and squashes at the landing as much as
+ * at TEMPO_HZ. */
+#define TEMPO_HZ 3.0
+/* Gravity of a jump or a drop on a body of TEMPO_HZ or faster, body heights
+ * per second squared: standing, it sags 3.4 % of its height (g / (2 pi hz)^2). */
+#define FLOOR_GRAVITY 12.0
+
+/* How many times slower than at TEMPO_HZ a body of the --hz asked moves: at
+ * least 1. Under the full gravity, a body of --hz 1 sagged 30 % of its height:
+ * landing flattened a face to half its height and tore a balloon off its
+ * string. Pressed at full speed, a squash at --hz 1 lost more than 5 % of its
+ * area on 18 of 65 stamps (at 0.5, 3 tore or opened holes), a palm going down
+ * faster than the body could follow; pressed as slowly as it moves, 8 (and at
+ * 0.5, none). A jump's crouch and leap keep their times: slowed, at --hz 0.5
+ * it had not left the floor by the longest default clip's end. A wave or a
+ * pat repeats as much more slowly when no --rate is asked: at 1.5 Hz, a pat
+ * on a body of --hz 0.3 tore a bar lying across the square in two. */
+static double slowness(double hz) { return fmax(1.0, TEMPO_HZ / hz); }
+static double tempo_slowness(const softbody *sb) { return slowness(softbody_get_def(sb)->hz); }
+
+double impulse_default_rate(const impulse_info *info, double hz)
+{
+    return fmax(IMPULSE_RATE_MIN, info->rate / slowness(hz));
+}
+
+poyo_status impulse_resolve(impulse_def *d, double hz, poyo_error *err)
 {
     const impulse_info *info = impulse_get_info(d->kind);
     if (!info)
@@ -166,10 +195,17 @@ poyo_status impulse_resolve(impulse_def *d, poyo_error *err)
     /* a rate is checked where it matters and where it was given for nothing */
     if (!isnan(d->rate) || info->periodic) {
         if (isnan(d->rate))
-            d->rate = info->rate;
+            d->rate = impulse_default_rate(info, hz);
         if (!(d->rate >= IMPULSE_RATE_MIN && d->rate <= IMPULSE_RATE_MAX))
             return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be %g to %g Hz, not %g", IMPULSE_RATE_MIN,
                              IMPULSE_RATE_MAX, d->rate);
+        /* driven faster than it wobbles, a body is pumped until it tears:
+         * at --hz 3, a pat at 4 Hz tore 1 of 67 stamps and at 6 Hz a
+         * balloon off its string; at 3 Hz, none */
+        if (info->periodic && d->rate > hz)
+            return poyo_fail(err, POYO_ERR_USAGE,
+                             "--rate: must be at most --hz (%g) for %s (faster, the body is pumped until it tears), not %g",
+                             hz, info->name, d->rate);
     }
     return POYO_OK;
 }
@@ -749,27 +785,6 @@ static double ease_back_share(const impulse_run *run)
 {
     return fmax(0.0, 1.0 - EASE_BACK_FROM * run->info->strength / run->def.strength);
 }
-
-/* The --hz the impulses' timings and their gravity are set for (the
- * default). A slower body takes its kicks as slowly as it moves: a press, a
- * hold and a let-go take TEMPO_HZ / hz times as long (but a jump's, see
- * tempo_slowness), and a jump's or a drop's gravity shrinks by that
- * ratio's square, so the body sags and squashes at the landing as much as
- * at TEMPO_HZ. */
-#define TEMPO_HZ 3.0
-/* Gravity of a jump or a drop on a body of TEMPO_HZ or faster, body heights
- * per second squared: standing, it sags 3.4 % of its height (g / (2 pi hz)^2). */
-#define FLOOR_GRAVITY 12.0
-
-/* How many times slower than at TEMPO_HZ a body of the --hz asked moves: at
- * least 1. Under the full gravity, a body of --hz 1 sagged 30 % of its height:
- * landing flattened a face to half its height and tore a balloon off its
- * string. Pressed at full speed, a squash at --hz 1 lost more than 5 % of its
- * area on 18 of 65 stamps (at 0.5, 3 tore or opened holes), a palm going down
- * faster than the body could follow; pressed as slowly as it moves, 8 (and at
- * 0.5, none). A jump's crouch and leap keep their times: slowed, at --hz 0.5
- * it had not left the floor by the longest default clip's end. */
-static double tempo_slowness(const softbody *sb) { return fmax(1.0, TEMPO_HZ / softbody_get_def(sb)->hz); }
 
 /* The handles of a one-shot impulse and how they move. */
 /* How long a one-shot impulse presses, holds and lets go. */
@@ -1378,7 +1393,7 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
 {
     memset(run, 0, sizeof *run);
     run->def = *def;
-    poyo_status st = impulse_resolve(&run->def, err);
+    poyo_status st = impulse_resolve(&run->def, softbody_get_def(sb)->hz, err);
     if (st != POYO_OK)
         return st;
     run->info = impulse_get_info(run->def.kind);

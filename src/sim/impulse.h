@@ -54,8 +54,13 @@ typedef struct impulse_def {
 
 /* squash with every parameter at its default. */
 impulse_def impulse_default_def(void);
-/* Fills the NAN fields with the kind's defaults and checks ranges. */
-poyo_status impulse_resolve(impulse_def *def, poyo_error *err);
+/* Fills the NAN fields with the kind's defaults and checks ranges, for a
+ * body whose main wobble is hz (a periodic drive's default rate slows with a
+ * body slower than the default, and no rate may pass hz). */
+poyo_status impulse_resolve(impulse_def *def, double hz, poyo_error *err);
+/* The rate a periodic impulse repeats at when none is asked, on a body of hz:
+ * its own, slowed as the body is below the default --hz. */
+double impulse_default_rate(const impulse_info *info, double hz);
 /* The strength an impulse takes on lat's stamp when none is asked: the
  * impulse's default, which for a sway or a travel (wide_grows) on a stamp
  * wider than tall grows with the square root of width over height (of the

@@ -28,6 +28,8 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --size 0 x.png 2>err && expect_line err "poyo: --size: must be 1 to 4096 pixels per side, not 0" &&
     expect_exit 2 $POYO --impulse wobble x.png 2>err && expect_line err "poyo: --impulse: unknown impulse '"'"'wobble'"'"' (see poyo --list-impulses)" &&
     expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.38 for squash (beyond that the body folds over itself or tears), not 5" &&
+    expect_exit 2 $POYO -i pat --rate 4 x.png 2>err && expect_line err "poyo: --rate: must be at most --hz (3) for pat (faster, the body is pumped until it tears), not 4" &&
+    expect_exit 2 $POYO -i wave --hz 1 --rate 1.2 x.png 2>err && expect_line err "poyo: --rate: must be at most --hz (1) for wave (faster, the body is pumped until it tears), not 1.2" &&
     expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
     expect_exit 2 $POYO --lossy-gif 256 x.png 2>err && expect_line err "poyo: --lossy-gif: must be 0 to 255, not 256" &&
     expect_exit 2 $POYO --preset myspace x.png 2>err && grep -q "^poyo: --preset: unknown preset '"'"'myspace'"'"' (one of slack, " err &&
@@ -265,7 +267,7 @@ test_expect_success 'other formats by extension, frames and sprite sheets' '
     grep -q "\"frame_count\": $n" sheet.json && grep -q "\"duration\": 40" sheet.json &&
     expect_no_file stamp.gif &&
     # a shorter clip over them with -f: no frame of the longer clip is left to play on
-    $POYO stamp.png -i wave --rate 5 --frames fr -f -q -o w5.gif &&
+    $POYO stamp.png -i wave --hz 5 --rate 5 --frames fr -f -q -o w5.gif &&
     [ "$(ls fr | wc -l)" -eq 5 ] && [ -f fr/frame_0004.png ] && [ "$n" -gt 5 ]
 '
 

@@ -463,6 +463,19 @@ test_expect_success 'a slow body jumps and drops as high as asked and lands whol
     holds "jump --hz 0.3" "parts_changed == 0 && holes_new == 0"
 '
 
+test_expect_success 'a slow body is patted and waved as slowly as it moves, and stays whole' '
+    # patted at 1.5 Hz, a bar lying across the square on a body of --hz 0.3
+    # tore in two (in 6 frames), and the exclamation mark standing up on one
+    # of --hz 0.2 (in 9); now the pats come at 0.15 and 0.1 Hz, loops of 167
+    # and 250 frames
+    measure 2757-wide.png pat --hz 0.3 &&
+    holds "pat --hz 0.3" "parts_changed == 0 && holes_new == 0 && frames == 167" &&
+    measure 2757.png pat --hz 0.2 &&
+    holds "pat --hz 0.2" "parts_changed == 0 && holes_new == 0 && frames == 250" &&
+    measure 1f388.png wave --hz 0.5 &&
+    holds "wave --hz 0.5" "parts_changed == 0 && holes_new == 0 && frames == 125"
+'
+
 test_expect_success 'a slow body is squashed as slowly as it moves: as deep as asked, its area kept, whole' '
     # pressed as fast as a body of --hz 3, the party popper at --hz 0.5 lost
     # 5.9 % of its area and opened 2 holes
