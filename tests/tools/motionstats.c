@@ -19,7 +19,7 @@
  *     --landing         area_dev_landing for any impulse (always for jump and drop)
  *     --exact "OPTS"    the poyo options the frames were made with (-s -i --strength --at
  *                       --angle --anchor --fps --hz --damping --volume --grid --rate --drag
- *                       --outline --substeps), with --input:
+ *                       --outline --substeps --duration), with --input:
  *                       F is taken from the render grid of the same clip simulated again,
  *                       and flow_error says how far the frame-only estimate is from it
  *     --json            one JSON object instead (nan and inf as null)
@@ -1328,7 +1328,7 @@ static double fps_from_sidecar(const char *dir, int n, double fps)
 
 /* Sets def from the poyo options in args (-s, -i, --strength, --at, --angle,
  * --anchor, --fps, --hz, --damping, --volume, --grid, --rate, --drag,
- * --outline, --substeps); 0 on an option it does not know. */
+ * --outline, --substeps, --duration); 0 on an option it does not know. */
 static int exact_def(const char *args, animate_def *d)
 {
     char buf[1024];
@@ -1375,6 +1375,8 @@ static int exact_def(const char *args, animate_def *d)
             d->body.outline = atof(v);
         else if (!strcmp(k, "--substeps"))
             d->body.substeps = atoi(v);
+        else if (!strcmp(k, "--duration"))
+            d->duration = atof(v);
         else
             return 0;
     }
@@ -1459,7 +1461,7 @@ static float *exact_flow(const opts *o, const clip *c)
 {
     animate_def d = animate_default_def();
     if (!o->input || !exact_def(o->exact, &d)) {
-        fail("--exact", "needs --input and poyo options it knows (-s -i --strength --at --angle --anchor --fps --hz --damping --volume --grid --rate --drag --outline --substeps)");
+        fail("--exact", "needs --input and poyo options it knows (-s -i --strength --at --angle --anchor --fps --hz --damping --volume --grid --rate --drag --outline --substeps --duration)");
         return NULL;
     }
     image im = { 0 };
@@ -1705,6 +1707,11 @@ static void kick_point(const opts *o, basis *b, const double in_box[4], const in
         /* with the input known, the point relative to the input's opaque box
          * is the same in frame 0's */
         double px = atx * in_size[0], py = aty * in_size[1];
+        /* a point asked for off the box is its nearest point, as in poyo */
+        if (o->have_at) {
+            px = fmin(fmax(px, in_box[0]), in_box[2]);
+            py = fmin(fmax(py, in_box[1]), in_box[3]);
+        }
         int inside = px >= in_box[0] && px <= in_box[2] && py >= in_box[1] && py <= in_box[3];
         if (o->have_at || inside) {
             b->ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
