@@ -268,6 +268,13 @@ static int preset_allows(run_opts *o, int duration_set, int bytes_set)
             o->anim.max_duration = p->max_total_ms / 1000.0 / ad->loop;
         return 1;
     }
+    /* a period too long that no --rate asked for: the default rate slowed with --hz */
+    if (opt && strcmp(opt, "--rate") == 0 && isnan(ad->impulse.rate) && in && in->periodic &&
+        impulse_default_rate(in, ad->body.hz) < in->rate) {
+        cli_error("--hz", "%s (on a body under --hz %g a %s repeats more slowly; give --rate)", v.text,
+                  SOFTBODY_HZ_DEFAULT, in->name);
+        return 0;
+    }
     cli_error(opt, "%s", v.text);
     return 0;
 }

@@ -145,10 +145,10 @@ impulse_def impulse_default_def(void)
 /* The --hz the impulses' timings and their gravity are set for (the
  * default). A slower body takes its kicks as slowly as it moves: a press, a
  * hold and a let-go take TEMPO_HZ / hz times as long (but a jump's, see
- * tempo_slowness), and a jump's or a drop's gravity shrinks by that
+ * setup_press), and a jump's or a drop's gravity shrinks by that
  * ratio's square, so the body sags and squashes at the landing as much as
  * at TEMPO_HZ. */
-#define TEMPO_HZ 3.0
+#define TEMPO_HZ SOFTBODY_HZ_DEFAULT
 /* Gravity of a jump or a drop on a body of TEMPO_HZ or faster, body heights
  * per second squared: standing, it sags 3.4 % of its height (g / (2 pi hz)^2). */
 #define FLOOR_GRAVITY 12.0
@@ -158,8 +158,8 @@ impulse_def impulse_default_def(void)
  * landing flattened a face to half its height and tore a balloon off its
  * string. Pressed at full speed, a squash at --hz 1 lost more than 5 % of its
  * area on 18 of 65 stamps (at 0.5, 3 tore or opened holes), a palm going down
- * faster than the body could follow; pressed as slowly as it moves, 8 (and at
- * 0.5, none). A jump's crouch and leap keep their times: slowed, at --hz 0.5
+ * faster than the body could follow; pressed as slowly as it moves, 8 of 65
+ * still do (and at 0.5, none tears). A jump's crouch and leap keep their times: slowed, at --hz 0.5
  * it had not left the floor by the longest default clip's end. A wave or a
  * pat repeats as much more slowly when no --rate is asked: at 1.5 Hz, a pat
  * on a body of --hz 0.3 tore a bar lying across the square in two. */
@@ -200,8 +200,8 @@ poyo_status impulse_resolve(impulse_def *d, double hz, poyo_error *err)
             return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be %g to %g Hz, not %g", IMPULSE_RATE_MIN,
                              IMPULSE_RATE_MAX, d->rate);
         /* driven faster than it wobbles, a body is pumped until it tears:
-         * at --hz 3, a pat at 4 Hz tore 1 of 67 stamps and at 6 Hz a
-         * balloon off its string; at 3 Hz, none */
+         * at --hz 3, a pat at 4 Hz tore 1 of 67 stamps and at 6 Hz tore
+         * a balloon off its string; at 3 Hz, none */
         if (info->periodic && d->rate > hz)
             return poyo_fail(err, POYO_ERR_USAGE,
                              "--rate: must be at most --hz (%g) for %s (faster, the body is pumped until it tears), not %g",
@@ -1695,7 +1695,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         double g = fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
         prev_peak = peak;
         prev_gain = run->gain;
-        g = fmin(run->gain * g, gain_max) / run->gain;
+        if (run->gain * g > gain_max) /* capped: settled where it is */
+            g = gain_max / run->gain;
         run->gain *= g;
         measured++;
         settled = fabs(log(g)) < log(1.1);

@@ -69,7 +69,7 @@ static double body_area(const softbody *sb, const double *x, const double *y, do
 softbody_def softbody_default_def(void)
 {
     softbody_def d;
-    d.hz = 3.0;
+    d.hz = SOFTBODY_HZ_DEFAULT;
     d.damping = 0.1;
     d.volume = 0.3;
     d.drag = 0.0;

@@ -21,6 +21,7 @@ typedef enum anchor_kind { ANCHOR_NONE = 0, ANCHOR_BOTTOM, ANCHOR_TOP } anchor_k
 /* The other ranges of softbody_def (each from 0 unless a _MIN says otherwise). */
 #define SOFTBODY_HZ_MIN 0.1
 #define SOFTBODY_HZ_MAX 20.0
+#define SOFTBODY_HZ_DEFAULT 3.0 /* the main wobble the impulses are timed for */
 #define SOFTBODY_DAMPING_MAX 1.0
 #define SOFTBODY_DRAG_MAX 100.0
 #define SOFTBODY_OUTLINE_MAX 1.0

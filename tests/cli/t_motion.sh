@@ -458,7 +458,8 @@ test_expect_success 'a slow body jumps and drops as high as asked and lands whol
             exit 1
         done
     done &&
-    # slower still, the clip ends before the body settles, but it stays whole
+    # slower still, the clip ends before the body lands (--duration gives it
+    # the time), but it stays whole
     measure 1f388.png jump --hz 0.3 &&
     holds "jump --hz 0.3" "parts_changed == 0 && holes_new == 0"
 '
@@ -499,7 +500,7 @@ test_expect_success 'a wave swayed up and down against the anchor stays whole' '
     # the drive trials pumped the sway force up to hundreds of times the one
     # asked: the party popper tore and lost a third of its area
     measure 1f389.png wave --angle 90 &&
-    holds "wave --angle 90" "parts_changed == 0 && holes_new == 0 && area_dev <= 0.1"
+    holds "wave --angle 90" "parts_changed == 0 && holes_new == 0 && area_dev <= 0.1 && peak_d_rel >= 0.03"
 '
 
 test_done
