@@ -200,7 +200,7 @@ poyo_status impulse_resolve(impulse_def *d, double hz, poyo_error *err)
             return poyo_fail(err, POYO_ERR_USAGE, "--rate: must be %g to %g Hz, not %g", IMPULSE_RATE_MIN,
                              IMPULSE_RATE_MAX, d->rate);
         /* driven faster than it wobbles, a body is pumped until it tears:
-         * at --hz 3, a pat at 4 Hz tore 1 of 67 stamps and at 6 Hz tore
+         * at --hz 3, a pat at 4 Hz tore 1 of 65 stamps and at 6 Hz tore
          * a balloon off its string; at 3 Hz, none */
         if (info->periodic && d->rate > hz)
             return poyo_fail(err, POYO_ERR_USAGE,
@@ -1593,7 +1593,7 @@ static int loop_start(int n, int nf, const double *x, const double *y, int from)
  * sway is the strength asked. The Twemoji at half, one and two times the
  * default strength take at most 1.42 times it (the balloon 1f388); swayed up
  * and down (--angle 90), against the anchor, the trials pumped it up to 317
- * times, and 6 of 67 stamps tore, their area 34 to 95 % off; capped, none,
+ * times, and 6 of 65 stamps tore, their area 34 to 95 % off; capped, none,
  * each swaying less than asked instead. */
 #define WAVE_GAIN_MAX 4.0
 
