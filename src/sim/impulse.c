@@ -142,28 +142,28 @@ impulse_def impulse_default_def(void)
     return d;
 }
 
-/* The --hz the impulses' timings and their gravity are set for (the
- * default). A slower body takes its kicks as slowly as it moves: a press, a
- * hold and a let-go take TEMPO_HZ / hz times as long (but a jump's, see
- * setup_press), and a jump's or a drop's gravity shrinks by that
- * ratio's square, so the body sags and squashes at the landing as much as
- * at TEMPO_HZ. */
-#define TEMPO_HZ SOFTBODY_HZ_DEFAULT
-/* Gravity of a jump or a drop on a body of TEMPO_HZ or faster, body heights
- * per second squared: standing, it sags 3.4 % of its height (g / (2 pi hz)^2). */
+/* Gravity of a jump or a drop on a body of SOFTBODY_HZ_DEFAULT or faster,
+ * body heights per second squared: standing, it sags 3.4 % of its height
+ * (g / (2 pi hz)^2). */
 #define FLOOR_GRAVITY 12.0
 
-/* How many times slower than at TEMPO_HZ a body of the --hz asked moves: at
- * least 1. Under the full gravity, a body of --hz 1 sagged 30 % of its height:
- * landing flattened a face to half its height and tore a balloon off its
- * string. Pressed at full speed, a squash at --hz 1 lost more than 5 % of its
- * area on 18 of 65 stamps (at 0.5, 3 tore or opened holes), a palm going down
- * faster than the body could follow; pressed as slowly as it moves, 8 of 65
- * still do (and at 0.5, none tears). A jump's crouch and leap keep their times: slowed, at --hz 0.5
- * it had not left the floor by the longest default clip's end. A wave or a
- * pat repeats as much more slowly when no --rate is asked: at 1.5 Hz, a pat
- * on a body of --hz 0.3 tore a bar lying across the square in two. */
-static double slowness(double hz) { return fmax(1.0, TEMPO_HZ / hz); }
+/* How many times slower than at SOFTBODY_HZ_DEFAULT, the --hz the impulses'
+ * timings and gravity are set for, a body of the --hz asked moves: at least
+ * 1. A slower body takes its kicks as slowly as it moves: a press, a hold and
+ * a let-go take this many times as long (but a jump's, see setup_press), a
+ * wave or a pat repeats as much more slowly when no --rate is asked, and a
+ * jump's or a drop's gravity shrinks by its square, so the body sags and
+ * squashes at the landing as much as at the default.
+ * Under the full gravity, a body of --hz 1 sagged 30 % of its height: landing
+ * flattened a face to half its height and tore a balloon off its string.
+ * Pressed at full speed, a squash at --hz 1 lost more than 5 % of its area on
+ * 18 of 65 stamps (at 0.5, 3 tore or opened holes), a palm going down faster
+ * than the body could follow; pressed as slowly as it moves, 8 of 65 still do
+ * (and at 0.5, none tears). A jump's crouch and leap keep their times:
+ * slowed, at --hz 0.5 it had not left the floor by the longest default clip's
+ * end. Patted at 1.5 Hz, a bar lying across the square on a body of --hz 0.3
+ * tore in two. */
+static double slowness(double hz) { return fmax(1.0, SOFTBODY_HZ_DEFAULT / hz); }
 static double tempo_slowness(const softbody *sb) { return slowness(softbody_get_def(sb)->hz); }
 
 double impulse_default_rate(const impulse_info *info, double hz)
