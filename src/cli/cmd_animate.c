@@ -256,8 +256,7 @@ static int preset_allows(run_opts *o, int duration_set, int bytes_set)
     const impulse_info *in = impulse_get_info(ad->impulse.kind);
     if (in && in->periodic) {
         double rate = isnan(ad->impulse.rate) ? impulse_default_rate(in, ad->body.hz) : ad->impulse.rate;
-        long period = rate > 0.0 ? lround(ad->fps / rate) : 2;
-        req.period = (period < 2 ? 2 : period) / ad->fps;
+        req.period = animate_period_frames(ad->fps, rate) / ad->fps;
     }
     preset_violation v;
     const char *opt = NULL;

@@ -181,10 +181,15 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
     cd->rest_y = m->qy;
 }
 
+int animate_period_frames(double fps, double rate)
+{
+    long period = rate > 0.0 ? lround(fps / rate) : 2;
+    return period < 2 ? 2 : (int)period;
+}
+
 int animate_drive_period(const impulse_run *run, const animate_def *def)
 {
-    int period = (int)lround(def->fps / run->def.rate);
-    return period < 2 ? 2 : period;
+    return animate_period_frames(def->fps, run->def.rate);
 }
 
 void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd)

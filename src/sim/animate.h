@@ -56,6 +56,8 @@ softbody_def animate_body_for(const animate_def *def, const impulse_info *info, 
  * scale canvas pixels each) less a margin for the curves drawn between nodes,
  * each node passing it by its own reach past the visible pixels at rest. */
 void animate_set_walls(impulse_run *run, softbody *sb, const double wall[4], double scale);
+/* Frames in one period of a drive repeating rate times a second at fps (at least 2). */
+int animate_period_frames(double fps, double rate);
 /* Frames in one period of run's periodic drive at def's frame rate (at least 2). */
 int animate_drive_period(const impulse_run *run, const animate_def *def);
 /* The settling rules of a one-shot clip at def's length and frame rate, for
