@@ -8,7 +8,9 @@
  * Quads that are parallelograms to within 0.02 px have an affine inverse and
  * are filled a row span at a time; others are split into the quads of their
  * own bilinear map. Quads are drawn in lattice order and the
- * first one to cover a pixel keeps it. */
+ * first one to cover a pixel keeps it. A quad that stretches the source
+ * draws its edges wider than at rest, so softer; the frame is sharpened
+ * there afterwards, by as much as each widened (sharpen_widened). */
 #include "render.h"
 
 #include <math.h>
@@ -317,8 +319,9 @@ double renderer_bytes(int w, int h)
 {
     int up = source_up(w, h);
     double src = ((double)w + 2 * PAD) * up * ((double)h + 2 * PAD) * up * 4.0 * sizeof(float);
-    /* the placed canvas, the stamp resampled for it (at most the canvas), a mask per thread */
-    return src + (double)w * h * (4.0 + 4.0 + 8.0);
+    /* the placed canvas, the stamp resampled for it (at most the canvas), a mask per thread;
+     * three rows per thread for sharpening */
+    return src + (double)w * h * (4.0 + 4.0 + 8.0) + (double)w * 12.0 * sizeof(float) * WORKERS_MAX;
 }
 
 /* src placed on a w x h canvas at place, premultiplied, bordered and
@@ -358,6 +361,7 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
     r->gx = malloc(nr * sizeof(double));
     r->gy = malloc(nr * sizeof(double));
     r->mask = malloc((size_t)w * h);
+    r->ring = malloc((size_t)w * 12 * sizeof(float));
     r->src_max_x = (float)(w + PAD);
     r->src_max_y = (float)(h + PAD);
     r->up = source_up(w, h);
@@ -367,7 +371,7 @@ poyo_status renderer_init(renderer *r, const image *src, const lattice *lat, int
         r->unpremul[a][0] = r->unpremul[a][1] = r->unpremul[a][2] = k;
         r->unpremul[a][3] = 1.0f;
     }
-    if (!r->dx || !r->dy || !r->filled || !r->tx || !r->ty || !r->gx || !r->gy || !r->mask) {
+    if (!r->dx || !r->dy || !r->filled || !r->tx || !r->ty || !r->gx || !r->gy || !r->mask || !r->ring) {
         renderer_free(r);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for a %dx%d canvas", w, h);
     }
@@ -431,6 +435,8 @@ void renderer_free(renderer *r)
     free(r->gx);
     free(r->gy);
     free(r->mask);
+    free(r->ring);
+    r->ring = NULL;
     r->src = NULL;
     r->dx = r->dy = r->tx = r->ty = r->gx = r->gy = NULL;
     r->filled = NULL;
@@ -805,7 +811,7 @@ static inline void store(const renderer *r, uint8_t *d, v4f px)
  * coordinates are >= 0 and truncation is floor. Kept out of line: the row
  * loop gets the registers to itself. */
 static __attribute__((noinline)) void fill_row(const renderer *r, uint8_t *m, uint8_t *out, int k0, int k1, float sx,
-                                               float sy, float dsx, float dsy)
+                                               float sy, float dsx, float dsy, uint8_t lvl)
 {
     const float *src = r->src;
     const int stride = (int)r->src_stride;
@@ -814,7 +820,7 @@ static __attribute__((noinline)) void fill_row(const renderer *r, uint8_t *m, ui
     for (int k = k0; k <= k1; k++, s += ds) {
         if (m[k])
             continue;
-        m[k] = 1;
+        m[k] = lvl;
         v4i i = __builtin_convertvector(s, v4i);
         v4f t = s - __builtin_convertvector(i, v4f);
         store(r, out + (size_t)k * 4, bilerp(src + (i[1] * stride + i[0] * 4), (size_t)stride, t[0], t[1]));
@@ -823,12 +829,12 @@ static __attribute__((noinline)) void fill_row(const renderer *r, uint8_t *m, ui
 
 /* The same for rows whose samples may leave the source: each is clamped. */
 static __attribute__((noinline)) void fill_row_clamped(const renderer *r, uint8_t *m, uint8_t *out, int k0, int k1,
-                                                       float sx, float sy, float dsx, float dsy)
+                                                       float sx, float sy, float dsx, float dsy, uint8_t lvl)
 {
     for (int k = k0; k <= k1; k++, sx += dsx, sy += dsy) {
         if (m[k])
             continue;
-        m[k] = 1;
+        m[k] = lvl;
         store(r, out + (size_t)k * 4, sample_at(r, sx, sy));
     }
 }
@@ -863,6 +869,29 @@ typedef struct quad_map {
     int px0, px1, py0, py1;
 } quad_map;
 
+/* How much wider than at rest a quad draws edges, in steps of WIDEN_STEP,
+ * up to WIDEN_LEVELS - 1 of them; sharpen_widened undoes it with
+ * SHARPEN_GAIN per unit of widening. */
+#define WIDEN_STEP 0.02
+#define WIDEN_LEVELS 15
+#define SHARPEN_GAIN 4.0f
+
+/* The mask value of pixels drawn through the affine inverse (source per
+ * canvas pixel) [sxx sxy; syx syy]: 1 + qx + WIDEN_LEVELS qy, where qx and
+ * qy count in WIDEN_STEPs how much wider than at rest an edge across the
+ * canvas's x and y axes is drawn. */
+static uint8_t widen_level(double sxx, double sxy, double syx, double syy)
+{
+    double det = fabs(sxx * syy - sxy * syx);
+    if (det < 1e-12)
+        return 1;
+    double wx = sqrt(syy * syy + sxy * sxy) / det, wy = sqrt(syx * syx + sxx * sxx) / det;
+    int qx = (int)((wx - 1.0) / WIDEN_STEP + 0.5), qy = (int)((wy - 1.0) / WIDEN_STEP + 0.5);
+    qx = clampi(qx, 0, WIDEN_LEVELS - 1);
+    qy = clampi(qy, 0, WIDEN_LEVELS - 1);
+    return (uint8_t)(1 + qx + WIDEN_LEVELS * qy);
+}
+
 /* Fills the pixels of a quad that is a parallelogram to within FLAT / 4 px,
  * p = o + u E + v F with its mean sides E and F (cEF = E x F), from the
  * source cell at (s0x, s0y) of cw x ch. */
@@ -894,6 +923,9 @@ static void fill_parallelogram(renderer *r, const quad_map *qm, double Ex, doubl
     double by0 = s0y + SRC_OFF + vlo * ch, by1 = s0y + SRC_OFF + vhi * ch;
     int clamp = !(bx0 >= 1.01 && bx1 <= r->src_max_x - 0.01 && by0 >= 1.01 && by1 <= r->src_max_y - 0.01);
     float dsx = (float)sxx, dsy = (float)syx;
+    uint8_t lvl = widen_level(sxx, sxy, syx, syy);
+    if (lvl > r->widest)
+        r->widest = lvl;
     for (int py = py0; py <= py1; py++) {
         if (!ucut) {
             double u = uc + uy * py;
@@ -916,9 +948,9 @@ static void fill_parallelogram(renderer *r, const quad_map *qm, double Ex, doubl
         float sx = (float)(sxc + sxx * k0 + sxy * py), sy = (float)(syc + syx * k0 + syy * py);
         uint8_t *m = r->mask + (size_t)py * W, *out = rgba + (size_t)py * W * 4;
         if (clamp)
-            fill_row_clamped(r, m, out, k0, k1, sx, sy, dsx, dsy);
+            fill_row_clamped(r, m, out, k0, k1, sx, sy, dsx, dsy, lvl);
         else
-            fill_row(r, m, out, k0, k1, sx, sy, dsx, dsy);
+            fill_row(r, m, out, k0, k1, sx, sy, dsx, dsy, lvl);
     }
 }
 
@@ -990,6 +1022,9 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
         fill_quarters(r, &qm, s0x, s0y, cw, ch, depth, rgba);
         return;
     }
+    uint8_t lvl = fabs(cEF) > 1e-9 ? widen_level(Fy / cEF * cw, -Fx / cEF * cw, -Ey / cEF * ch, Ex / cEF * ch) : 1;
+    if (lvl > r->widest)
+        r->widest = lvl;
     for (int py = py0; py <= py1; py++) {
         uint8_t *mrow = r->mask + (size_t)py * W;
         for (int px = px0; px <= px1; px++) {
@@ -997,7 +1032,94 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
             if (mrow[px] || !render_inverse_bilinear(px + 0.5, py + 0.5, q, eps, &u, &v))
                 continue;
             store(r, rgba + ((size_t)py * W + px) * 4, sample(r, (float)(s0x + u * cw), (float)(s0y + v * ch)));
-            mrow[px] = 1;
+            mrow[px] = lvl;
+        }
+    }
+}
+
+/* Row y of rgba as floats. */
+static void float_row(const uint8_t *rgba, int w, int y, float *row)
+{
+    const uint8_t *p = rgba + (size_t)y * w * 4;
+    for (int x = 0; x < 4 * w; x++)
+        row[x] = p[x];
+}
+
+static inline v4f vmin(v4f a, v4f b)
+{
+    v4i lt = a < b;
+    return (v4f)(((v4i)a & lt) | ((v4i)b & ~lt));
+}
+
+static inline v4f vmax(v4f a, v4f b)
+{
+    v4i gt = a > b;
+    return (v4f)(((v4i)a & gt) | ((v4i)b & ~gt));
+}
+
+/* Where the warp drew edges wider than at rest (mask levels above 1), makes
+ * them as sharp as at rest again, by SHARPEN_GAIN times the widening:
+ * - the colours (straight, so the silhouette's edge keeps its colour) are
+ *   sharpened along x by the widening of edges across x and along y by that
+ *   across y, each kept within the range of its four neighbours' (no
+ *   ringing); a clear neighbour counts with the pixel's own colour;
+ * - where the silhouette crosses half cover (the pixel or a neighbour on
+ *   each side of it), alpha is steepened about 127.5 by the widening across
+ *   the silhouette, so which pixels are half covered, and where a bilinear
+ *   look at them crosses half, stays as drawn; a pixel a quarter covered
+ *   stays a quarter covered, so a thin join is never cut.
+ * Rows are read into a ring of three before they are written. */
+static void sharpen_widened(renderer *r, uint8_t *rgba)
+{
+    int W = r->w, H = r->h;
+    size_t rs = (size_t)W * 4;
+    float *ring = r->ring;
+    float_row(rgba, W, 0, ring);
+    for (int y = 0; y < H; y++) {
+        /* rows y - 1, y, y + 1 are in slots (y + 2) % 3, y % 3, (y + 1) % 3 */
+        const float *cur = ring + (size_t)(y % 3) * rs;
+        const float *up = y > 0 ? ring + (size_t)((y + 2) % 3) * rs : cur;
+        const float *down = cur;
+        if (y + 1 < H) {
+            float_row(rgba, W, y + 1, ring + (size_t)((y + 1) % 3) * rs);
+            down = ring + (size_t)((y + 1) % 3) * rs;
+        }
+        const uint8_t *m = r->mask + (size_t)y * W;
+        for (int x = 0; x < W; x++) {
+            size_t o = (size_t)x * 4;
+            if (m[x] <= 1 || cur[o + 3] <= 0.0f)
+                continue;
+            int qx = (m[x] - 1) % WIDEN_LEVELS, qy = (m[x] - 1) / WIDEN_LEVELS;
+            float wx = 1.0f + WIDEN_STEP * (float)qx, wy = 1.0f + WIDEN_STEP * (float)qy;
+            v4f c = load4(cur + o), n[4]; /* left, right, up, down */
+            n[0] = load4(cur + (x > 0 ? o - 4 : o));
+            n[1] = load4(cur + (x + 1 < W ? o + 4 : o));
+            n[2] = load4(up + o);
+            n[3] = load4(down + o);
+            for (int k = 0; k < 4; k++)
+                if (n[k][3] <= 0.0f) {
+                    n[k] = c;
+                    n[k][3] = 0.0f;
+                }
+            v4f v = c + SHARPEN_GAIN * (wx - 1.0f) * (c - 0.5f * (n[0] + n[1])) +
+                    SHARPEN_GAIN * (wy - 1.0f) * (c - 0.5f * (n[2] + n[3]));
+            v4f lo = vmin(vmin(vmin(c, n[0]), vmin(n[1], n[2])), n[3]);
+            v4f hi = vmax(vmax(vmax(c, n[0]), vmax(n[1], n[2])), n[3]);
+            v = vmin(vmax(v, lo), hi);
+            float a = c[3];
+            if (lo[3] < 127.5f && hi[3] >= 127.5f) {
+                /* the widening across the silhouette, whose normal is alpha's gradient */
+                float gx = n[1][3] - n[0][3], gy = n[3][3] - n[2][3], g2 = gx * gx + gy * gy;
+                float wn = g2 > 0.0f ? sqrtf((wx * wx * gx * gx + wy * wy * gy * gy) / g2) : 1.0f;
+                a = 127.5f + (1.0f + SHARPEN_GAIN * (wn - 1.0f)) * (a - 127.5f);
+                a = a > 255.0f ? 255.0f : a < 0.0f ? 0.0f : a;
+                if (c[3] >= 64.0f && a < 64.0f)
+                    a = 64.0f;
+            }
+            v4f pm = v * (a / 255.0f);
+            pm[3] = a;
+            clamp_premultiplied((float *)&pm);
+            store(r, rgba + o + (size_t)y * W * 4, pm);
         }
     }
 }
@@ -1010,6 +1132,7 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
     refine(r, x, y);
     memset(rgba, 0, (size_t)W * H * 4);
     memset(r->mask, 0, (size_t)W * H);
+    r->widest = 1;
     double cw = sx * lat->h / sub, chh = sy * lat->h / sub; /* a refined quad's sides in the placed source */
     for (int cj = 0; cj < lat->ny - 1; cj++)
         for (int ci = 0; ci < lat->nx - 1; ci++) {
@@ -1029,6 +1152,8 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
                     fill_quad(r, q, s0x, s0y, cw, chh, 3, rgba);
                 }
         }
+    if (r->widest > 1)
+        sharpen_widened(r, rgba);
 }
 
 poyo_status renderer_clone(renderer *dst, const renderer *src, poyo_error *err)

@@ -32,7 +32,10 @@ typedef struct renderer {
     double *dx, *dy;         /* lattice displacements with inactive nodes filled in */
     double *tx, *ty;         /* rows refined along x: ny * rx */
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
-    uint8_t *mask;           /* w * h: pixel already drawn in this frame */
+    uint8_t *mask;           /* w * h: 0 where no quad drew this frame, else 1 + how much wider
+                                than at rest the quad drew edges across x and y (see render.c) */
+    uint8_t widest;          /* the largest mask value of the frame */
+    float *ring;             /* three rows of the frame, as floats, for sharpening */
     unsigned char *filled;   /* scratch for the displacement fill */
     float unpremul[256][4];  /* (255 / a, 255 / a, 255 / a, 1): premultiplied samples back to colours */
     float src_max_x, src_max_y; /* largest sample coordinates inside the bordered source */

@@ -503,4 +503,16 @@ test_expect_success 'a wave swayed up and down against the anchor stays whole' '
     holds "wave --angle 90" "parts_changed == 0 && holes_new == 0 && area_dev <= 0.1 && peak_d_rel >= 0.03"
 '
 
+for anchor in bottom none; do
+    test_expect_success "a flag on a thin pole squashed with --anchor $anchor stays as crisp as at rest, its area kept" '
+        # squashed, the body widens and draws the pole'"'"'s and the flag'"'"'s
+        # upright edges over more pixels: unsharpened, the frames fell to
+        # 0.94 (held) and 0.92 (free) of the rest frame'"'"'s sharpness
+        measure 1f6a9.png squash --anchor '"$anchor"' &&
+        holds crisp "sharp_min >= 0.95" &&
+        holds area "area_dev <= 0.05" &&
+        holds whole "parts_changed == 0 && holes_new == 0"
+    '
+done
+
 test_done
