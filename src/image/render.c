@@ -436,8 +436,7 @@ void renderer_free(renderer *r)
     free(r->gy);
     free(r->mask);
     free(r->ring);
-    r->ring = NULL;
-    r->src = NULL;
+    r->src = r->ring = NULL;
     r->dx = r->dy = r->tx = r->ty = r->gx = r->gy = NULL;
     r->filled = NULL;
     r->mask = NULL;
@@ -876,12 +875,17 @@ typedef struct quad_map {
 #define WIDEN_LEVELS 15
 #define SHARPEN_GAIN 4.0f
 
-/* The mask value of pixels drawn through the affine inverse (source per
- * canvas pixel) [sxx sxy; syx syy]: 1 + qx + WIDEN_LEVELS qy, where qx and
- * qy count in WIDEN_STEPs how much wider than at rest an edge across the
- * canvas's x and y axes is drawn. */
-static uint8_t widen_level(double sxx, double sxy, double syx, double syy)
+/* The mask value of the pixels of a quad whose mean sides are E and F on
+ * the canvas (cEF = E x F) and cw x ch in the source: 1 + qx + WIDEN_LEVELS
+ * qy, where qx and qy count in WIDEN_STEPs how much wider than at rest an
+ * edge crossed along the canvas's x and y axes is drawn. An edge crossed
+ * along x is widened by the length of the first row of the quad's
+ * source-to-canvas map: exact for stretches along x and y, a mean of the
+ * two for one along a diagonal. */
+static uint8_t widen_level(double Ex, double Ey, double Fx, double Fy, double cEF, double cw, double ch)
 {
+    /* the inverse map, source per canvas pixel, [sxx sxy; syx syy] */
+    double sxx = Fy / cEF * cw, sxy = -Fx / cEF * cw, syx = -Ey / cEF * ch, syy = Ex / cEF * ch;
     double det = fabs(sxx * syy - sxy * syx);
     if (det < 1e-12)
         return 1;
@@ -896,7 +900,7 @@ static uint8_t widen_level(double sxx, double sxy, double syx, double syy)
  * p = o + u E + v F with its mean sides E and F (cEF = E x F), from the
  * source cell at (s0x, s0y) of cw x ch. */
 static void fill_parallelogram(renderer *r, const quad_map *qm, double Ex, double Ey, double Fx, double Fy, double cEF,
-                               double s0x, double s0y, double cw, double ch, uint8_t *rgba)
+                               double s0x, double s0y, double cw, double ch, uint8_t lvl, uint8_t *rgba)
 {
     int W = r->w, px0 = qm->px0, px1 = qm->px1, py0 = qm->py0, py1 = qm->py1;
     double ax = qm->ax, ay = qm->ay, gx = qm->gx, gy = qm->gy;
@@ -923,9 +927,6 @@ static void fill_parallelogram(renderer *r, const quad_map *qm, double Ex, doubl
     double by0 = s0y + SRC_OFF + vlo * ch, by1 = s0y + SRC_OFF + vhi * ch;
     int clamp = !(bx0 >= 1.01 && bx1 <= r->src_max_x - 0.01 && by0 >= 1.01 && by1 <= r->src_max_y - 0.01);
     float dsx = (float)sxx, dsy = (float)syx;
-    uint8_t lvl = widen_level(sxx, sxy, syx, syy);
-    if (lvl > r->widest)
-        r->widest = lvl;
     for (int py = py0; py <= py1; py++) {
         if (!ucut) {
             double u = uc + uy * py;
@@ -1014,17 +1015,16 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
      * |g| / 4, at the corners */
     double Ex = ex + 0.5 * gx, Ey = ey + 0.5 * gy, Fx = fx + 0.5 * gx, Fy = fy + 0.5 * gy;
     double cEF = Ex * Fy - Ey * Fx;
+    uint8_t lvl = fabs(cEF) > 1e-9 ? widen_level(Ex, Ey, Fx, Fy, cEF, cw, ch) : 1;
+    r->widened |= lvl > 1;
     if (fabs(gx) + fabs(gy) <= FLAT && fabs(cEF) > 1e-9) {
-        fill_parallelogram(r, &qm, Ex, Ey, Fx, Fy, cEF, s0x, s0y, cw, ch, rgba);
+        fill_parallelogram(r, &qm, Ex, Ey, Fx, Fy, cEF, s0x, s0y, cw, ch, lvl, rgba);
         return;
     }
     if (depth > 0 && fabs(gx) + fabs(gy) > FLAT) {
         fill_quarters(r, &qm, s0x, s0y, cw, ch, depth, rgba);
         return;
     }
-    uint8_t lvl = fabs(cEF) > 1e-9 ? widen_level(Fy / cEF * cw, -Fx / cEF * cw, -Ey / cEF * ch, Ex / cEF * ch) : 1;
-    if (lvl > r->widest)
-        r->widest = lvl;
     for (int py = py0; py <= py1; py++) {
         uint8_t *mrow = r->mask + (size_t)py * W;
         for (int px = px0; px <= px1; px++) {
@@ -1116,10 +1116,12 @@ static void sharpen_widened(renderer *r, uint8_t *rgba)
                 if (c[3] >= 64.0f && a < 64.0f)
                     a = 64.0f;
             }
-            v4f pm = v * (a / 255.0f);
-            pm[3] = a;
-            clamp_premultiplied((float *)&pm);
-            store(r, rgba + o + (size_t)y * W * 4, pm);
+            /* v is within its neighbours' range of bytes */
+            uint8_t *d = rgba + o + (size_t)y * W * 4;
+            int a8 = (int)(a + 0.5f);
+            for (int k = 0; k < 3; k++)
+                d[k] = a8 ? (uint8_t)(v[k] + 0.5f) : 0;
+            d[3] = (uint8_t)a8;
         }
     }
 }
@@ -1132,7 +1134,7 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
     refine(r, x, y);
     memset(rgba, 0, (size_t)W * H * 4);
     memset(r->mask, 0, (size_t)W * H);
-    r->widest = 1;
+    r->widened = 0;
     double cw = sx * lat->h / sub, chh = sy * lat->h / sub; /* a refined quad's sides in the placed source */
     for (int cj = 0; cj < lat->ny - 1; cj++)
         for (int ci = 0; ci < lat->nx - 1; ci++) {
@@ -1152,7 +1154,7 @@ void renderer_draw(renderer *r, const double *x, const double *y, uint8_t *rgba)
                     fill_quad(r, q, s0x, s0y, cw, chh, 3, rgba);
                 }
         }
-    if (r->widest > 1)
+    if (r->widened)
         sharpen_widened(r, rgba);
 }
 

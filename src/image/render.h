@@ -34,7 +34,7 @@ typedef struct renderer {
     double *gx, *gy;         /* render grid positions on the canvas: rx * ry */
     uint8_t *mask;           /* w * h: 0 where no quad drew this frame, else 1 + how much wider
                                 than at rest the quad drew edges across x and y (see render.c) */
-    uint8_t widest;          /* the largest mask value of the frame */
+    int widened;             /* 1 when a quad of the frame drew edges wider than at rest */
     float *ring;             /* three rows of the frame, as floats, for sharpening */
     unsigned char *filled;   /* scratch for the displacement fill */
     float unpremul[256][4];  /* (255 / a, 255 / a, 255 / a, 1): premultiplied samples back to colours */
@@ -64,7 +64,8 @@ void render_keep_rest(placement *p, int w, int h, const double rest[4]);
  * canvas's outermost pixels: where a body must stay to be drawn whole. */
 void render_inner_box(placement place, int w, int h, double box[4]);
 /* Bytes a renderer for a w x h canvas holds at its peak, with its clones on
- * eight threads: the source copy, the placed stamp it is made from, the masks. */
+ * eight threads: the source copy, the placed stamp it is made from, the masks
+ * and the rows sharpening reads. */
 double renderer_bytes(int w, int h);
 /* The source a renderer samples, made ahead of it: src placed on a w x h
  * canvas at place, premultiplied, bordered and upsampled. */
