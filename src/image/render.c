@@ -876,20 +876,15 @@ typedef struct quad_map {
 #define SHARPEN_GAIN 4.0f
 
 /* The mask value of the pixels of a quad whose mean sides are E and F on
- * the canvas (cEF = E x F) and cw x ch in the source: 1 + qx + WIDEN_LEVELS
- * qy, where qx and qy count in WIDEN_STEPs how much wider than at rest an
- * edge crossed along the canvas's x and y axes is drawn. An edge crossed
- * along x is widened by the length of the first row of the quad's
- * source-to-canvas map: exact for stretches along x and y, a mean of the
- * two for one along a diagonal. */
-static uint8_t widen_level(double Ex, double Ey, double Fx, double Fy, double cEF, double cw, double ch)
+ * the canvas and cw x ch in the source: 1 + qx + WIDEN_LEVELS qy, where qx
+ * and qy count in WIDEN_STEPs how much wider than at rest an edge crossed
+ * along the canvas's x and y axes is drawn. An edge crossed along x is
+ * widened by the length of the first row of the quad's source-to-canvas
+ * map [Ex/cw Fx/ch; Ey/cw Fy/ch], along y by that of the second: exact for
+ * stretches along x and y, a mean of the two for one along a diagonal. */
+static uint8_t widen_level(double Ex, double Ey, double Fx, double Fy, double cw, double ch)
 {
-    /* the inverse map, source per canvas pixel, [sxx sxy; syx syy] */
-    double sxx = Fy / cEF * cw, sxy = -Fx / cEF * cw, syx = -Ey / cEF * ch, syy = Ex / cEF * ch;
-    double det = fabs(sxx * syy - sxy * syx);
-    if (det < 1e-12)
-        return 1;
-    double wx = sqrt(syy * syy + sxy * sxy) / det, wy = sqrt(syx * syx + sxx * sxx) / det;
+    double wx = hypot(Ex / cw, Fx / ch), wy = hypot(Ey / cw, Fy / ch);
     int qx = (int)((wx - 1.0) / WIDEN_STEP + 0.5), qy = (int)((wy - 1.0) / WIDEN_STEP + 0.5);
     qx = clampi(qx, 0, WIDEN_LEVELS - 1);
     qy = clampi(qy, 0, WIDEN_LEVELS - 1);
@@ -1015,7 +1010,7 @@ static void fill_quad(renderer *r, const double q[8], double s0x, double s0y, do
      * |g| / 4, at the corners */
     double Ex = ex + 0.5 * gx, Ey = ey + 0.5 * gy, Fx = fx + 0.5 * gx, Fy = fy + 0.5 * gy;
     double cEF = Ex * Fy - Ey * Fx;
-    uint8_t lvl = fabs(cEF) > 1e-9 ? widen_level(Ex, Ey, Fx, Fy, cEF, cw, ch) : 1;
+    uint8_t lvl = fabs(cEF) > 1e-9 ? widen_level(Ex, Ey, Fx, Fy, cw, ch) : 1;
     r->widened |= lvl > 1;
     if (fabs(gx) + fabs(gy) <= FLAT && fabs(cEF) > 1e-9) {
         fill_parallelogram(r, &qm, Ex, Ey, Fx, Fy, cEF, s0x, s0y, cw, ch, lvl, rgba);
