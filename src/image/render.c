@@ -34,8 +34,8 @@ static inline v4f load4(const float *p)
     return v;
 }
 
-static void fill_displacements(const lattice *lat, const double *x, const double *y, double *dx, double *dy,
-                               unsigned char *filled)
+void render_warp_field(const lattice *lat, const double *x, const double *y, double *dx, double *dy,
+                       unsigned char *filled)
 {
     int nx = lat->nx, ny = lat->ny;
     for (int j = 0; j < ny; j++)
@@ -123,12 +123,32 @@ static inline double clampd(double v, double lo, double hi) { return v < lo ? lo
 static inline double dmin(double a, double b) { return a < b ? a : b; }
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 
+void render_warp_at(const lattice *lat, const double *dx, const double *dy, double px, double py, double *ox,
+                    double *oy)
+{
+    int nx = lat->nx, ny = lat->ny;
+    double u = clampd((px - lat->ox) / lat->h, 0.0, nx - 1), v = clampd((py - lat->oy) / lat->h, 0.0, ny - 1);
+    int i = clampi((int)u, 0, nx - 2), j = clampi((int)v, 0, ny - 2);
+    double wu[4], wv[4];
+    cr_weights(u - i, wu);
+    cr_weights(v - j, wv);
+    *ox = *oy = 0.0;
+    for (int b = 0; b < 4; b++) {
+        size_t row = (size_t)clampi(j - 1 + b, 0, ny - 1) * nx;
+        for (int a = 0; a < 4; a++) {
+            size_t g = row + clampi(i - 1 + a, 0, nx - 1);
+            *ox += wu[a] * wv[b] * dx[g];
+            *oy += wu[a] * wv[b] * dy[g];
+        }
+    }
+}
+
 /* Refined positions in image pixels into r->gx, r->gy. */
 static void refine(renderer *r, const double *x, const double *y)
 {
     const lattice *lat = r->lat;
     int nx = lat->nx, ny = lat->ny, sub = r->sub, rx = r->rx, ry = r->ry;
-    fill_displacements(lat, x, y, r->dx, r->dy, r->filled);
+    render_warp_field(lat, x, y, r->dx, r->dy, r->filled);
     for (int X = 0; X < rx; X++) {
         int i = X / sub;
         double t = (double)(X % sub) / sub;
@@ -564,7 +584,7 @@ poyo_status render_bounds(const lattice *lat, const double *x, const double *y, 
     int any = !(lat->sx1 > lat->sx0 && lat->sy1 > lat->sy0);
     double b[4] = { 1e300, 1e300, -1e300, -1e300 };
     for (int f = 0; f < frames; f++) {
-        fill_displacements(lat, x + (size_t)f * n, y + (size_t)f * n, dx, dy, filled);
+        render_warp_field(lat, x + (size_t)f * n, y + (size_t)f * n, dx, dy, filled);
         /* the lattice does not fold, so what is drawn lies inside the spline's
          * image of the outline of what the cells draw: each edge of a cell's
          * content that is not inside the rest is searched for its extremes */

@@ -48,6 +48,16 @@ typedef struct renderer {
  * spline included; expands *box (x0, y0, x1, y1). Fails only with POYO_ERR_NOMEM. */
 poyo_status render_bounds(const lattice *lat, const double *x, const double *y, size_t n, int frames, double box[4],
                           poyo_error *err);
+/* The warp's displacement of every lattice grid node (dx, dy: nx * ny each, image
+ * pixels) when the active nodes are at x, y: an inactive node takes the mean of its
+ * neighbours', layer by layer outward (filled: nx * ny bytes of scratch). The field
+ * render_warp_at reads, and that the frames are drawn from. */
+void render_warp_field(const lattice *lat, const double *x, const double *y, double *dx, double *dy,
+                       unsigned char *filled);
+/* How far the frames move image point (px, py) under a field of render_warp_field:
+ * the Catmull-Rom surface through the nodes' displacements, as drawn. */
+void render_warp_at(const lattice *lat, const double *dx, const double *dy, double px, double py, double *ox,
+                    double *oy);
 /* The placement for a canvas of w x h. Fit none: the image scaled to fit the
  * canvas, centred, as a still emoji is shown. Fit auto: the same unless box
  * (what is drawn over the whole clip, image pixels, from render_bounds) needs a

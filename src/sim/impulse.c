@@ -5,6 +5,7 @@
  * go; the body around them follows by shape matching and then springs back by
  * itself. */
 #include "impulse.h"
+#include "image/render.h"
 #include "geom/vec2.h"
 
 #include <math.h>
@@ -1222,14 +1223,33 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd, co
         return height_change(run, nd, rx, ry);
     if (run->def.kind == IMPULSE_TWIST)
         return fabs(affine_turn(run, nd, rx, ry));
-    double r = 0.1 * run->size, sum = 0;
+    /* poke, pat: the dent as the frames draw it, through the warp's spline
+     * (a dent a few cells wide is fuller between the nodes than their
+     * bilinear mean: measured so, 9 of 65 stamps poked at half the default
+     * dented 1.15 to 1.45 times as deep as asked), over the opaque pixels
+     * near the kick point, or points of whole cells where none is */
+    const lattice *l = run->lat;
+    for (int k = 0; k < nd->n; k++) {
+        run->warp_x[k] = nd->x[k] - rx[k] + l->ox + l->ni[k] * l->h;
+        run->warp_y[k] = nd->y[k] - ry[k] + l->oy + l->nj[k] * l->h;
+    }
+    render_warp_field(l, run->warp_x, run->warp_y, run->field_x, run->field_y, run->field_filled);
+    double r = 0.1 * run->size, sum = 0, dx, dy;
     int count = 0;
-    for (int a = -4; a <= 4; a++)
+    for (int k = 0; k < l->op_n; k++) {
+        double ox = l->op_x[k] - run->at_px.x, oy = l->op_y[k] - run->at_px.y;
+        if (ox * ox + oy * oy > r * r)
+            continue;
+        render_warp_at(l, run->field_x, run->field_y, l->op_x[k], l->op_y[k], &dx, &dy);
+        sum += sqrt(dx * dx + dy * dy);
+        count++;
+    }
+    for (int a = -4; a <= 4 && !count; a++)
         for (int b = -4; b <= 4; b++) {
-            double ox = r * a / 4.0, oy = r * b / 4.0, dx, dy;
-            if (ox * ox + oy * oy > r * r ||
-                !displacement_at(run, nd, rx, ry, run->at_px.x + ox, run->at_px.y + oy, &dx, &dy))
+            double px = run->at_px.x + r * a / 4.0, py = run->at_px.y + r * b / 4.0;
+            if (a * a + b * b > 16 || !displacement_at(run, nd, rx, ry, px, py, &dx, &dy))
                 continue;
+            render_warp_at(l, run->field_x, run->field_y, px, py, &dx, &dy);
             sum += sqrt(dx * dx + dy * dy);
             count++;
         }
@@ -1419,12 +1439,18 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     run->hdx = calloc((size_t)n, sizeof(double));
     run->hdy = calloc((size_t)n, sizeof(double));
     run->slack = calloc(4 * (size_t)n, sizeof(double));
+    size_t grid = (size_t)lat->nx * lat->ny;
+    run->warp_x = malloc(2 * (size_t)n * sizeof(double));
+    run->warp_y = run->warp_x ? run->warp_x + n : NULL;
+    run->field_x = malloc(2 * grid * sizeof(double));
+    run->field_y = run->field_x ? run->field_x + grid : NULL;
+    run->field_filled = malloc(grid);
     run->wp = malloc(4 * (size_t)(lat->nx - 1) * (size_t)(lat->ny - 1) * sizeof *run->wp);
     run->nwp = run->nwall = 0;
     run->sb = sb;
     run->lat = lat;
     if (!run->px || !run->py || !run->drive_x || !run->drive_y || !run->hk || !run->hdx || !run->hdy || !run->slack ||
-        !run->wp) {
+        !run->wp || !run->warp_x || !run->field_x || !run->field_filled) {
         impulse_end(run);
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
     }
@@ -1728,20 +1754,30 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     free(fr);
 }
 
+/* How many fingers a poke tries, and how close to the dent asked one must
+ * come (a ratio) to end the trials. */
+#define POKE_TRIALS 4
+#define POKE_CLOSE 1.05
+
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
  * the strength is, scales the real one. Twist, squash and stretch scale the
  * hand; poke presses a finger anew as deep as that asks, with a tip as wide
  * as the new depth (so the dent's slope stays below one and no cell folds),
- * the far side of a free body held again, and is tried again. */
+ * the far side of a free body held again, and is tried again; the finger
+ * kept is the one tried that came closest. A dent grows faster than the
+ * depth, and by jumps where the wider tip takes in more nodes: each new
+ * depth scaled by the ratio asked, the third trial's finger was kept
+ * untried and a free poke at half its default dented 1.26 times as deep as
+ * asked on the median stamp (59 of 65 more than 1.15 times). */
 static void scale_press(impulse_run *run, softbody *sb)
 {
     double s = run->def.strength;
     softbody_nodes nd = softbody_view(sb);
     int cap = run->cap_energy;
     run->cap_energy = 0;
-    double depth = s * run->size;
+    double depth = s * run->size, last_depth = 0.0, last_peak = 0.0, best_depth = depth, best_off = INFINITY;
     int by_gain = run->def.kind != IMPULSE_POKE, twist = run->def.kind == IMPULSE_TWIST;
-    for (int trial = 0; trial < (by_gain ? 2 : 3); trial++) {
+    for (int trial = 0; trial < (by_gain ? 2 : POKE_TRIALS); trial++) {
         press_start(run, sb);
         double peak = 0.0, t_after = INFINITY;
         while (run->held || softbody_time(sb) < t_after) {
@@ -1767,9 +1803,28 @@ static void scale_press(impulse_run *run, softbody *sb)
                 break;
             continue;
         }
+        double off = fabs(log(peak / s));
+        if (off < best_off)
+            best_off = off, best_depth = depth;
+        if (off < log(POKE_CLOSE))
+            break;
+        /* the dent grows faster than the depth (a deeper finger has a wider
+         * tip and holds more nodes): the next depth follows the growth the
+         * last two trials show */
+        double grow = last_peak > 0.0 && depth != last_depth ? log(peak / last_peak) / log(depth / last_depth) : 1.0;
+        if (grow >= 0.5 && grow <= 3.0)
+            g = fmin(3.0, fmax(0.25, pow(s / peak, 1.0 / grow)));
+        last_depth = depth, last_peak = peak;
         depth *= g;
         run->nh = 0;
         add_finger(run, &nd, run->lat, run->size, run->dir, depth);
+        if (run->free)
+            hold_far_side(run, &nd, run->lat, run->dir);
+    }
+    if (!by_gain && depth != best_depth) {
+        /* the finger that came closest of those tried */
+        run->nh = 0;
+        add_finger(run, &nd, run->lat, run->size, run->dir, best_depth);
         if (run->free)
             hold_far_side(run, &nd, run->lat, run->dir);
     }
@@ -1836,6 +1891,11 @@ void impulse_end(impulse_run *run)
     run->nwp = run->nwall = 0;
     run->hk = NULL;
     run->hdx = run->hdy = NULL;
+    free(run->warp_x);
+    free(run->field_x);
+    free(run->field_filled);
+    run->warp_x = run->warp_y = run->field_x = run->field_y = NULL;
+    run->field_filled = NULL;
     free(run->px);
     free(run->py);
     free(run->drive_x);

@@ -145,6 +145,9 @@ typedef struct impulse_run {
     impulse_picture_point *wp; /* the picture's points (room for 4 per lattice cell): the walls hold the
                                 * first nwall, a stretch is measured by them all */
     int nwp, nwall;
+    double *warp_x, *warp_y;  /* n: positions whose displacement from the grid is a measured one's */
+    double *field_x, *field_y; /* nx * ny: that displacement as the warp spreads it (render_warp_field) */
+    unsigned char *field_filled; /* nx * ny: its scratch */
 } impulse_run;
 
 /* Prepares the impulse for a body built on lat from an image of iw x ih pixels:

@@ -2,7 +2,8 @@
  * exactly, the inverse bilinear map inverts the forward one, a smoothly
  * deformed body has no holes, a stretched edge is drawn as steep as at rest,
  * fit auto keeps all motion on the canvas, and the bounds of a clip hold what
- * it draws and little more. */
+ * it draws and little more, and a point's displacement read off the warp is
+ * where the grid is drawn. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -508,7 +509,53 @@ static void stretched_edges_stay_steep(void)
     }
 }
 
+static void warp_at_is_where_the_grid_is_drawn(void)
+{
+    /* a round stamp (its corner nodes inactive, filled from their neighbours)
+     * bent and dented: the displacement render_warp_at gives a point of the
+     * render grid is where the renderer drew that grid point */
+    image im = make_stamp(64, 64);
+    lattice lat;
+    ENSURE(lattice_build(&im, 12, &lat, NULL) == POYO_OK);
+    ENSURE(lat.count < lat.nx * lat.ny);
+    double *x = malloc((size_t)lat.count * sizeof *x), *y = malloc((size_t)lat.count * sizeof *y);
+    size_t grid = (size_t)lat.nx * lat.ny;
+    double *fx = malloc(grid * sizeof *fx), *fy = malloc(grid * sizeof *fy);
+    unsigned char *filled = malloc(grid);
+    for (int k = 0; k < lat.count; k++) {
+        double qx = lat.ox + lat.ni[k] * lat.h, qy = lat.oy + lat.nj[k] * lat.h;
+        double dent = 6.0 * exp(-((qx - 30) * (qx - 30) + (qy - 12) * (qy - 12)) / 40.0);
+        x[k] = qx + 3.0 * sin(qy / 9.0) + (rnd() - 0.5);
+        y[k] = qy + dent + (rnd() - 0.5);
+    }
+    placement pl = { 64, 64, 32, 32, 1.0, 1.0 };
+    renderer r;
+    ENSURE(renderer_init(&r, &im, &lat, 128, 128, pl, NULL) == POYO_OK);
+    uint8_t *out = malloc(128 * 128 * 4);
+    renderer_draw(&r, x, y, out);
+    render_warp_field(&lat, x, y, fx, fy, filled);
+    double worst = 0.0;
+    for (int Y = 0; Y < r.ry; Y++)
+        for (int X = 0; X < r.rx; X++) {
+            double px = lat.ox + (double)X / r.sub * lat.h, py = lat.oy + (double)Y / r.sub * lat.h, dx, dy;
+            render_warp_at(&lat, fx, fy, px, py, &dx, &dy);
+            size_t g = (size_t)Y * r.rx + X;
+            worst = fmax(worst, fmax(fabs(px + dx - r.gx[g]), fabs(py + dy - r.gy[g])));
+        }
+    ENSURE_MSG(worst < 1e-9, "render_warp_at is %g px from the drawn grid", worst);
+    free(out);
+    free(filled);
+    free(fx);
+    free(fy);
+    free(x);
+    free(y);
+    renderer_free(&r);
+    lattice_free(&lat);
+    image_free(&im);
+}
+
 const struct test_case test_cases[] = {
+    { "warp_at_is_where_the_grid_is_drawn", warp_at_is_where_the_grid_is_drawn },
     { "stretched_edges_stay_steep", stretched_edges_stay_steep },
     { "source_made_ahead_draws_the_same", source_made_ahead_draws_the_same },
     { "fit_too_tall_keeps_bottom_or_centres", fit_too_tall_keeps_bottom_or_centres },
