@@ -55,7 +55,9 @@ poyo_status render_bounds(const lattice *lat, const double *x, const double *y, 
 void render_warp_field(const lattice *lat, const double *x, const double *y, double *dx, double *dy,
                        unsigned char *filled);
 /* How far the frames move image point (px, py) under a field of render_warp_field:
- * the Catmull-Rom surface through the nodes' displacements, as drawn. */
+ * the Catmull-Rom surface through the nodes' displacements, which the frames draw
+ * exactly at the refined grid's points and linearly between them (a point off the
+ * lattice: the nearest point of its edge). */
 void render_warp_at(const lattice *lat, const double *dx, const double *dy, double px, double py, double *ox,
                     double *oy);
 /* The placement for a canvas of w x h. Fit none: the image scaled to fit the

@@ -1190,10 +1190,11 @@ static double height_change(const impulse_run *run, const softbody_nodes *nd, co
     return run->def.kind == IMPULSE_SQUASH ? -change : change;
 }
 
-/* The deformation now in the strength's own units (poke: the mean displacement
- * within 0.1 of the height around the kick point over the height; twist: the
- * turn of the best affine map over the opaque pixels, radians). */
-static double press_measure(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
+/* The deformation now in the strength's own units (poke and pat: the mean
+ * displacement within 0.1 of the height around the kick point over the
+ * height, as drawn; twist: the turn of the best affine map over the opaque
+ * pixels, radians). A dent is worked out in the run's scratch field. */
+static double press_measure(impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
     if (!rx) {
         rx = nd->qx;
@@ -1244,15 +1245,16 @@ static double press_measure(const impulse_run *run, const softbody_nodes *nd, co
         sum += sqrt(dx * dx + dy * dy);
         count++;
     }
-    for (int a = -4; a <= 4 && !count; a++)
-        for (int b = -4; b <= 4; b++) {
-            double px = run->at_px.x + r * a / 4.0, py = run->at_px.y + r * b / 4.0;
-            if (a * a + b * b > 16 || !displacement_at(run, nd, rx, ry, px, py, &dx, &dy))
-                continue;
-            render_warp_at(l, run->field_x, run->field_y, px, py, &dx, &dy);
-            sum += sqrt(dx * dx + dy * dy);
-            count++;
-        }
+    if (!count)
+        for (int a = -4; a <= 4; a++)
+            for (int b = -4; b <= 4; b++) {
+                double px = run->at_px.x + r * a / 4.0, py = run->at_px.y + r * b / 4.0;
+                if (a * a + b * b > 16 || !displacement_at(run, nd, rx, ry, px, py, &dx, &dy))
+                    continue;
+                render_warp_at(l, run->field_x, run->field_y, px, py, &dx, &dy);
+                sum += sqrt(dx * dx + dy * dy);
+                count++;
+            }
     return count ? sum / count / run->size : 0.0;
 }
 
@@ -1754,6 +1756,15 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     free(fr);
 }
 
+/* A poke's finger pressed depth deep, the far side of a free body held again. */
+static void place_finger(impulse_run *run, const softbody_nodes *nd, double depth)
+{
+    run->nh = 0;
+    add_finger(run, nd, run->lat, run->size, run->dir, depth);
+    if (run->free)
+        hold_far_side(run, nd, run->lat, run->dir);
+}
+
 /* How many fingers a poke tries, and how close to the dent asked one must
  * come (a ratio) to end the trials. */
 #define POKE_TRIALS 4
@@ -1806,7 +1817,7 @@ static void scale_press(impulse_run *run, softbody *sb)
         double off = fabs(log(peak / s));
         if (off < best_off)
             best_off = off, best_depth = depth;
-        if (off < log(POKE_CLOSE))
+        if (off < log(POKE_CLOSE) || trial == POKE_TRIALS - 1)
             break;
         /* the dent grows faster than the depth (a deeper finger has a wider
          * tip and holds more nodes): the next depth follows the growth the
@@ -1816,18 +1827,10 @@ static void scale_press(impulse_run *run, softbody *sb)
             g = fmin(3.0, fmax(0.25, pow(s / peak, 1.0 / grow)));
         last_depth = depth, last_peak = peak;
         depth *= g;
-        run->nh = 0;
-        add_finger(run, &nd, run->lat, run->size, run->dir, depth);
-        if (run->free)
-            hold_far_side(run, &nd, run->lat, run->dir);
+        place_finger(run, &nd, depth);
     }
-    if (!by_gain && depth != best_depth) {
-        /* the finger that came closest of those tried */
-        run->nh = 0;
-        add_finger(run, &nd, run->lat, run->size, run->dir, best_depth);
-        if (run->free)
-            hold_far_side(run, &nd, run->lat, run->dir);
-    }
+    if (!by_gain && depth != best_depth) /* the finger that came closest of those tried */
+        place_finger(run, &nd, best_depth);
     run->cap_energy = cap;
 }
 
