@@ -184,17 +184,24 @@ check-fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%) $(BUILD)/tools/mkpng
 	  $(BUILD)/fuzz/replay_$$t $(BUILD)/fuzz/seeds/$$t/* $$(ls tests/fuzz/regress/$$t/* 2>/dev/null) || exit 1; \
 	done
 
+# METER_BUILD: the build whose motion meter (tests/tools/motionstats) the CLI tests run
+METER_BUILD ?= $(BUILD)
 check-cli: $(BUILD)/poyo $(TOOL_BINS)
-	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) sh tests/run-cli.sh
+	@POYO=$(abspath $(BUILD)/poyo) TOOLS=$(abspath $(BUILD)/tools) MOTIONSTATS=$(abspath $(METER_BUILD)/tools/motionstats) \
+	  sh tests/run-cli.sh
 
 # every program compiled by clang with its warnings as errors, and the unit tests run
 check-clang:
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang WERROR=1 test-bins check-unit
 
-# (tests/lsan.supp names leaks inside libraries, each with the library and why)
+# (tests/lsan.supp names leaks inside libraries, each with the library and why). The CLI
+# tests measure motion with the plain build's meter: it simulates each clip again with its own
+# copy of the library to know where every pixel went, which sanitized took half of their time;
+# the frames it measures are the sanitized poyo's
 check-san:
+	@$(MAKE) --no-print-directory $(BUILD)/tools/motionstats
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(MAKE) --no-print-directory BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check-unit check-cli
+	  SAN_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" METER_BUILD=$(BUILD) check-unit check-cli
 
 # ---- line coverage (gcov, which comes with gcc) ------------------------------
 # coverage: an instrumented build in build-cov runs the unit and CLI tests from

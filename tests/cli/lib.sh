@@ -4,11 +4,13 @@
 #         commands chained with && ...
 #     '
 # and ends with test_done. Each test runs in a scratch folder of its own.
-# Environment: POYO (the binary), TOOLS (test tools), DATA (tests/data: real
-# emoji kept in the repository), SAMPLES (the repository's samples/ folder).
+# Environment: POYO (the binary), TOOLS (test tools), MOTIONSTATS (the motion
+# meter, TOOLS' own when unset), DATA (tests/data: real emoji kept in the
+# repository), SAMPLES (the repository's samples/ folder).
 
 : "${POYO:?POYO must name the poyo binary}"
 : "${TOOLS:?TOOLS must name the test tools folder}"
+: "${MOTIONSTATS:=$TOOLS/motionstats}"
 : "${DATA:?DATA must name the tests/data folder}"
 test_count=0
 test_failed=0

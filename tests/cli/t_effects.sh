@@ -17,7 +17,7 @@ figure() {
     shift
     rm -rf fr &&
     "$POYO" "$EMOJI" -s 128 -i "$imp" ${at:+--at $at} "$@" --frames fr -f -q -o clip.gif &&
-    "$TOOLS/motionstats" --input "$EMOJI" --impulse "$imp" ${at:+--at $at} fr | sed -n "s/^$name //p"
+    "$MOTIONSTATS" --input "$EMOJI" --impulse "$imp" ${at:+--at $at} fr | sed -n "s/^$name //p"
 }
 
 # less A B: A < B, as numbers

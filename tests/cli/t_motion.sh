@@ -24,7 +24,7 @@ measure() {
     at=$(echo "$*" | sed -n 's/.*--at \([^ ]*\).*/--at \1/p') &&
     at=${KICK:+--at $KICK}${KICK:-$at} &&
     # shellcheck disable=SC2086
-    "$TOOLS/motionstats" --impulse "$imp" --input "$DATA/$img" $extra $at --exact "-s 128 -i $imp $*" fr >fig.txt
+    "$MOTIONSTATS" --impulse "$imp" --input "$DATA/$img" $extra $at --exact "-s 128 -i $imp $*" fr >fig.txt
 }
 
 # holds NAME EXPR: EXPR, an awk condition over the figures of fig.txt (as
@@ -313,7 +313,7 @@ test_expect_success 'a thin body held by nothing comes to rest instead of wobbli
     # one, it must not grow a wobble of its own
     for imp in shake twist; do
         "$POYO" "$DATA/2757.png" -s 128 -i $imp --anchor none --duration 5 --frames fr -f -q -o clip.gif &&
-        "$TOOLS/motionstats" --impulse $imp --input "$DATA/2757.png" fr >fig.txt &&
+        "$MOTIONSTATS" --impulse $imp --input "$DATA/2757.png" fr >fig.txt &&
         holds area "area_dev <= 0.06" && holds kinks "kink_max <= 45" || exit 1
     done
 '
@@ -322,7 +322,7 @@ test_expect_success 'a free body let go from a twist rocks to rest, not wider an
     # kept upright with a part that integrates its tilt and little damping,
     # the face rocked on with no end, still 5 px from rest after 8 s
     "$POYO" "$DATA/1f600.png" -s 128 -i twist --anchor none --duration 10 --frames fr -f -q -o clip.gif &&
-    "$TOOLS/motionstats" --impulse twist --input "$DATA/1f600.png" --per-frame fr >per.txt &&
+    "$MOTIONSTATS" --impulse twist --input "$DATA/1f600.png" --per-frame fr >per.txt &&
     awk "/^frame / && \$2 >= 100 && \$4 > 1 { print; bad = 1 } END { exit bad }" per.txt
 '
 
@@ -350,12 +350,12 @@ test_expect_success 'a piece cut off by a gap seen through is a part of its own,
     "$MKPNG" invader torn/frame_0000.png 128 &&
     "$MKPNG" invader-torn torn/frame_0001.png 128 &&
     "$MKPNG" invader torn/frame_0002.png 128 &&
-    "$TOOLS/motionstats" torn >fig.txt &&
+    "$MOTIONSTATS" torn >fig.txt &&
     holds torn "parts_changed == 1" &&
     "$MKPNG" invader-torn joined/frame_0000.png 128 &&
     "$MKPNG" invader joined/frame_0001.png 128 &&
     "$MKPNG" invader-torn joined/frame_0002.png 128 &&
-    "$TOOLS/motionstats" joined >fig.txt &&
+    "$MOTIONSTATS" joined >fig.txt &&
     holds joined "parts_changed == 1"
 '
 
@@ -364,7 +364,7 @@ test_expect_success 'a hole opened through the body is seen, a slit pressed shut
     "$MKPNG" rgba holed/frame_0000.png 128 &&
     "$MKPNG" holed holed/frame_0001.png 128 &&
     "$MKPNG" rgba holed/frame_0002.png 128 &&
-    "$TOOLS/motionstats" holed >fig.txt &&
+    "$MOTIONSTATS" holed >fig.txt &&
     holds opened "holes_new == 1" &&
     # the popper'"'"'s streamer pressed onto its cone shuts the slit between
     # them at its mouth: 15 frames of its drop had a hole by the count alone
@@ -382,7 +382,7 @@ test_expect_success 'pixel art whose squares meet at corners stays whole, held o
             case $imp-$anchor in wave-none | pat-none) continue ;; esac
             rm -rf fr &&
             "$POYO" invader.png -s 128 -i $imp --anchor $anchor --frames fr -f -q -o clip.gif &&
-            "$TOOLS/motionstats" --impulse $imp --input invader.png --exact "-s 128 -i $imp --anchor $anchor" fr >fig.txt &&
+            "$MOTIONSTATS" --impulse $imp --input invader.png --exact "-s 128 -i $imp --anchor $anchor" fr >fig.txt &&
             holds "$imp, --anchor $anchor" "parts_changed == 0 && holes_new == 0" || exit 1
         done
     done
