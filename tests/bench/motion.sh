@@ -48,12 +48,20 @@ largest_stretch=$(awk '$1 == "stretch" { print $3 }' "$work/strengths")
 
 # one job per impulse and input: frames, then the figures; the in-place
 # impulses once more on a free body (--anchor none, rows named IMPULSE/free),
-# and squash and stretch at the top of their ranges with the most area kept
+# squash and stretch at the top of their ranges with the most area kept
 # ($strong, rows squash/max, stretch/max and, on a free body,
-# stretch/max/free), where only the area and the clean body are judged
+# stretch/max/free), where only the area and the clean body are judged, and
+# every impulse at half and twice its default strength (--list-impulses; twice
+# at most its largest), rows IMPULSE/half and IMPULSE/twice, where only the
+# strength is judged
 for imp in $impulses; do
     for f in "$work"/in/*.png; do echo "$imp $f"; done
 done >"$work/jobs"
+for imp in $impulses; do
+    half=$(awk -v i="$imp" '$1 == i { print $2 / 2 }' "$work/strengths")
+    twice=$(awk -v i="$imp" '$1 == i { print (2 * $2 < $3 ? 2 * $2 : $3) }' "$work/strengths")
+    for f in "$work"/in/*.png; do echo "$imp $f half $half"; echo "$imp $f twice $twice"; done
+done >>"$work/jobs"
 for imp in $free; do
     for f in "$work"/in/*.png; do echo "$imp $f free"; done
 done >>"$work/jobs"
@@ -61,16 +69,17 @@ for f in "$work"/in/*.png; do echo "squash $f max $largest_squash"; done >>"$wor
 for f in "$work"/in/*.png; do echo "stretch $f max $largest_stretch"; done >>"$work/jobs"
 for f in "$work"/in/*.png; do echo "stretch $f maxfree $largest_stretch"; done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
-echo "motion: $nclips clips (9 impulses, 5 on a free body, a strong squash and a strong stretch, held and free, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
+echo "motion: $nclips clips (9 impulses, 5 on a free body, a strong squash and a strong stretch, held and free, 9 at half and twice their strength, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
 t0=$(date +%s)
 mkdir -p "$work/res"
 xargs -P 2 -L 1 sh -c '
-    poyo=$1 tools=$2 work=$3 strong=$4 imp=$5 f=$6 variant=$7 largest=$8
+    poyo=$1 tools=$2 work=$3 strong=$4 imp=$5 f=$6 variant=$7 strength=$8
     name=$(basename "$f" .png)
     row=$imp opts="-s 128 -i $imp"
     [ "$variant" = free ] && row=$imp/free opts="$opts --anchor none"
-    [ "$variant" = max ] && row=$imp/max opts="$opts --strength $largest $strong"
-    [ "$variant" = maxfree ] && row=$imp/max/free opts="$opts --strength $largest $strong --anchor none"
+    [ "$variant" = max ] && row=$imp/max opts="$opts --strength $strength $strong"
+    [ "$variant" = maxfree ] && row=$imp/max/free opts="$opts --strength $strength $strong --anchor none"
+    [ "$variant" = half ] || [ "$variant" = twice ] && row=$imp/$variant opts="$opts --strength $strength"
     dir=$work/fr-$imp$variant-$name
     per=""
     [ "$imp" = wave ] || [ "$imp" = pat ] && per=--periodic
@@ -105,8 +114,9 @@ function fmt(v, col) {
     return sprintf("%.2f", v)
 }
 # goal of figure col for this clip: sets G_op (">=", "<=", "in", "") and G_a, G_b
-function goal(col, imp, name, long, med,   jd, maxrow) {
+function goal(col, imp, name, long, med,   jd, maxrow, strrow) {
     maxrow = imp ~ /\/max(\/free)?$/
+    strrow = imp ~ /\/(half|twice)$/
     sub(/\/.*$/, "", imp)
     G_op = ""; jd = (imp == "jump" || imp == "drop")
     if (col == "size") { G_op = ">="; G_a = long && jd ? 0.6 : jd ? 0.75 : 0.85 }
@@ -129,6 +139,7 @@ function goal(col, imp, name, long, med,   jd, maxrow) {
     else if (col == "sharp") { G_op = ">="; G_a = 0.95 }
     else if (col == "twink") { G_op = "<="; G_a = 0 }
     if (maxrow && col !~ /^(area|parts|holes)$/) G_op = ""
+    if (strrow && col != "str") G_op = ""
 }
 # how far past its goal a value is (positive = misses)
 function miss(v) {
@@ -190,12 +201,14 @@ END {
     for (c = 1; c <= ncol; c++) printf " %11s", gl[c]
     printf "\n"
     n = split(impulses, imps, " ")
+    nh = split(impulses, hi, " ")
     nf = split(free, fr, " ")
     for (i = 1; i <= nf; i++) imps[n + i] = fr[i] "/free"
     n += nf
     imps[++n] = "squash/max"
     imps[++n] = "stretch/max"
     imps[++n] = "stretch/max/free"
+    for (i = 1; i <= nh; i++) { imps[++n] = hi[i] "/half"; imps[++n] = hi[i] "/twice" }
     for (i = 1; i <= n; i++) {
         imp = imps[i]
         printf "%-16s %3d", imp, nclip[imp]
@@ -219,6 +232,7 @@ END {
     print "axis: axis_dev_max (degrees a shape with a 2:1 second-moment ratio turns: its body, and its principal axis when within 30 of upright or level; goal from touchdown, jump and drop)"
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
     print "squash/max, stretch/max: the largest --strength (--list-impulses) at " strong ", stretch/max/free: the same on a free body (only area, parts and holes judged; not in the all line)"
+    print "IMPULSE/half, IMPULSE/twice: half and twice the default --strength (--list-impulses), twice at most the largest (only str judged; not in the all line)"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"
     if (worst != "") { print ""; print "the worst clip of each missed goal:"; printf "%s", worst }
     # how many clips miss each goal (of those it applies to), per impulse
@@ -234,7 +248,7 @@ END {
             col = cols[c]
             if (!((imp, col) in ngoal)) { printf " %6s", "-"; continue }
             printf " %6d", nmiss[imp, col]
-            if (imp !~ /\/max(\/free)?$/)
+            if (imp !~ /\/(max(\/free)?|half|twice)$/)
                 tmiss[col] += nmiss[imp, col]
         }
         printf "\n"
