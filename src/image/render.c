@@ -341,7 +341,7 @@ double renderer_bytes(int w, int h)
     double src = ((double)w + 2 * PAD) * up * ((double)h + 2 * PAD) * up * 4.0 * sizeof(float);
     /* the placed canvas, the stamp resampled for it (at most the canvas), a mask per thread;
      * three rows per thread for sharpening */
-    return src + (double)w * h * (4.0 + 4.0 + 8.0) + (double)w * 12.0 * sizeof(float) * WORKERS_MAX;
+    return src + (double)w * h * (4.0 + 4.0 + WORKERS_MAX) + (double)w * 12.0 * sizeof(float) * WORKERS_MAX;
 }
 
 /* src placed on a w x h canvas at place, premultiplied, bordered and
