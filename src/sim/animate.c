@@ -150,8 +150,8 @@ void animate_set_walls(impulse_run *run, softbody *sb, const double wall[4], dou
 /* How long a periodic drive warms up at most before the period filmed, s.
  * The drive's trial measures the period the clip films, so the strength
  * holds on a body still settling; warmed up for as long as the steady
- * state took (12 s at most), three trials took a flag on a 48-node grid from
- * 0.55 s to 8.5 s, and its pat tore. */
+ * state took (12 s at most), three trials took a flag on a 48-node grid (a
+ * --grid poyo took then) from 0.55 s to 8.5 s, and its pat tore. */
 #define DRIVE_MAX_WARMUP 2.0
 
 /* Kicks the body and says how its clip is filmed: one period of a periodic
@@ -350,13 +350,13 @@ static void rerun_part(void *arg, int i)
  * or patted with --damping 0, drew on the canvas's outermost pixels (2.2 and
  * 3.2 canvas pixels past the walls). When what motion m draws (render_bounds,
  * less its half-pixel blend) passes inner (the canvas's inner box, image
- * pixels) by more than half a canvas pixel (scale: canvas pixels per image
+ * pixels) by more than half a canvas pixel (sx, sy: canvas pixels per image
  * pixel), moves each wall it passes in by as much and a canvas pixel more,
  * and returns 1 (at the defaults, no walled clip of a Twemoji passes them,
  * so none is filmed again). 0 when no wall moves, or *st (from
  * render_bounds) is not POYO_OK. */
-static int walls_move_in(const motion *m, const double inner[4], double scale, double wall[4], poyo_status *st,
-                         poyo_error *err)
+static int walls_move_in(const motion *m, const double inner[4], double sx, double sy, double wall[4],
+                         poyo_status *st, poyo_error *err)
 {
     double drawn[4] = { 1e300, 1e300, -1e300, -1e300 };
     *st = render_bounds(&m->lat, m->x, m->y, (size_t)m->n, m->count, drawn, err);
@@ -365,7 +365,7 @@ static int walls_move_in(const motion *m, const double inner[4], double scale, d
     double past[4] = { inner[0] - drawn[0], inner[1] - drawn[1], drawn[2] - inner[2], drawn[3] - inner[3] };
     int moved = 0;
     for (int a = 0; a < 4; a++) {
-        double over = past[a] - 0.5; /* render_bounds' blend, image pixels */
+        double scale = a % 2 ? sy : sx, over = past[a] - 0.5; /* render_bounds' blend, image pixels */
         if (over * scale <= 0.5)
             continue;
         double in = over + 1.0 / scale;
@@ -416,16 +416,18 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         for (int tries = 0; r.st == POYO_OK && tries < WALL_TRIES; tries++) {
             double inner[4];
             render_inner_box(place, W, H, inner);
-            if (!walls_move_in(m, inner, place.sx, wall, &r.st, err))
+            if (!walls_move_in(m, inner, place.sx, place.sy, wall, &r.st, err))
                 break;
             motion_free(m);
             r.st = simulate_once(src, def, wall, r.lambda, m, err);
         }
         if (r.st != POYO_OK) {
             render_source_free(&r.made);
+            motion_free(m);
             return r.st;
         }
         m->made = r.made;
+        memcpy(m->wall, wall, sizeof m->wall);
         walled = 1;
     }
     m->place = place;

@@ -46,6 +46,7 @@ typedef struct motion {
     placement place;       /* where the rest image sits on the canvas it was simulated for */
     int canvas_w, canvas_h;/* that canvas */
     int walled;            /* 1: the motion was kept inside the canvas's edges by walls */
+    double wall[4];        /* walled: those walls (image pixels, as animate_set_walls takes them) */
     render_source made;    /* the source drawn from, made for place while the walled run filmed (or empty) */
 } motion;
 

@@ -274,8 +274,8 @@ poyo_status stagger_simulate(const image *whole, const image *parts, int n, cons
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
     }
     c->fps = def->fps;
-    double wall[4];
-    render_inner_box(all.place, all.canvas_w, all.canvas_h, wall);
+    double wall[4]; /* the whole's walls, moved in where its curves still reached the edge */
+    memcpy(wall, all.wall, sizeof wall);
     double scale = fmin((double)all.canvas_w / whole->w, (double)all.canvas_h / whole->h);
     out->parts = parts;
     for (int i = 0; i < n && st == POYO_OK; i++) {
