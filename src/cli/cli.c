@@ -94,10 +94,12 @@ static void say_range(const char *opt, const char *range, const char *value)
 
 void cli_range_error(const char *opt, const cli_opt *o, const char *value)
 {
-    char range[160];
-    cli_opt_range_text(o, range, sizeof range - 24);
+    char range[320];
+    cli_opt_range_text(o, range, 160);
     if (o->kind == CLI_PAIR)
         strcat(range, " in both coordinates");
+    if (o->beyond && strtod(value, NULL) > o->max)
+        snprintf(range + strlen(range), sizeof range - strlen(range), " (%s)", o->beyond);
     say_range(opt, range, value);
 }
 
@@ -137,6 +139,8 @@ static int enum_word(const cli_parser *p, const char *v)
     return -1;
 }
 
+static int parse_int(const char *opt, const char *s, long lo, long hi, const char *beyond, int *out);
+
 /* Parses p->value by the kind of p->opt and checks its range: 1, or 0 after
  * saying why (unless silent). */
 static int parse_value(cli_parser *p)
@@ -154,7 +158,8 @@ static int parse_value(cli_parser *p)
         }
         break;
     case CLI_INT:
-        ok = cli_int(p->name, v, o->ranged ? (long)o->min : INT_MIN, o->ranged ? (long)o->max : INT_MAX, &p->inum);
+        ok = parse_int(p->name, v, o->ranged ? (long)o->min : INT_MIN, o->ranged ? (long)o->max : INT_MAX, o->beyond,
+                       &p->inum);
         p->num = p->inum;
         break;
     case CLI_PAIR:
@@ -270,7 +275,8 @@ int cli_double(const char *opt, const char *s, double *out)
     return 1;
 }
 
-int cli_int(const char *opt, const char *s, long lo, long hi, int *out)
+/* cli_int, its error for a value past hi saying why the range ends there (beyond, or NULL). */
+static int parse_int(const char *opt, const char *s, long lo, long hi, const char *beyond, int *out)
 {
     char *end;
     errno = 0;
@@ -280,14 +286,17 @@ int cli_int(const char *opt, const char *s, long lo, long hi, int *out)
         return 0;
     }
     if (v < lo || v > hi) {
-        char range[64];
-        snprintf(range, sizeof range, "%ld to %ld", lo, hi);
+        char range[256];
+        int why = beyond && v > hi;
+        snprintf(range, sizeof range, "%ld to %ld%s%s%s", lo, hi, why ? " (" : "", why ? beyond : "", why ? ")" : "");
         say_range(opt, range, s);
         return 0;
     }
     *out = (int)v;
     return 1;
 }
+
+int cli_int(const char *opt, const char *s, long lo, long hi, int *out) { return parse_int(opt, s, lo, hi, NULL, out); }
 
 int cli_pair(const char *opt, const char *s, double *x, double *y)
 {

@@ -74,7 +74,8 @@ static const char *preset_word(int i)
       .max = SOFTBODY_DRAG_MAX, .help = "plain velocity drag per second" }
 #define ROW_GRID \
     { .id = OPT_GRID, .kind = CLI_INT, .name = "grid", .arg = "N", .ranged = 1, .min = LATTICE_GRID_MIN, \
-      .max = LATTICE_GRID_MAX, .help = "lattice nodes along the longer side" }
+      .max = LATTICE_GRID_MAX, .help = "lattice nodes along the longer side", \
+      .beyond = "a finer lattice tears thin parts apart" }
 #define ROW_SUBSTEPS(note_) \
     { .id = OPT_SUBSTEPS, .kind = CLI_INT, .name = "substeps", .arg = "N", .ranged = 1, .min = 1, \
       .max = SOFTBODY_SUBSTEPS_MAX, .help = "solver steps per frame at least", .note = (note_) }
@@ -716,7 +717,9 @@ static void print_option(FILE *out, const cli_command *cmd, const cli_opt *o)
         k += (size_t)snprintf(text + k, sizeof text - k, " (%s%s%s%s)", range, *range && *dflt ? ", " : "",
                               *dflt ? "default " : "", dflt);
     if (o->note && k < sizeof text)
-        snprintf(text + k, sizeof text - k, "; %s", o->note);
+        k += (size_t)snprintf(text + k, sizeof text - k, "; %s", o->note);
+    if (o->beyond && k < sizeof text)
+        snprintf(text + k, sizeof text - k, "; %s", o->beyond);
     fputs(head, out);
     int col = n < 25 ? 25 : n;
     fprintf(out, "%*s", col + 2 - n, "");

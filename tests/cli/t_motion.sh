@@ -140,6 +140,19 @@ test_expect_success 'a body bent hard against the walls draws its curves off the
     holds edge "edge_touch == 0 && parts_changed == 0 && holes_new == 0"
 '
 
+test_expect_success 'the finest lattice --grid takes keeps thin parts whole' '
+    # at --grid 64 the keycap squashed and the party popper poked opened
+    # holes, and at 20 the balloon squashed at its largest lost its string
+    grid=$("$POYO" animate --help | sed -n "s/.*--grid N.*(3 to \([0-9]*\),.*/\1/p") &&
+    test -n "$grid" &&
+    measure 0034-fe0f-20e3.png squash --grid $grid &&
+    holds "squash --grid $grid" "parts_changed == 0 && holes_new == 0 && edge_touch == 0" &&
+    measure 1f389.png poke --grid $grid &&
+    holds "poke --grid $grid" "parts_changed == 0 && holes_new == 0 && edge_touch == 0" &&
+    measure 1f388.png squash --grid $grid --strength $(largest_of squash) --volume 0.8 &&
+    holds "largest squash --grid $grid" "parts_changed == 0 && holes_new == 0 && edge_touch == 0"
+'
+
 test_expect_success 'a free body twisted turns as far as asked, keeps its area and rocks back upright without a jump' '
     # turned by one hand alone, the popper reached 0.74 of the turn asked and
     # lost 6 % of its area as its foot folded up; let go, the balloon, the

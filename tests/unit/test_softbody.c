@@ -142,7 +142,7 @@ static void goals_by_box_sums_match_cluster_sums(void)
             softbody_def d = softbody_default_def();
             d.volume = vol * 0.4;
             rig r;
-            ENSURE(rig_make(&r, shape, shape == 1 ? 17 : 9, d, IMPULSE_SQUASH, 25));
+            ENSURE(rig_make(&r, shape, shape == 1 ? 15 : 9, d, IMPULSE_SQUASH, 25));
             softbody *sb = r.sb;
             softbody_nodes nd = softbody_view(sb);
             for (int k = 0; k < nd.n; k++) {
