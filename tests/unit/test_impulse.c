@@ -244,12 +244,13 @@ static void face_clip(impulse_kind kind, double s, int side, int own_anchor, anc
 
 static void a_strong_drop_lands_before_its_clip_ends(void)
 {
-    /* dropped from twice its height, the face falls for a second: its clip
-     * must not end, nor ease it home, before it is down, and it wobbles a
-     * while on the floor before the ease begins */
+    /* dropped from its largest height (1.5 times its own), the face is in
+     * the air for most of a second: its clip must not end, nor ease it
+     * home, before it is down, and it wobbles a while on the floor before
+     * the ease begins */
     animate_def d;
     motion m;
-    face_clip(IMPULSE_DROP, 2.0, 64, 1, ANCHOR_NONE, &d, &m);
+    face_clip(IMPULSE_DROP, impulse_get_info(IMPULSE_DROP)->strength_max, 64, 1, ANCHOR_NONE, &d, &m);
     double floor_y = -1e300;
     for (int k = 0; k < m.n; k++)
         floor_y = fmax(floor_y, m.qy[k]);
