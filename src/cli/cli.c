@@ -86,21 +86,20 @@ static const cli_opt *find_option(const cli_command *cmd, const char *name, size
     return NULL;
 }
 
-/* Prints the one message of a value out of range: "poyo: OPT: must be RANGE, not VALUE". */
-static void say_range(const char *opt, const char *range, const char *value)
+/* Prints the one message of a value out of range: "poyo: OPT: must be RANGE[ (WHY)],
+ * not VALUE" (why: why the range ends there, or NULL). */
+static void say_range(const char *opt, const char *range, const char *why, const char *value)
 {
-    cli_error(opt, "must be %s, not %s", range, value);
+    cli_error(opt, "must be %s%s%s%s, not %s", range, why ? " (" : "", why ? why : "", why ? ")" : "", value);
 }
 
 void cli_range_error(const char *opt, const cli_opt *o, const char *value)
 {
-    char range[320];
-    cli_opt_range_text(o, range, 160);
+    char range[160];
+    cli_opt_range_text(o, range, sizeof range - 24);
     if (o->kind == CLI_PAIR)
         strcat(range, " in both coordinates");
-    if (o->beyond && strtod(value, NULL) > o->max)
-        snprintf(range + strlen(range), sizeof range - strlen(range), " (%s)", o->beyond);
-    say_range(opt, range, value);
+    say_range(opt, range, o->beyond && strtod(value, NULL) > o->max ? o->beyond : NULL, value);
 }
 
 /* 1 when v lies within o's range (or o has none). */
@@ -286,10 +285,9 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, const cha
         return 0;
     }
     if (v < lo || v > hi) {
-        char range[256];
-        int why = beyond && v > hi;
-        snprintf(range, sizeof range, "%ld to %ld%s%s%s", lo, hi, why ? " (" : "", why ? beyond : "", why ? ")" : "");
-        say_range(opt, range, s);
+        char range[64];
+        snprintf(range, sizeof range, "%ld to %ld", lo, hi);
+        say_range(opt, range, beyond && v > hi ? beyond : NULL, s);
         return 0;
     }
     *out = (int)v;
@@ -338,7 +336,7 @@ int cli_size(const char *opt, const char *s, int *w, int *h)
     if (a < 1 || a > ANIM_SIDE_MAX || b < 1 || b > ANIM_SIDE_MAX || errno) {
         char range[64];
         snprintf(range, sizeof range, "1 to %d pixels per side", ANIM_SIDE_MAX);
-        say_range(opt, range, s);
+        say_range(opt, range, NULL, s);
         return 0;
     }
     *w = (int)a;
@@ -395,7 +393,7 @@ int cli_bytes(const char *opt, const char *s, double lo, double hi, long long *o
         cli_bytes_text(lo, l, sizeof l);
         cli_bytes_text(hi, h, sizeof h);
         snprintf(range, sizeof range, "%s to %s", l, h);
-        say_range(opt, range, s);
+        say_range(opt, range, NULL, s);
         return 0;
     }
     *out = (long long)llround(b);

@@ -413,9 +413,9 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
         /* the source the frames are drawn from depends on the placement
          * alone: made on another thread while the walled run films */
         workers_run(2, def->threads, rerun_part, &r);
+        double inner[4]; /* the walls before any moved in */
+        memcpy(inner, wall, sizeof inner);
         for (int tries = 0; r.st == POYO_OK && tries < WALL_TRIES; tries++) {
-            double inner[4];
-            render_inner_box(place, W, H, inner);
             if (!walls_move_in(m, inner, place.sx, place.sy, wall, &r.st, err))
                 break;
             motion_free(m);
