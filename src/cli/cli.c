@@ -99,7 +99,7 @@ void cli_range_error(const char *opt, const cli_opt *o, const char *value)
     cli_opt_range_text(o, range, sizeof range - 24);
     if (o->kind == CLI_PAIR)
         strcat(range, " in both coordinates");
-    say_range(opt, range, o->beyond && strtod(value, NULL) > o->max ? o->beyond : NULL, value);
+    say_range(opt, range, o->beyond, value);
 }
 
 /* 1 when v lies within o's range (or o has none). */
@@ -274,7 +274,7 @@ int cli_double(const char *opt, const char *s, double *out)
     return 1;
 }
 
-/* cli_int, its error for a value past hi saying why the range ends there (beyond, or NULL). */
+/* cli_int, its error for a value outside lo to hi saying why the range ends there (beyond, or NULL). */
 static int parse_int(const char *opt, const char *s, long lo, long hi, const char *beyond, int *out)
 {
     char *end;
@@ -287,7 +287,7 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, const cha
     if (v < lo || v > hi) {
         char range[64];
         snprintf(range, sizeof range, "%ld to %ld", lo, hi);
-        say_range(opt, range, beyond && v > hi ? beyond : NULL, s);
+        say_range(opt, range, beyond, s);
         return 0;
     }
     *out = (int)v;

@@ -68,7 +68,7 @@ int cli_pair(const char *opt, const char *s, double *x, double *y);
 int cli_size(const char *opt, const char *s, int *w, int *h);
 /* The one message for a value out of its option's range: "poyo: OPT: must be
  * LO to HI UNIT[ in both coordinates][ (WHY)], not VALUE" (opt as the user
- * spelled it; WHY, the row's beyond, for a value past HI). */
+ * spelled it; WHY, the row's beyond, when it has one). */
 void cli_range_error(const char *opt, const cli_opt *o, const char *value);
 /* Applies an encoder option every subcommand shares (OPT_COLORS, OPT_DITHER,
  * OPT_ALPHA, OPT_FORMAT, OPT_QUALITY, OPT_LOSSY_GIF or OPT_EFFORT, just parsed by p)

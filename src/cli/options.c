@@ -75,7 +75,7 @@ static const char *preset_word(int i)
 #define ROW_GRID \
     { .id = OPT_GRID, .kind = CLI_INT, .name = "grid", .arg = "N", .ranged = 1, .min = LATTICE_GRID_MIN, \
       .max = LATTICE_GRID_MAX, .help = "lattice nodes along the longer side", \
-      .beyond = "a finer lattice tears thin parts apart" }
+      .beyond = "a coarser or finer lattice tears thin parts apart" }
 #define ROW_SUBSTEPS(note_) \
     { .id = OPT_SUBSTEPS, .kind = CLI_INT, .name = "substeps", .arg = "N", .ranged = 1, .min = 1, \
       .max = SOFTBODY_SUBSTEPS_MAX, .help = "solver steps per frame at least", .note = (note_) }

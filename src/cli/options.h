@@ -74,9 +74,9 @@ typedef struct cli_opt {
     cli_files files;        /* CLI_FILE: what completion offers */
     const char *help;       /* what it does, before the range and default */
     const char *note;       /* said after the range and default, or NULL */
-    const char *beyond;     /* why the range ends at max: said last in --help and after the
-                               range in the error for a larger value ("a finer lattice tears
-                               thin parts apart"), or NULL */
+    const char *beyond;     /* why the range ends where it does: said last in --help and
+                               after the range in the error for a value outside it ("a
+                               coarser or finer lattice tears thin parts apart"), or NULL */
     int hidden;             /* 1: parsed but not listed (an older name) */
     int or_zero;            /* 1: 0 is taken too, outside the range (--iso 0: none) */
 } cli_opt;

@@ -64,7 +64,7 @@ test_expect_success 'each bad value exits 2 naming the option and its range' '
                "--rope-width 0:--rope-width: must be 0.5 to 64 pixels, not 0" \
                "--anchor-at 3,0:--anchor-at: must be -1 to 2 in both coordinates, not 3,0" \
                "--size 0:--size: must be 1 to 4096 pixels per side, not 0" \
-               "--grid 2:--grid: must be 3 to 16, not 2" \
+               "--grid 2:--grid: must be 8 to 12 (a coarser or finer lattice tears thin parts apart), not 2" \
                "--length nan:--length: '"'"'nan'"'"' is not a number" \
                "--kick inf:--kick: '"'"'inf'"'"' is not a number" \
                "--rope-color red:--rope-color: '"'"'red'"'"' is not a colour like #8b5a3c"; do

@@ -228,13 +228,13 @@ static void test_numbers_and_pairs(void)
         ENSURE_MSG(!ok && strcmp(said, want) == 0, "'%s': said '%s'", not_numbers[i], said);
     }
     int n = 0;
-    said = SAYS(ok, cli_int("--grid", "16", 3, 16, &n));
-    ENSURE(ok && n == 16 && said[0] == '\0');
-    said = SAYS(ok, cli_int("--grid", "17", 3, 16, &n));
-    ENSURE_MSG(!ok && strcmp(said, "poyo: --grid: must be 3 to 16, not 17\n") == 0, "%s", said);
-    said = SAYS(ok, cli_int("--grid", "3.5", 3, 16, &n));
+    said = SAYS(ok, cli_int("--grid", "12", 8, 12, &n));
+    ENSURE(ok && n == 12 && said[0] == '\0');
+    said = SAYS(ok, cli_int("--grid", "13", 8, 12, &n));
+    ENSURE_MSG(!ok && strcmp(said, "poyo: --grid: must be 8 to 12, not 13\n") == 0, "%s", said);
+    said = SAYS(ok, cli_int("--grid", "3.5", 8, 12, &n));
     ENSURE_MSG(!ok && strcmp(said, "poyo: --grid: '3.5' is not a whole number\n") == 0, "%s", said);
-    said = SAYS(ok, cli_int("--grid", "99999999999999999999", 3, 16, &n));
+    said = SAYS(ok, cli_int("--grid", "99999999999999999999", 8, 12, &n));
     ENSURE_MSG(!ok && strcmp(said, "poyo: --grid: '99999999999999999999' is not a whole number\n") == 0, "%s", said);
     cli_parser p;
     ENSURE(scan_option("rope", "--max-pixels", "1000000000", &p, &said) && p.inum == 1000000000);

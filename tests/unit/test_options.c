@@ -272,8 +272,8 @@ static void test_every_range_is_refused_in_one_shape(void)
                 if (o->or_zero && strtod(value, NULL) == 0.0)
                     continue;
                 snprintf(want, sizeof want, "poyo: %s: must be %s%s%s%s%s, not %s\n", opt, range,
-                         o->kind == CLI_PAIR ? " in both coordinates" : "", o->beyond && i ? " (" : "",
-                         o->beyond && i ? o->beyond : "", o->beyond && i ? ")" : "", value);
+                         o->kind == CLI_PAIR ? " in both coordinates" : "", o->beyond ? " (" : "",
+                         o->beyond ? o->beyond : "", o->beyond ? ")" : "", value);
                 int r;
                 const char *said = scan(cmd, opt, value, &r);
                 ENSURE_MSG(r == -2 && strcmp(said, want) == 0, "poyo %s %s %s: said '%s', not '%s'", cmd->name, opt,

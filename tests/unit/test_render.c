@@ -47,7 +47,7 @@ static void identity_copies_the_placed_image(void)
     for (int t = 0; t < 5; t++) {
         image im = make_stamp(sizes[t][0], sizes[t][1]);
         lattice lat;
-        ENSURE(lattice_build(&im, 9 + t, &lat, NULL) == POYO_OK);
+        ENSURE(lattice_build(&im, 8 + t, &lat, NULL) == POYO_OK);
         int W = sizes[t][2], H = sizes[t][3];
         double *x = malloc((size_t)lat.count * sizeof *x), *y = malloc((size_t)lat.count * sizeof *y);
         for (int k = 0; k < lat.count; k++) {

@@ -142,7 +142,7 @@ static void goals_by_box_sums_match_cluster_sums(void)
             softbody_def d = softbody_default_def();
             d.volume = vol * 0.4;
             rig r;
-            ENSURE(rig_make(&r, shape, shape == 1 ? 15 : 9, d, IMPULSE_SQUASH, 25));
+            ENSURE(rig_make(&r, shape, shape == 1 ? 11 : 9, d, IMPULSE_SQUASH, 25));
             softbody *sb = r.sb;
             softbody_nodes nd = softbody_view(sb);
             for (int k = 0; k < nd.n; k++) {
@@ -426,7 +426,7 @@ static void shake_bends_locally(void)
 {
     /* a tall bar anchored at the bottom bends: the top moves more than the middle */
     rig r;
-    ENSURE(rig_make(&r, 1, 16, softbody_default_def(), IMPULSE_SHAKE, 25));
+    ENSURE(rig_make(&r, 1, 12, softbody_default_def(), IMPULSE_SHAKE, 25));
     pattern_kick(&r);
     for (int f = 0; f < 3; f++)
         softbody_step_frame(r.sb);
