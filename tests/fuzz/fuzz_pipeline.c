@@ -8,6 +8,7 @@
 #include "image/animread.h"
 #include "image/gif.h"
 #include "image/image.h"
+#include "image/lattice.h"
 #include "sim/animate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -21,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the last byte picks the impulse and a few options */
     uint8_t k = size ? data[size - 1] : 0;
     d.impulse.kind = (impulse_kind)(k % IMPULSE_COUNT);
-    d.grid = 4 + (k >> 4) % 6;
+    d.grid = LATTICE_GRID_MIN + (k >> 4) % (LATTICE_GRID_MAX - LATTICE_GRID_MIN + 1);
     d.width = d.height = 24 + (k >> 5);
     d.fps = 10;
     d.duration = 0.5;
