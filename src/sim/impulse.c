@@ -779,7 +779,7 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
  * back was the largest step, 8.4 times the median on the grinning face.
  * Eased back to twice the default, 15 did (the rest swelled at the peak,
  * where the hand still holds them; see add_stretch and STRETCH_CELL_FLOOR);
- * the shove at its largest, 0.5, 46, 47 and 39 at --volume 0, 0.3 and 0.8
+ * the shove at 0.5 (then its largest), 46, 47 and 39 at --volume 0, 0.3 and 0.8
  * before and 1, 0 and 0 after. At the defaults only the shove of a wide
  * stamp, whose default grows with its width, eases back. */
 #define EASE_BACK_FROM 2.0
@@ -866,8 +866,8 @@ static void press_timing(impulse_run *run)
          * further, as slowly as they pressed. At --strength 0.6 --volume
          * 0.8, 21 of 65 free stretches showed more than 5 % of their area
          * gained or lost and the banana 1f34c tore; drawn back so, 10 did
-         * and none tore (at 0.36, 7 and 3; a squash at its largest, 0.4, 9
-         * and 4). The shove does not: drawn back so at its largest, 0.5, the
+         * and none tore (at 0.36, 7 and 3; a squash at 0.4, 9 and 4). The
+         * shove does not: drawn back so at 0.5 (then its largest), the
          * party popper 1f389 tore at --volume 0 */
         run->back = palm ? fmax(0.5, ease) : 0.5;
         run->t_draw = palm && ease > 0.0 ? fmax(DRAW_BACK_TIME, run->t_press * run->back) : DRAW_BACK_TIME;
