@@ -12,15 +12,16 @@
  * largest strengths tear thin parts apart: on the Twemoji corpus at 128 px,
  * at 48 and 64 nodes a snake 1f40d squashed came apart; at 20 a balloon
  * 1f388 squashed at the largest strength (--volume 0.8) tore off its
- * string; from 13 to 16 it lost its string jumping and dropping at the
- * largest strength, and the "!" and the clapping hands 1f44f poked and the
- * flag squashed at their largest closed gaps between their parts. At 4 and
- * 5 the wide bar twisted at its largest thinned into a wedge that came
- * apart and a poked banana tore; at 7 the clapping hands squashed at the
- * largest strength merged their motion lines; at 3 a free body shaken has
- * no part that can wobble. From 8 to 12 every impulse at its largest
- * strength keeps 15 stamps whole held and free, alone and with --volume
- * 0.8, and the 65 stamps of the corpus held (at 8, 10 and 12). */
+ * string; at 13, 14 and 16 it lost its string jumping and dropping at the
+ * largest strength, at 14 the wide bar twisted at its largest tore, and at
+ * 16 the "!" and the clapping hands 1f44f poked and the flag squashed at
+ * their largest closed gaps between their parts. At 4 and 5 the wide bar
+ * twisted at its largest thinned into a wedge that came apart and a poked
+ * banana tore; at 7 the clapping hands squashed at the largest strength
+ * merged their motion lines; at 3 a free body shaken has no part that can
+ * wobble. From 8 to 12 every impulse at its largest strength keeps 15
+ * stamps whole held and free, alone and with --volume 0.8, and the 65
+ * stamps of the corpus held (at 8, 10 and 12). */
 #define LATTICE_GRID_MIN 8
 #define LATTICE_GRID_MAX 12
 

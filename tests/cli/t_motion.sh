@@ -143,7 +143,7 @@ test_expect_success 'a body bent hard against the walls draws its curves off the
 test_expect_success 'the coarsest and the finest lattice --grid takes keep thin parts whole' '
     # at --grid 64 the keycap squashed and the party popper poked opened
     # holes, at 20 the balloon squashed at its largest lost its string, at
-    # 13 to 16 the balloon jumping at its largest lost it; at 4 and 5 the
+    # 13, 14 and 16 the balloon jumping at its largest lost it; at 4 and 5 the
     # wide bar twisted at its largest thinned into a wedge and broke, the
     # banana poked at its largest tore and the popper squashed free at its
     # largest opened a hole; shaken free at 0.5, the popper came apart at 8
