@@ -174,6 +174,18 @@ test_expect_success 'a pat where the body can hardly dent, beside its anchor, do
     done
 '
 
+test_expect_success 'a poke where the body can hardly dent, at a corner of its box, does not tear it' '
+    # the trials pressed the finger 2 to 3.8 times as deep as the dent
+    # asked: the party popper crushed its streamer into shards, and on the
+    # coarsest lattice the banana opened holes
+    measure 1f389.png poke --at 1,1 &&
+    holds "poke --at 1,1 on the popper" "parts_changed == 0 && holes_new == 0 && edge_touch == 0" &&
+    grid=$("$POYO" animate --help | sed -n "s/.*--grid N.*(\([0-9]*\) to .*/\1/p") &&
+    test -n "$grid" &&
+    measure 1f34c.png poke --at 1,1 --grid $grid &&
+    holds "poke --at 1,1 --grid $grid on the banana" "parts_changed == 0 && holes_new == 0 && edge_touch == 0"
+'
+
 test_expect_success 'a free body twisted turns as far as asked, keeps its area and rocks back upright without a jump' '
     # turned by one hand alone, the popper reached 0.74 of the turn asked and
     # lost 6 % of its area as its foot folded up; let go, the balloon, the
