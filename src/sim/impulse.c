@@ -1795,7 +1795,8 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
 
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
  * the strength is, scales the real one. Twist, squash and stretch scale the
- * hand; poke presses a finger anew as deep as that asks, with a tip as wide
+ * hand; poke presses a finger anew as deep as that asks (at most
+ * POKE_DEPTH_MAX times the dent asked), with a tip as wide
  * as the new depth (so the dent's slope stays below one and no cell folds),
  * the far side of a free body held again, and is tried again; the finger
  * kept is the one tried that came closest. A dent grows faster than the
