@@ -274,13 +274,12 @@ poyo_status stagger_simulate(const image *whole, const image *parts, int n, cons
         return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the simulation");
     }
     c->fps = def->fps;
-    double wall[4]; /* the whole's walls, moved in where its curves still reached the edge */
-    memcpy(wall, all.wall, sizeof wall);
     double scale = fmin((double)all.canvas_w / whole->w, (double)all.canvas_h / whole->h);
     out->parts = parts;
     for (int i = 0; i < n && st == POYO_OK; i++) {
         c->n = out->n = i + 1;
-        st = part_begin(c, i, &parts[i], def, all.walled ? wall : NULL, scale, &out->m[i], err);
+        /* the whole's walls, moved in where its curves still reached the edge */
+        st = part_begin(c, i, &parts[i], def, all.walled ? all.wall : NULL, scale, &out->m[i], err);
         c->first[i + 1] = c->first[i] + out->m[i].n;
         out->m[i].place = all.place;
         out->m[i].canvas_w = all.canvas_w;

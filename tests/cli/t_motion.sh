@@ -41,6 +41,8 @@ holds() {
 
 strength_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $2 }'; }
 largest_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $3 }'; }
+# grid_range: the fewest and the most lattice nodes --help gives for --grid, "LO HI"
+grid_range() { "$POYO" animate --help | sed -n 's/.*--grid N.*(\([0-9]*\) to \([0-9]*\),.*/\1 \2/p'; }
 
 for img in 1f600.png 1f431.png; do
     for imp in squash stretch poke shake twist jump drop wave pat; do
@@ -147,7 +149,7 @@ test_expect_success 'the coarsest and the finest lattice --grid takes keep thin 
     # wide bar twisted at its largest thinned into a wedge and broke, the
     # banana poked at its largest tore and the popper squashed free at its
     # largest opened a hole; shaken free at 0.5, the popper came apart at 8
-    range=$("$POYO" animate --help | sed -n "s/.*--grid N.*(\([0-9]*\) to \([0-9]*\),.*/\1 \2/p") &&
+    range=$(grid_range) &&
     test -n "$range" &&
     for grid in $range; do
         for run in "0034-fe0f-20e3.png squash" "1f389.png poke" \
@@ -180,7 +182,7 @@ test_expect_success 'a poke where the body can hardly dent, at a corner of its b
     # coarsest lattice the banana opened holes
     measure 1f389.png poke --at 1,1 &&
     holds "poke --at 1,1 on the popper" "parts_changed == 0 && holes_new == 0 && edge_touch == 0" &&
-    grid=$("$POYO" animate --help | sed -n "s/.*--grid N.*(\([0-9]*\) to .*/\1/p") &&
+    range=$(grid_range) && grid=${range%% *} &&
     test -n "$grid" &&
     measure 1f34c.png poke --at 1,1 --grid $grid &&
     holds "poke --at 1,1 --grid $grid on the banana" "parts_changed == 0 && holes_new == 0 && edge_touch == 0"
