@@ -1793,10 +1793,30 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
  * at half of it. */
 #define POKE_DEPTH_MAX 1.75
 
+/* Beside the anchor a finger presses no deeper than asked, and deeper only
+ * as far as this many times its distance from the nearest pinned node (up
+ * to POKE_DEPTH_MAX). The body there is held by its pins and hardly dents,
+ * so the trials pressed deeper, and the pressed part tore from its pins or
+ * was pushed into its neighbour: poked at a bottom corner of its box
+ * (--at 0,1 and 1,1) on lattices of 8 to 10 nodes, the "!" 2757 pushed its
+ * dot into its bar and the clapping hands 1f44f their motion lines into a
+ * hand. */
+#define POKE_PIN_REACH 2.0
+
+/* The deepest a poke's finger may press for a dent asked deep. */
+static double finger_depth_max(const impulse_run *run, const softbody_nodes *nd, double asked)
+{
+    double pin = INFINITY;
+    for (int k = 0; k < nd->n; k++)
+        if (nd->pinned[k])
+            pin = fmin(pin, hypot(nd->qx[k] - run->at_px.x, nd->qy[k] - run->at_px.y));
+    return fmin(POKE_DEPTH_MAX * asked, fmax(asked, POKE_PIN_REACH * pin));
+}
+
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
  * the strength is, scales the real one. Twist, squash and stretch scale the
  * hand; poke presses a finger anew as deep as that asks (at most
- * POKE_DEPTH_MAX times the dent asked), with a tip as wide
+ * finger_depth_max), with a tip as wide
  * as the new depth (so the dent's slope stays below one and no cell folds),
  * the far side of a free body held again, and is tried again; the finger
  * kept is the one tried that came closest. A dent grows faster than the
@@ -1812,6 +1832,7 @@ static void scale_press(impulse_run *run, softbody *sb)
     run->cap_energy = 0;
     double depth = s * run->size, last_depth = 0.0, last_peak = 0.0, best_depth = depth, best_off = INFINITY;
     int by_gain = run->def.kind != IMPULSE_POKE, twist = run->def.kind == IMPULSE_TWIST;
+    double most = by_gain ? depth : finger_depth_max(run, &nd, depth);
     for (int trial = 0; trial < (by_gain ? 2 : POKE_TRIALS); trial++) {
         press_start(run, sb);
         double peak = 0.0, t_after = INFINITY;
@@ -1850,9 +1871,9 @@ static void scale_press(impulse_run *run, softbody *sb)
         if (grow >= 0.5 && grow <= 3.0)
             g = fmin(3.0, fmax(0.25, pow(s / peak, 1.0 / grow)));
         last_depth = depth, last_peak = peak;
-        depth = fmin(depth * g, POKE_DEPTH_MAX * s * run->size);
+        depth = fmin(depth * g, most);
         if (depth == last_depth)
-            break; /* as deep as a finger presses */
+            break; /* as deep as a finger presses there */
         place_finger(run, &nd, depth);
     }
     if (!by_gain && depth != best_depth) /* the finger that came closest of those tried */

@@ -188,6 +188,19 @@ test_expect_success 'a poke where the body can hardly dent, at a corner of its b
     holds "poke --at 1,1 --grid $grid on the banana" "parts_changed == 0 && holes_new == 0 && edge_touch == 0"
 '
 
+test_expect_success 'a poke beside the anchor dents the part it presses without pushing it into its neighbour' '
+    # the "!" poked at a bottom corner of its box is poked on its dot, held
+    # by its pins: pressed deeper by the trials, the dot was pushed into the
+    # bar on lattices of 8 to 10 nodes (2 to 4 frames changed parts)
+    range=$(grid_range) && lo=${range%% *} &&
+    test -n "$lo" &&
+    for grid in $lo $((lo + 1)); do
+        measure 2757.png poke --at 0,1 --grid $grid &&
+        holds "poke --at 0,1 --grid $grid on the tall bar" \
+              "parts_changed == 0 && holes_new == 0 && edge_touch == 0 && peak_d_rel >= 0.06" || return 1
+    done
+'
+
 test_expect_success 'a free body twisted turns as far as asked, keeps its area and rocks back upright without a jump' '
     # turned by one hand alone, the popper reached 0.74 of the turn asked and
     # lost 6 % of its area as its foot folded up; let go, the balloon, the
