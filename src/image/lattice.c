@@ -153,6 +153,7 @@ static int sample_opaque(const image *im, long count, lattice *out)
     int stride = 1;
     while (count / ((long)stride * stride) > LATTICE_OPAQUE_SAMPLES)
         stride++;
+    out->op_stride = stride;
     out->op_x = malloc(LATTICE_OPAQUE_SAMPLES * sizeof *out->op_x);
     out->op_y = malloc(LATTICE_OPAQUE_SAMPLES * sizeof *out->op_y);
     if (!out->op_x || !out->op_y)

@@ -40,6 +40,7 @@ typedef struct lattice {
                             * (alpha >= 1/2), 0 to 1 */
     float *cell_box;       /* 4 per cell, (nx - 1) * (ny - 1) cells: x0, y0, x1, y1 of the opaque pixels
                             * whose centres lie in the cell (their whole squares); x0 > x1 when none */
+    int op_stride;         /* the samples' spacing across and down, pixels */
     int op_n;              /* opaque pixels sampled on a regular stride, at most LATTICE_OPAQUE_SAMPLES */
     float *op_x, *op_y;    /* op_n: their centres, image pixels (owned) */
 } lattice;
