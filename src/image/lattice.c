@@ -147,24 +147,36 @@ static void scan_alpha(const image *im, lattice *out, uint8_t *rmax, uint8_t *cm
 
 /* The centres of the opaque pixels (alpha at least one half; count of them
  * in all), every stride-th across and down so that at most
- * LATTICE_OPAQUE_SAMPLES are kept. */
+ * LATTICE_OPAQUE_SAMPLES are kept: a stride whose grid holds more (count
+ * divided by its square only estimates how many) is widened, so no rows at
+ * the bottom are left out. */
 static int sample_opaque(const image *im, long count, lattice *out)
 {
     int stride = 1;
     while (count / ((long)stride * stride) > LATTICE_OPAQUE_SAMPLES)
         stride++;
-    out->op_stride = stride;
     out->op_x = malloc(LATTICE_OPAQUE_SAMPLES * sizeof *out->op_x);
     out->op_y = malloc(LATTICE_OPAQUE_SAMPLES * sizeof *out->op_y);
     if (!out->op_x || !out->op_y)
         return 0;
-    for (int y = stride / 2; y < im->h; y += stride)
-        for (int x = stride / 2; x < im->w && out->op_n < LATTICE_OPAQUE_SAMPLES; x += stride)
-            if (im->rgba[4 * ((size_t)y * im->w + x) + 3] >= 128) {
-                out->op_x[out->op_n] = (float)(x + 0.5);
-                out->op_y[out->op_n] = (float)(y + 0.5);
-                out->op_n++;
-            }
+    for (;; stride++) {
+        int full = 0;
+        out->op_n = 0;
+        for (int y = stride / 2; y < im->h && !full; y += stride)
+            for (int x = stride / 2; x < im->w; x += stride)
+                if (im->rgba[4 * ((size_t)y * im->w + x) + 3] >= 128) {
+                    if (out->op_n == LATTICE_OPAQUE_SAMPLES) {
+                        full = 1;
+                        break;
+                    }
+                    out->op_x[out->op_n] = (float)(x + 0.5);
+                    out->op_y[out->op_n] = (float)(y + 0.5);
+                    out->op_n++;
+                }
+        if (!full)
+            break;
+    }
+    out->op_stride = stride;
     return 1;
 }
 

@@ -416,6 +416,34 @@ static void lattice_opaque_box_leaves_out_the_fringe(void)
     ENSURE_MSG(ok, "opaque box %.3f,%.3f to %.3f,%.3f", sx0, sy0, sx1, sy1);
 }
 
+/* A 100 x 100 image opaque at every pixel of odd row and column (2500):
+ * the stride the count suggests (2, 625 samples) lands on all 2500, more
+ * than LATTICE_OPAQUE_SAMPLES, so the samples are taken on a wider stride
+ * and still reach the bottom rows (cut off at the cap, they stopped near
+ * row 81). */
+static void lattice_samples_reach_the_bottom_rows(void)
+{
+    int w = 100, h = 100;
+    uint8_t *px = calloc((size_t)w * h * 4, 1);
+    ENSURE(px);
+    for (int y = 1; y < h; y += 2)
+        for (int x = 1; x < w; x += 2)
+            px[4 * ((size_t)y * w + x) + 3] = 255;
+    image im = { w, h, px, NULL };
+    lattice lat;
+    poyo_error err;
+    poyo_status st = lattice_build(&im, 12, &lat, &err);
+    free(px);
+    ENSURE(st == POYO_OK);
+    float low = 0.0f;
+    for (int k = 0; k < lat.op_n; k++)
+        low = fmaxf(low, lat.op_y[k]);
+    int n = lat.op_n, stride = lat.op_stride;
+    lattice_free(&lat);
+    ENSURE_MSG(n > 0 && n <= LATTICE_OPAQUE_SAMPLES && low >= 99.5f - stride,
+               "%d samples on a stride of %d, the lowest at %.1f", n, stride, low);
+}
+
 /* Appends a PNG chunk (length, type, body, CRC) to b. */
 static void png_chunk(bytebuf *b, const char *type, const uint8_t *body, uint32_t n)
 {
@@ -603,6 +631,7 @@ static void png_decodes_as_stb_image_does(void)
 
 const struct test_case test_cases[] = {
     { "lattice_opaque_box_leaves_out_the_fringe", lattice_opaque_box_leaves_out_the_fringe },
+    { "lattice_samples_reach_the_bottom_rows", lattice_samples_reach_the_bottom_rows },
     { "big_emoji_drawn_small_keeps_its_outline", big_emoji_drawn_small_keeps_its_outline },
     { "own_size_is_a_copy", own_size_is_a_copy },
     { "webp_and_gif_give_their_first_frame", webp_and_gif_give_their_first_frame },
