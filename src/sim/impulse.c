@@ -1793,34 +1793,30 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
  * at half of it. */
 #define POKE_DEPTH_MAX 1.75
 
-/* Beside the anchor a finger presses no deeper than asked, and deeper only
- * as far as this many times its distance from the nearest pinned node (up
- * to POKE_DEPTH_MAX); nor deeper than the part it presses reaches plus the
- * gap to the next part beyond it (part_ahead). The body there is held by
- * its pins and hardly dents, so the trials pressed deeper, and the pressed
- * part tore from its pins or was pushed into its neighbour: poked at a
- * bottom corner of its box (--at 0,1 and 1,1) on lattices of 8 to 10
- * nodes, the "!" 2757 pushed its dot into its bar and the clapping hands
- * 1f44f their motion lines into a hand; poked on the bottom edge (--at
- * 0.25,0.9, 0.5,1 and 0.75,0.9), the "!" did the same at the default
- * strength (a dent of 10.5 pixels asked of a dot 10 tall, 4 below its bar). */
-#define POKE_PIN_REACH 2.0
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
+/* A poke point nearer a pinned node than this many times the dent asked is
+ * beside the anchor, and there the finger presses no deeper than asked, nor
+ * past the part it presses to the next part beyond it (part_ahead). The
+ * body there is held by its pins and hardly dents, so the trials pressed
+ * deeper, and the pressed part tore from its pins or was pushed into its
+ * neighbour: poked at a bottom corner of its box (--at 0,1 and 1,1) on
+ * lattices of 8 to 10 nodes, the "!" 2757 pushed its dot into its bar and
+ * the clapping hands 1f44f their motion lines into a hand; poked on its
+ * bottom edge (--at 0.25,0.9 and 0.75,0.9) at the largest strength, a dent
+ * of 17.5 pixels asked, the "!" pushed its dot into its bar too, and the
+ * line the finger presses along meets the bar 10 pixels past the dot's
+ * side. */
+#define POKE_BESIDE_PIN 0.875
 
 /* Along the line from at in dir: how far it is from where the line first
- * meets the picture's opaque pixels to where the next part beyond that one
- * begins, or INFINITY when the line meets no other (the sampled pixels
- * within a sample's spacing of the line, a part ending at a gap of more
- * than one spacing). */
+ * meets the picture's opaque pixels ahead of at (at itself, when at lies in
+ * one) to where the next part beyond begins, or INFINITY when the line
+ * meets no other part or the memory to measure is not there. The line is as
+ * wide as 1.5 times the opaque samples' spacing, and a part ends at a gap
+ * of more than one spacing between the samples along it. */
 static double part_ahead(const lattice *l, v2 at, v2 dir)
 {
     double band = 0.75 * l->op_stride, ahead = INFINITY;
-    float *t = malloc(((size_t)l->op_n + 1) * sizeof *t);
+    double *t = malloc(((size_t)l->op_n + 1) * sizeof *t);
     int m = 0;
     if (!t)
         return ahead;
@@ -1828,9 +1824,9 @@ static double part_ahead(const lattice *l, v2 at, v2 dir)
         double ox = l->op_x[k] - at.x, oy = l->op_y[k] - at.y;
         double along = ox * dir.x + oy * dir.y, across = ox * dir.y - oy * dir.x;
         if (fabs(across) <= band && along >= -band)
-            t[m++] = (float)along;
+            t[m++] = along;
     }
-    qsort(t, (size_t)m, sizeof *t, cmp_float);
+    qsort(t, (size_t)m, sizeof *t, cmp_double);
     for (int i = 1; i < m; i++)
         if (t[i] - t[i - 1] > 2.0 * l->op_stride) {
             ahead = t[i] - t[0];
@@ -1843,14 +1839,10 @@ static double part_ahead(const lattice *l, v2 at, v2 dir)
 /* The deepest a poke's finger may press for a dent asked deep. */
 static double finger_depth_max(const impulse_run *run, const softbody_nodes *nd, double asked)
 {
-    double pin = INFINITY;
     for (int k = 0; k < nd->n; k++)
-        if (nd->pinned[k])
-            pin = fmin(pin, hypot(nd->qx[k] - run->at_px.x, nd->qy[k] - run->at_px.y));
-    double most = POKE_DEPTH_MAX * asked;
-    if (POKE_PIN_REACH * pin < most) /* beside the anchor */
-        most = fmin(fmax(asked, POKE_PIN_REACH * pin), part_ahead(run->lat, run->at_px, run->dir));
-    return most;
+        if (nd->pinned[k] && hypot(nd->qx[k] - run->at_px.x, nd->qy[k] - run->at_px.y) < POKE_BESIDE_PIN * asked)
+            return fmin(asked, part_ahead(run->lat, run->at_px, run->dir));
+    return POKE_DEPTH_MAX * asked;
 }
 
 /* A trial press for poke, twist, squash and stretch: its peak, measured as

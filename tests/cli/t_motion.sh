@@ -192,11 +192,13 @@ test_expect_success 'a poke beside the anchor dents the part it presses without 
     # the "!" poked at a bottom corner of its box is poked on its dot, held
     # by its pins: pressed deeper by the trials, the dot was pushed into the
     # bar on lattices of 8 to 10 nodes (2 to 4 frames changed parts); poked
-    # on its bottom edge, a dent as deep as asked (10.5 pixels of a dot 10
-    # tall, 4 below the bar) did the same on the coarsest
+    # beside its dot at the largest strength, a dent as deep as asked (17.5
+    # pixels, where the bar begins 10 past the dot) did the same on the
+    # coarsest
     range=$(grid_range) && lo=${range%% *} &&
     test -n "$lo" &&
-    for run in "--at 0,1 --grid $lo" "--at 0,1 --grid $((lo + 1))" "--at 0.25,0.9 --grid $lo"; do
+    for run in "--at 0,1 --grid $lo" "--at 0,1 --grid $((lo + 1))" \
+               "--at 0.25,0.9 --grid $lo --strength $(largest_of poke)"; do
         measure 2757.png poke $run &&
         holds "poke $run on the tall bar" \
               "parts_changed == 0 && holes_new == 0 && edge_touch == 0 && peak_d_rel >= 0.06" || return 1
