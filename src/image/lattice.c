@@ -149,7 +149,8 @@ static void scan_alpha(const image *im, lattice *out, uint8_t *rmax, uint8_t *cm
  * in all), every stride-th across and down so that at most
  * LATTICE_OPAQUE_SAMPLES are kept: a stride whose grid holds more (count
  * divided by its square only estimates how many) is widened, so no rows at
- * the bottom are left out. */
+ * the bottom are left out. The grid starts half a stride in, or in the
+ * middle of an image narrower than that, which would hold no sample. */
 static int sample_opaque(const image *im, long count, lattice *out)
 {
     int stride = 1;
@@ -162,8 +163,9 @@ static int sample_opaque(const image *im, long count, lattice *out)
     for (;; stride++) {
         int full = 0;
         out->op_n = 0;
-        for (int y = stride / 2; y < im->h && !full; y += stride)
-            for (int x = stride / 2; x < im->w; x += stride)
+        int x0 = stride / 2 < im->w ? stride / 2 : im->w / 2, y0 = stride / 2 < im->h ? stride / 2 : im->h / 2;
+        for (int y = y0; y < im->h && !full; y += stride)
+            for (int x = x0; x < im->w; x += stride)
                 if (im->rgba[4 * ((size_t)y * im->w + x) + 3] >= 128) {
                     if (out->op_n == LATTICE_OPAQUE_SAMPLES) {
                         full = 1;

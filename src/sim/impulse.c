@@ -1784,18 +1784,20 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
 #define POKE_TRIALS 4
 #define POKE_CLOSE 1.05
 
-/* How deep a poke's finger may press, in times the dent asked. Where the
- * body can hardly dent, at a corner of the picture's box beside the anchor
- * or on a thin part, the trials pressed 2 to 3.8 times as deep: on lattices
- * of 8 to 12 nodes the party popper 1f389 poked at --at 1,1 crushed its
- * streamer into shards, and the banana 1f34c opened holes and flailed. The
- * corpus's pokes need at most 1.41 times at the default strength and 1.61
- * at half of it. */
+/* How deep a poke's finger may press, in times the dent asked (beside the
+ * anchor less, POKE_BESIDE_PIN). Where the body can hardly dent, at a
+ * corner of the picture's box or on a thin part, the trials pressed 2 to
+ * 3.8 times as deep: on lattices of 8 to 12 nodes the party popper 1f389
+ * poked at --at 1,1 crushed its streamer into shards, and the banana 1f34c
+ * opened holes and flailed. The corpus's pokes need at most 1.41 times at
+ * the default strength and 1.61 at half of it. */
 #define POKE_DEPTH_MAX 1.75
 
 /* A poke point nearer a pinned node than this many times the dent asked is
  * beside the anchor, and there the finger presses no deeper than asked, nor
- * past the part it presses to the next part beyond it (part_ahead). The
+ * past where the next part begins beyond the part it presses (part_ahead).
+ * The default poke point of every corpus stamp lies farther from the pins,
+ * at every strength up to the largest, so no poke there changed. The
  * body there is held by its pins and hardly dents, so the trials pressed
  * deeper, and the pressed part tore from its pins or was pushed into its
  * neighbour: poked at a bottom corner of its box (--at 0,1 and 1,1) on
@@ -1807,12 +1809,12 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
  * side. */
 #define POKE_BESIDE_PIN 0.875
 
-/* Along the line from at in dir: how far it is from where the line first
- * meets the picture's opaque pixels ahead of at (at itself, when at lies in
- * one) to where the next part beyond begins, or INFINITY when the line
- * meets no other part or the memory to measure is not there. The line is as
- * wide as 1.5 times the opaque samples' spacing, and a part ends at a gap
- * of more than one spacing between the samples along it. */
+/* Along the line from at in dir: how far it is from the first opaque
+ * sample on it (from three quarters of a spacing behind at on) to the first
+ * sample of the next part beyond, or INFINITY when the line meets no other
+ * part or the memory to measure is not there. The line is as wide as 1.5
+ * times the samples' spacing, and a part ends where two samples along it
+ * lie more than two spacings apart. */
 static double part_ahead(const lattice *l, v2 at, v2 dir)
 {
     double band = 0.75 * l->op_stride, ahead = INFINITY;
@@ -1848,7 +1850,7 @@ static double finger_depth_max(const impulse_run *run, const softbody_nodes *nd,
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
  * the strength is, scales the real one. Twist, squash and stretch scale the
  * hand; poke presses a finger anew as deep as that asks (at most
- * finger_depth_max), with a tip as wide
+ * finger_depth_max, and its first finger no deeper either), with a tip as wide
  * as the new depth (so the dent's slope stays below one and no cell folds),
  * the far side of a free body held again, and is tried again; the finger
  * kept is the one tried that came closest. A dent grows faster than the

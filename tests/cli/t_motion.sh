@@ -192,9 +192,9 @@ test_expect_success 'a poke beside the anchor dents the part it presses without 
     # the "!" poked at a bottom corner of its box is poked on its dot, held
     # by its pins: pressed deeper by the trials, the dot was pushed into the
     # bar on lattices of 8 to 10 nodes (2 to 4 frames changed parts); poked
-    # beside its dot at the largest strength, a dent as deep as asked (17.5
-    # pixels, where the bar begins 10 past the dot) did the same on the
-    # coarsest
+    # on its bottom edge beside its dot at the largest strength, a dent as
+    # deep as asked (17.5 pixels, where the line of the finger meets the bar
+    # 10 pixels past the side of the dot) did the same on the coarsest
     range=$(grid_range) && lo=${range%% *} &&
     test -n "$lo" &&
     for run in "--at 0,1 --grid $lo" "--at 0,1 --grid $((lo + 1))" \

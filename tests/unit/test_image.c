@@ -8,7 +8,8 @@
  * renderer draws of it at rest; it is recognised by its root element after any prolog, sized
  * from width and height or the viewBox; bad, hostile and non-SVG XML is
  * refused with one sentence. The lattice's opaque box leaves out the faint
- * fringe of antialiased edges. */
+ * fringe of antialiased edges, and its opaque samples reach the bottom rows
+ * and a narrow image's only columns. */
 #include "test.h"
 
 #include <stdlib.h>
@@ -440,8 +441,28 @@ static void lattice_samples_reach_the_bottom_rows(void)
         low = fmaxf(low, lat.op_y[k]);
     int n = lat.op_n, stride = lat.op_stride;
     lattice_free(&lat);
-    ENSURE_MSG(n > 0 && n <= LATTICE_OPAQUE_SAMPLES && low >= 99.5f - stride,
+    ENSURE_MSG(n >= 200 && n <= LATTICE_OPAQUE_SAMPLES && low >= 99.5f - stride,
                "%d samples on a stride of %d, the lowest at %.1f", n, stride, low);
+}
+
+/* An opaque bar 2 pixels wide and 9000 tall: the stride the count suggests
+ * (3) takes 3000 samples down column 1, so it is widened to 4, whose grid
+ * began at column 2, past the image, and sampled nothing. */
+static void lattice_samples_a_narrow_image(void)
+{
+    int w = 2, h = 9000;
+    uint8_t *px = malloc((size_t)w * h * 4);
+    ENSURE(px);
+    memset(px, 255, (size_t)w * h * 4);
+    image im = { w, h, px, NULL };
+    lattice lat;
+    poyo_error err;
+    poyo_status st = lattice_build(&im, 8, &lat, &err);
+    free(px);
+    ENSURE_MSG(st == POYO_OK, "%s", err.msg);
+    int n = lat.op_n, stride = lat.op_stride;
+    lattice_free(&lat);
+    ENSURE_MSG(n >= 1000 && n <= LATTICE_OPAQUE_SAMPLES, "%d samples on a stride of %d", n, stride);
 }
 
 /* Appends a PNG chunk (length, type, body, CRC) to b. */
@@ -632,6 +653,7 @@ static void png_decodes_as_stb_image_does(void)
 const struct test_case test_cases[] = {
     { "lattice_opaque_box_leaves_out_the_fringe", lattice_opaque_box_leaves_out_the_fringe },
     { "lattice_samples_reach_the_bottom_rows", lattice_samples_reach_the_bottom_rows },
+    { "lattice_samples_a_narrow_image", lattice_samples_a_narrow_image },
     { "big_emoji_drawn_small_keeps_its_outline", big_emoji_drawn_small_keeps_its_outline },
     { "own_size_is_a_copy", own_size_is_a_copy },
     { "webp_and_gif_give_their_first_frame", webp_and_gif_give_their_first_frame },
