@@ -387,6 +387,15 @@ static void bad_and_hostile_svg_is_refused(void)
     image_free(&im);
 }
 
+/* Builds the lattice of grid nodes over w x h RGBA pixels, which it frees. */
+static poyo_status lattice_of(uint8_t *px, int w, int h, int grid, lattice *lat, poyo_error *err)
+{
+    image im = { w, h, px, NULL };
+    poyo_status st = lattice_build(&im, grid, lat, err);
+    free(px);
+    return st;
+}
+
 /* A bar of 30 x 10 opaque pixels with a faint fringe (alpha 64) one pixel
  * wide around it: the lattice's visible box holds the fringe, its opaque box
  * has the edges where alpha crosses one half between pixel centres, a sixth
@@ -402,12 +411,9 @@ static void lattice_opaque_box_leaves_out_the_fringe(void)
             p[0] = 200;
             p[3] = (y == 9 || y == 20 || x == 5 || x == 36) ? 64 : 255;
         }
-    image im = { w, h, px, NULL };
     lattice lat;
     poyo_error err;
-    poyo_status st = lattice_build(&im, 12, &lat, &err);
-    free(px);
-    ENSURE(st == POYO_OK);
+    ENSURE_MSG(lattice_of(px, w, h, 12, &lat, &err) == POYO_OK, "%s", err.msg);
     double edge = (0.5 - 64 / 255.0) / (1.0 - 64 / 255.0);
     int ok = fabs(lat.by1 - lat.by0 - 12.0) < 1e-9 && fabs(lat.bx1 - lat.bx0 - 32.0) < 1e-9 &&
              fabs(lat.sy0 - (9.5 + edge)) < 1e-6 && fabs(lat.sy1 - (20.5 - edge)) < 1e-6 &&
@@ -430,12 +436,9 @@ static void lattice_samples_reach_the_bottom_rows(void)
     for (int y = 1; y < h; y += 2)
         for (int x = 1; x < w; x += 2)
             px[4 * ((size_t)y * w + x) + 3] = 255;
-    image im = { w, h, px, NULL };
     lattice lat;
     poyo_error err;
-    poyo_status st = lattice_build(&im, 12, &lat, &err);
-    free(px);
-    ENSURE(st == POYO_OK);
+    ENSURE_MSG(lattice_of(px, w, h, 12, &lat, &err) == POYO_OK, "%s", err.msg);
     float low = 0.0f;
     for (int k = 0; k < lat.op_n; k++)
         low = fmaxf(low, lat.op_y[k]);
@@ -454,12 +457,9 @@ static void lattice_samples_a_narrow_image(void)
     uint8_t *px = malloc((size_t)w * h * 4);
     ENSURE(px);
     memset(px, 255, (size_t)w * h * 4);
-    image im = { w, h, px, NULL };
     lattice lat;
     poyo_error err;
-    poyo_status st = lattice_build(&im, 8, &lat, &err);
-    free(px);
-    ENSURE_MSG(st == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(lattice_of(px, w, h, 8, &lat, &err) == POYO_OK, "%s", err.msg);
     int n = lat.op_n, stride = lat.op_stride;
     lattice_free(&lat);
     ENSURE_MSG(n >= 1000 && n <= LATTICE_OPAQUE_SAMPLES, "%d samples on a stride of %d", n, stride);
