@@ -1796,17 +1796,17 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
 /* A poke point nearer a pinned node than this many times the dent asked is
  * beside the anchor, and there the finger presses no deeper than asked, nor
  * past where the next part begins beyond the part it presses (part_ahead).
- * The default poke point of every corpus stamp lies farther from the pins,
- * at every strength up to the largest, so no poke there changed. The
- * body there is held by its pins and hardly dents, so the trials pressed
- * deeper, and the pressed part tore from its pins or was pushed into its
- * neighbour: poked at a bottom corner of its box (--at 0,1 and 1,1) on
- * lattices of 8 to 10 nodes, the "!" 2757 pushed its dot into its bar and
- * the clapping hands 1f44f their motion lines into a hand; poked on its
- * bottom edge (--at 0.25,0.9 and 0.75,0.9) at the largest strength, a dent
- * of 17.5 pixels asked, the "!" pushed its dot into its bar too, and the
- * line the finger presses along meets the bar 10 pixels past the dot's
- * side. */
+ * Beside the anchor the body is held by its pins and hardly dents, so the
+ * trials pressed deeper, and the pressed part tore from its pins or was
+ * pushed into its neighbour: poked at a bottom corner of its box (--at 0,1
+ * and 1,1) on lattices of 8 to 10 nodes, the "!" 2757 pushed its dot into
+ * its bar and the clapping hands 1f44f their motion lines into a hand;
+ * poked on its bottom edge (--at 0.25,0.9 and 0.75,0.9) at the largest
+ * strength, a dent of 17.5 pixels asked, the "!" pushed its dot into its
+ * bar too, and the line the finger presses along meets the bar 10 pixels
+ * past the dot's side. The default poke point of every corpus stamp lies
+ * farther from the pins, at every strength up to the largest, so no poke
+ * there changed. */
 #define POKE_BESIDE_PIN 0.875
 
 /* Along the line from at in dir: how far it is from the first opaque
