@@ -1322,9 +1322,14 @@ static void kick_shape(impulse_run *run, const softbody_nodes *nd, const lattice
     double sigma = 0.25 * (width > size ? width : size);
     for (int k = 0; k < n; k++) {
         double qx = nd->qx[k], qy = nd->qy[k];
-        /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when free */
+        /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when
+         * free, but for a turn or a shove, where it grows from the bottom as
+         * on a standing body: the same everywhere, they are a rigid turn or
+         * shift, which has no wobble to tune (softbody_main_lambda leaves
+         * rigid motion out) */
         double u = 1.0;
-        if (anchor == ANCHOR_BOTTOM)
+        int rigid = run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SHAKE;
+        if (anchor == ANCHOR_BOTTOM || (anchor == ANCHOR_NONE && rigid))
             u = (bottom - qy) / size;
         else if (anchor == ANCHOR_TOP)
             u = (qy - top) / size;

@@ -1103,6 +1103,39 @@ static void apply_k(softbody *sb, const double *d, double *out, double *xs, doub
     }
 }
 
+/* Takes out of v (x parts then y parts) its rigid motion in the D inner
+ * product (weights wt): the two translations and the turn about the
+ * weighted centre, each a zero mode of a body that nothing pins. Their
+ * eigenvalues are zero only to the finite difference's precision (a turn
+ * made by a straight step also stretches, by the step's share), 1e-6 to
+ * 1e-4 of the largest: kept in the Krylov space, such a mode passed for the
+ * softest wobble. A keycap twisted on a free body took 2.2e-5 for its
+ * wobble's eigenvalue instead of 0.030: 1300 times too stiff, it took 161
+ * steps a frame instead of 5 and, let go, sprang back within one frame. */
+static void remove_rigid(const softbody *sb, const double *wt, double *v)
+{
+    int n = sb->n;
+    double w = 0.0, cx = 0.0, cy = 0.0;
+    for (int k = 0; k < n; k++)
+        w += wt[k], cx += wt[k] * sb->qx[k], cy += wt[k] * sb->qy[k];
+    if (!(w > 0.0))
+        return;
+    cx /= w, cy /= w;
+    double tx = 0.0, ty = 0.0, turn = 0.0, r2 = 0.0;
+    for (int k = 0; k < n; k++) {
+        double rx = -(sb->qy[k] - cy), ry = sb->qx[k] - cx;
+        tx += wt[k] * v[k], ty += wt[k] * v[n + k];
+        turn += wt[k] * (rx * v[k] + ry * v[n + k]);
+        r2 += wt[k] * (rx * rx + ry * ry);
+    }
+    tx /= w, ty /= w, turn = r2 > 0.0 ? turn / r2 : 0.0;
+    for (int k = 0; k < n; k++)
+        if (wt[k] > 0.0) {
+            v[k] -= tx - turn * (sb->qy[k] - cy);
+            v[n + k] -= ty + turn * (sb->qx[k] - cx);
+        }
+}
+
 /* Lanczos on K from the kick's shape (px, py), in the D inner product
  * (weights wt) with full re-orthogonalisation: at most mmax steps, the
  * tridiagonal's diagonal in alpha and off-diagonal in beta; returns the steps
@@ -1119,6 +1152,21 @@ static int lanczos(softbody *sb, const double *px, const double *py, int mmax, d
     }
     for (int i = 0; i < dof; i++)
         nrm += wt[i] * V[i] * V[i];
+    /* on a free body, the kick's wobble without its rigid motion; a kick
+     * that is all rigid motion (a body too thin to bend) is taken whole */
+    int free_body = 0;
+    if (sb->pinned_count == 0) {
+        memcpy(wv, V, (size_t)dof * sizeof *wv);
+        remove_rigid(sb, wt, wv);
+        double left = 0;
+        for (int i = 0; i < dof; i++)
+            left += wt[i] * wv[i] * wv[i];
+        if (left > 1e-12 * nrm) {
+            memcpy(V, wv, (size_t)dof * sizeof *V);
+            nrm = left;
+            free_body = 1;
+        }
+    }
     if (!(nrm > 0))
         return 0;
     nrm = sqrt(nrm);
@@ -1142,6 +1190,8 @@ static int lanczos(softbody *sb, const double *px, const double *py, int mmax, d
             for (int i = 0; i < dof; i++)
                 wv[i] -= h * vr[i];
         }
+        if (free_body)
+            remove_rigid(sb, wt, wv);
         double b = 0;
         for (int i = 0; i < dof; i++)
             b += wt[i] * wv[i] * wv[i];
@@ -1191,7 +1241,7 @@ double softbody_main_lambda(softbody *sb, const double *px, const double *py)
     int mmax = 24 < dof ? 24 : dof;
     double *V = malloc((size_t)(mmax + 1) * dof * sizeof *V);
     double *wv = malloc((size_t)dof * sizeof *wv);
-    double *wt = malloc((size_t)dof * sizeof *wt);
+    double *wt = calloc((size_t)dof, sizeof *wt);
     double *xs = malloc((size_t)n * sizeof *xs), *ys = malloc((size_t)n * sizeof *ys);
     double *T = calloc((size_t)mmax * mmax, sizeof *T), *E = malloc((size_t)mmax * mmax * sizeof *E);
     double *ev = malloc((size_t)mmax * sizeof *ev);
