@@ -444,11 +444,17 @@ void impulse_set_walls(impulse_run *run, softbody *sb, const double box[4])
     softbody_set_collide(sb, body_collide, run);
 }
 
+static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
+                      int n);
+
 static void drive_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
-    (void)x;
-    (void)y;
+    /* a free body sways and is patted where it rests, upright: driven
+     * alone, it drifted off its place by a third of its width over the
+     * warm-up, and the frames cut off what the canvas no longer held */
+    if (run->free)
+        keep_pose(run, 1, x, y, ax, ay, n);
     if (run->def.kind == IMPULSE_WAVE) {
         double s = run->gain * sin(run->omega * t);
         for (int k = 0; k < n; k++) {
@@ -1323,12 +1329,13 @@ static void kick_shape(impulse_run *run, const softbody_nodes *nd, const lattice
     for (int k = 0; k < n; k++) {
         double qx = nd->qx[k], qy = nd->qy[k];
         /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when
-         * free, but for a turn or a shove, where it grows from the bottom as
-         * on a standing body: the same everywhere, they are a rigid turn or
-         * shift, which has no wobble to tune (softbody_main_lambda leaves
-         * rigid motion out) */
+         * free, but for a turn, a shove or a sway, where it grows from the
+         * bottom as on a standing body: the same everywhere, they are a
+         * rigid turn or shift, which has no wobble to tune
+         * (softbody_main_lambda leaves rigid motion out), and a sway force
+         * the same everywhere only shifts the body to and fro */
         double u = 1.0;
-        int rigid = run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SHAKE;
+        int rigid = run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SHAKE || run->def.kind == IMPULSE_WAVE;
         if (anchor == ANCHOR_BOTTOM || (anchor == ANCHOR_NONE && rigid))
             u = (bottom - qy) / size;
         else if (anchor == ANCHOR_TOP)

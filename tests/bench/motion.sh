@@ -39,7 +39,7 @@ ln -sf "$data/2757.png" "$work/in/tall-2757.png"
 ln -sf "$data/2757-wide.png" "$work/in/wide-2757.png"
 
 impulses="squash stretch poke shake twist jump drop wave pat"
-free="squash stretch poke shake twist"
+free="squash stretch poke shake twist wave pat"
 strong="--volume 0.8"
 # each impulse's default and largest strength
 "$poyo" --list-impulses | awk 'NR > 1 { print $1, $2, $3 }' >"$work/strengths"
@@ -69,7 +69,7 @@ for f in "$work"/in/*.png; do echo "squash $f max $largest_squash"; done >>"$wor
 for f in "$work"/in/*.png; do echo "stretch $f max $largest_stretch"; done >>"$work/jobs"
 for f in "$work"/in/*.png; do echo "stretch $f maxfree $largest_stretch"; done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
-echo "motion: $nclips clips (9 impulses, 5 on a free body, a strong squash and a strong stretch, held and free, 9 at half and twice their strength, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
+echo "motion: $nclips clips (9 impulses, 7 on a free body, a strong squash and a strong stretch, held and free, 9 at half and twice their strength, x $(ls "$work/in" | wc -l) stamps), 2 at a time"
 t0=$(date +%s)
 mkdir -p "$work/res"
 xargs -P 2 -L 1 sh -c '
