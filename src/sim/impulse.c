@@ -1326,17 +1326,16 @@ static void kick_shape(impulse_run *run, const softbody_nodes *nd, const lattice
     anchor_kind anchor = softbody_get_def(run->sb)->anchor;
     int n = nd->n;
     double sigma = 0.25 * (width > size ? width : size);
+    /* a turn, a shove or a sway of a free body grows from its bottom, as on
+     * a standing one: the same everywhere, a turn or a shove is rigid
+     * motion, which has no wobble to tune (softbody_main_lambda leaves it
+     * out), and a sway force only shifts the body to and fro */
+    int from_bottom = run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SHAKE || run->def.kind == IMPULSE_WAVE;
     for (int k = 0; k < n; k++) {
         double qx = nd->qx[k], qy = nd->qy[k];
-        /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when
-         * free, but for a turn, a shove or a sway, where it grows from the
-         * bottom as on a standing body: the same everywhere, they are a
-         * rigid turn or shift, which has no wobble to tune
-         * (softbody_main_lambda leaves rigid motion out), and a sway force
-         * the same everywhere only shifts the body to and fro */
+        /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when free */
         double u = 1.0;
-        int rigid = run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SHAKE || run->def.kind == IMPULSE_WAVE;
-        if (anchor == ANCHOR_BOTTOM || (anchor == ANCHOR_NONE && rigid))
+        if (anchor == ANCHOR_BOTTOM || (anchor == ANCHOR_NONE && from_bottom))
             u = (bottom - qy) / size;
         else if (anchor == ANCHOR_TOP)
             u = (qy - top) / size;
@@ -1738,6 +1737,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
             }
         }
         softbody_reset(sb);
+        run->tilt_sum = 0.0; /* each trial, and the clip after them, starts upright anew */
         if (!(peak > 1e-9))
             break;
         /* a keycap swaying against the canvas's walls answered 0.71 of the

@@ -1153,7 +1153,8 @@ static int lanczos(softbody *sb, const double *px, const double *py, int mmax, d
     for (int i = 0; i < dof; i++)
         nrm += wt[i] * V[i] * V[i];
     /* on a free body, the kick's wobble without its rigid motion; a kick
-     * that is all rigid motion (a body too thin to bend) is taken whole */
+     * that is nothing but rigid motion has no wobble of its own and is
+     * taken whole */
     int free_body = 0;
     if (sb->pinned_count == 0) {
         memcpy(wv, V, (size_t)dof * sizeof *wv);

@@ -455,11 +455,16 @@ static void shake_bends_locally(void)
  * 8000 times, a free disc's poke 36 times. */
 static void free_body_wobble_leaves_rigid_motion_out(void)
 {
-    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_SHAKE, IMPULSE_TWIST, IMPULSE_POKE };
-    for (int shape = 0; shape < 3; shape++)
-        for (int i = 0; i < 4; i++) {
-            softbody_def d = softbody_default_def();
-            d.anchor = ANCHOR_NONE;
+    const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_SHAKE, IMPULSE_TWIST, IMPULSE_POKE, IMPULSE_WAVE, IMPULSE_PAT };
+    const char *names[] = { "squash", "shake", "twist", "poke", "wave", "pat" };
+    softbody_def d = softbody_default_def();
+    d.anchor = ANCHOR_NONE;
+    for (int shape = 0; shape < 3; shape++) {
+        rig sq;
+        ENSURE(rig_make(&sq, shape, 12, d, IMPULSE_SQUASH, 25));
+        double squash = softbody_lambda(sq.sb);
+        rig_free(&sq);
+        for (int i = 0; i < 6; i++) {
             rig r;
             ENSURE(rig_make(&r, shape, 12, d, kinds[i], 25));
             softbody_nodes nd = softbody_view(r.sb);
@@ -477,18 +482,15 @@ static void free_body_wobble_leaves_rigid_motion_out(void)
             double carried = softbody_main_lambda(r.sb, ax, ay);
             free(ax);
             free(ay);
-            ENSURE_MSG(fabs(carried - plain) <= 1e-6 * plain, "shape %d kind %d: %g with the turn, %g without", shape,
-                       i, carried, plain);
+            ENSURE_MSG(fabs(carried - plain) <= 1e-6 * plain, "shape %d, %s: %g with the turn, %g without", shape,
+                       names[i], carried, plain);
             /* as soft as the squash of the same free body, within a factor of 10 */
-            rig sq;
-            ENSURE(rig_make(&sq, shape, 12, d, IMPULSE_SQUASH, 25));
-            double squash = softbody_lambda(sq.sb);
-            rig_free(&sq);
-            ENSURE_MSG(plain > squash / 10.0 && plain < squash * 10.0, "shape %d kind %d: %g, the squash %g", shape,
-                       i, plain, squash);
+            ENSURE_MSG(plain > squash / 10.0 && plain < squash * 10.0, "shape %d, %s: %g, the squash %g", shape,
+                       names[i], plain, squash);
             ENSURE(softbody_lambda(r.sb) == plain);
             rig_free(&r);
         }
+    }
 }
 
 const struct test_case test_cases[] = {
