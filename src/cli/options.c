@@ -170,7 +170,7 @@ static const cli_opt animate_opts[] = {
     ROW_GRID,
     ROW_SUBSTEPS(NULL),
     { .id = OPT_ANCHOR, .kind = CLI_ENUM, .name = "anchor", .arg = "WHERE", .choices = "bottom top none auto",
-      .help = "the pinned edge: bottom, top, none or auto (the impulse's own)" },
+      .help = "the pinned edge: bottom, top, none or auto (the impulse's own; jump and drop: not top)" },
     HEADING("\nClip and canvas:"),
     ROW_FPS,
     ROW_DURATION("seconds of a one-shot clip", NULL),

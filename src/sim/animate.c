@@ -52,7 +52,17 @@ poyo_status animate_check_def(const animate_def *d, poyo_error *err)
     if (st != POYO_OK)
         return st;
     impulse_def imp = d->impulse;
-    return impulse_resolve(&imp, d->body.hz, err);
+    st = impulse_resolve(&imp, d->body.hz, err);
+    if (st != POYO_OK)
+        return st;
+    /* a body that falls onto the floor cannot hang: held by its top, a
+     * jump or a drop tore off whatever the pins held */
+    const impulse_info *info = impulse_get_info(imp.kind);
+    if (info->has_floor && !d->anchor_auto && d->body.anchor == ANCHOR_TOP)
+        return poyo_fail(err, POYO_ERR_USAGE,
+                         "--anchor: must be bottom, none or auto for %s (hanging, it tears as it falls), not top",
+                         info->name);
+    return POYO_OK;
 }
 
 void motion_free(motion *m)

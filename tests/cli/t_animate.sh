@@ -32,6 +32,8 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.38 for squash (beyond that the body folds over itself or tears), not 5" &&
     expect_exit 2 $POYO -i pat --rate 4 x.png 2>err && expect_line err "poyo: --rate: must be at most --hz (3) for pat (faster, the body is pumped until it tears), not 4" &&
     expect_exit 2 $POYO -i wave --hz 1 --rate 1.2 x.png 2>err && expect_line err "poyo: --rate: must be at most --hz (1) for wave (faster, the body is pumped until it tears), not 1.2" &&
+    expect_exit 2 $POYO -i drop --anchor top x.png 2>err && expect_line err "poyo: --anchor: must be bottom, none or auto for drop (hanging, it tears as it falls), not top" &&
+    expect_exit 2 $POYO -i jump --anchor top x.png 2>err && expect_line err "poyo: --anchor: must be bottom, none or auto for jump (hanging, it tears as it falls), not top" &&
     expect_exit 2 $POYO -p telegram -i wave --hz 0.5 x.png 2>err && expect_line err "poyo: --hz: duration 5 s (one period), Telegram allows at most 3 s (on a body under --hz 3 a wave repeats more slowly; give --rate)" &&
     expect_exit 2 $POYO --colors 1 x.png 2>err && expect_line err "poyo: --colors: must be 2 to 256, not 1" &&
     expect_exit 2 $POYO --lossy-gif 256 x.png 2>err && expect_line err "poyo: --lossy-gif: must be 0 to 255, not 256" &&
