@@ -456,7 +456,6 @@ static void shake_bends_locally(void)
 static void free_body_wobble_leaves_rigid_motion_out(void)
 {
     const impulse_kind kinds[] = { IMPULSE_SQUASH, IMPULSE_SHAKE, IMPULSE_TWIST, IMPULSE_POKE, IMPULSE_WAVE, IMPULSE_PAT };
-    const char *names[] = { "squash", "shake", "twist", "poke", "wave", "pat" };
     softbody_def d = softbody_default_def();
     d.anchor = ANCHOR_NONE;
     for (int shape = 0; shape < 3; shape++) {
@@ -464,7 +463,8 @@ static void free_body_wobble_leaves_rigid_motion_out(void)
         ENSURE(rig_make(&sq, shape, 12, d, IMPULSE_SQUASH, 25));
         double squash = softbody_lambda(sq.sb);
         rig_free(&sq);
-        for (int i = 0; i < 6; i++) {
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            const char *name = impulse_get_info(kinds[i])->name;
             rig r;
             ENSURE(rig_make(&r, shape, 12, d, kinds[i], 25));
             softbody_nodes nd = softbody_view(r.sb);
@@ -483,10 +483,10 @@ static void free_body_wobble_leaves_rigid_motion_out(void)
             free(ax);
             free(ay);
             ENSURE_MSG(fabs(carried - plain) <= 1e-6 * plain, "shape %d, %s: %g with the turn, %g without", shape,
-                       names[i], carried, plain);
+                       name, carried, plain);
             /* as soft as the squash of the same free body, within a factor of 10 */
             ENSURE_MSG(plain > squash / 10.0 && plain < squash * 10.0, "shape %d, %s: %g, the squash %g", shape,
-                       names[i], plain, squash);
+                       name, plain, squash);
             ENSURE(softbody_lambda(r.sb) == plain);
             rig_free(&r);
         }
