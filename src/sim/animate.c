@@ -138,11 +138,6 @@ softbody_def animate_body_for(const animate_def *def, const impulse_info *info, 
     *land = info->has_floor && body.anchor == ANCHOR_NONE;
     if (*land)
         body.anchor = ANCHOR_BOTTOM;
-    /* a body held by nothing gives back less of its lost area per step: at
-     * the full share a thin one (the tall "!" shaken or twisted) came near rest
-     * and then wobbled ever wider, its area 17 % off two seconds on */
-    if (body.anchor == ANCHOR_NONE && body.pressure > 0.8)
-        body.pressure = 0.8;
     return body;
 }
 
