@@ -2,7 +2,8 @@
 # t_glyphs.sh - poyo text --per-glyph: each glyph a soft body of its own,
 # joined to its neighbours by soft links. With -i jump the letters of LGTM and
 # of すごい leave the floor and peak one after another; every impulse's clip ends as it
-# starts, the word never spread apart; the same command makes the same bytes.
+# starts, the word never spread apart; free letters swayed or patted stay on the
+# canvas; the same command makes the same bytes.
 # Needs the fonts make deps installs (IPAex Gothic).
 . "$(dirname "$0")/lib.sh"
 
@@ -70,6 +71,22 @@ test_expect_success 'every impulse: the word stays together and the clip ends as
     done &&
     for i in wave pat; do
         $T $POYO text LGTM -i $i --per-glyph -s 96 -o $i.gif && [ "$(info $i.gif frames)" -gt 5 ] || exit 1
+    done
+'
+
+test_expect_success 'wave and pat on free letters: the word stays where it rests, as wide as held' '
+    # driven alone, the free letters drifted off the canvas and every frame was empty
+    for i in wave pat; do
+        $T $POYO text LGTM -i $i --per-glyph -s 96 -f -o held.gif &&
+        $T $POYO text LGTM -i $i --per-glyph -s 96 --anchor none -f -o free.gif &&
+        set -- $("$INFO" --bbox 0 held.gif) && held=$(($3 - $1)) &&
+        n=$(info free.gif frames) && f=0 &&
+        while [ "$f" -lt "$n" ]; do
+            set -- $("$INFO" --bbox $f free.gif)
+            [ $# -eq 4 ] && [ $((($3 - $1) * 10)) -ge $((held * 9)) ] ||
+                { echo "$i: frame $f of the free word spans $*, $held px held" >&2; exit 1; }
+            f=$((f + 1))
+        done
     done
 '
 
