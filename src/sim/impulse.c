@@ -1333,7 +1333,8 @@ static void kick_shape(impulse_run *run, const softbody_nodes *nd, const lattice
     int from_bottom = run->def.kind == IMPULSE_TWIST || run->def.kind == IMPULSE_SHAKE || run->def.kind == IMPULSE_WAVE;
     for (int k = 0; k < n; k++) {
         double qx = nd->qx[k], qy = nd->qy[k];
-        /* u: 0 at the anchored edge, 1 at the far edge; 1 everywhere when free */
+        /* u: 0 at the anchored edge, 1 at the far edge; on a free body 1
+         * everywhere, or from the bottom (from_bottom) */
         double u = 1.0;
         if (anchor == ANCHOR_BOTTOM || (anchor == ANCHOR_NONE && from_bottom))
             u = (bottom - qy) / size;
