@@ -1136,6 +1136,15 @@ static void remove_rigid(const softbody *sb, const double *wt, double *v)
         }
 }
 
+/* The D inner product of a and b over dof entries (weights wt). */
+static double wdot(const double *wt, const double *a, const double *b, int dof)
+{
+    double s = 0;
+    for (int i = 0; i < dof; i++)
+        s += wt[i] * a[i] * b[i];
+    return s;
+}
+
 /* Lanczos on K from the kick's shape (px, py), in the D inner product
  * (weights wt) with full re-orthogonalisation: at most mmax steps, the
  * tridiagonal's diagonal in alpha and off-diagonal in beta; returns the steps
@@ -1145,13 +1154,11 @@ static int lanczos(softbody *sb, const double *px, const double *py, int mmax, d
                    double *xs, double *ys, double *alpha, double *beta)
 {
     int n = sb->n, dof = 2 * n;
-    double nrm = 0;
     for (int k = 0; k < n; k++) {
         V[k] = sb->pinned[k] ? 0.0 : px[k];
         V[n + k] = sb->pinned[k] ? 0.0 : py[k];
     }
-    for (int i = 0; i < dof; i++)
-        nrm += wt[i] * V[i] * V[i];
+    double nrm = wdot(wt, V, V, dof);
     /* on a free body, the kick's wobble without its rigid motion; a kick
      * that is nothing but rigid motion has no wobble of its own and is
      * taken whole */
@@ -1159,9 +1166,7 @@ static int lanczos(softbody *sb, const double *px, const double *py, int mmax, d
     if (sb->pinned_count == 0) {
         memcpy(wv, V, (size_t)dof * sizeof *wv);
         remove_rigid(sb, wt, wv);
-        double left = 0;
-        for (int i = 0; i < dof; i++)
-            left += wt[i] * wv[i] * wv[i];
+        double left = wdot(wt, wv, wv, dof);
         if (left > 1e-12 * nrm) {
             memcpy(V, wv, (size_t)dof * sizeof *V);
             nrm = left;
@@ -1177,26 +1182,18 @@ static int lanczos(softbody *sb, const double *px, const double *py, int mmax, d
     for (int j = 0; j < mmax; j++) {
         double *vj = V + (size_t)j * dof;
         apply_k(sb, vj, wv, xs, ys);
-        double a = 0;
-        for (int i = 0; i < dof; i++)
-            a += wt[i] * wv[i] * vj[i];
-        alpha[j] = a;
+        alpha[j] = wdot(wt, wv, vj, dof);
         m = j + 1;
         /* full re-orthogonalisation against every earlier vector */
         for (int r = 0; r <= j; r++) {
             double *vr = V + (size_t)r * dof;
-            double h = 0;
-            for (int i = 0; i < dof; i++)
-                h += wt[i] * wv[i] * vr[i];
+            double h = wdot(wt, wv, vr, dof);
             for (int i = 0; i < dof; i++)
                 wv[i] -= h * vr[i];
         }
         if (free_body)
             remove_rigid(sb, wt, wv);
-        double b = 0;
-        for (int i = 0; i < dof; i++)
-            b += wt[i] * wv[i] * wv[i];
-        b = sqrt(b);
+        double b = sqrt(wdot(wt, wv, wv, dof));
         if (j + 1 == mmax || b < 1e-10)
             break;
         beta[j] = b;
