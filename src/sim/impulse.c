@@ -476,6 +476,39 @@ static void drive_force(void *user, double t, const double *x, const double *y, 
     }
 }
 
+/* Where a free body patted keeps its place: behind the spot patted, as a
+ * hand holds what it pats, instead of at its centre. Each node's share grows
+ * as the cube of how far past the centre it lies along the pat (dir) and
+ * falls off across it (a Gaussian of 0.12 of the body's size from the line
+ * through the kick point), summing to one. Held at its centre, a body patted
+ * on its top gave way at both ends: the tall "!" lost 21 % of its height for
+ * the 14 % asked, and 8.7 % of its area; a wide one bent as a whole, its
+ * far side moving as much as the spot patted. Returns 0 when out of memory. */
+static int place_behind(impulse_run *run, const softbody_nodes *nd, v2 dir)
+{
+    double cx = 0.0, cy = 0.0, sum = 0.0, across = 0.12 * run->size;
+    for (int k = 0; k < nd->n; k++)
+        cx += nd->qx[k], cy += nd->qy[k];
+    cx /= nd->n, cy /= nd->n;
+    run->place_w = malloc((size_t)nd->n * sizeof(double));
+    if (!run->place_w)
+        return 0;
+    for (int k = 0; k < nd->n; k++) {
+        double along = fmax(0.0, (nd->qx[k] - cx) * dir.x + (nd->qy[k] - cy) * dir.y);
+        double side = (nd->qy[k] - run->at_px.y) * dir.x - (nd->qx[k] - run->at_px.x) * dir.y;
+        run->place_w[k] = along * along * along * exp(-side * side / (2.0 * across * across));
+        sum += run->place_w[k];
+    }
+    if (!(sum > 0.0)) { /* nothing behind the spot: the centre */
+        free(run->place_w);
+        run->place_w = NULL;
+        return 1;
+    }
+    for (int k = 0; k < nd->n; k++)
+        run->place_w[k] /= sum;
+    return 1;
+}
+
 /* How long a hand that lets go of a free body draws back with it first, s
  * (see draw_then_roll). */
 #define DRAW_BACK_TIME 0.08
@@ -490,7 +523,9 @@ static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3
  * crept back upright in steps a third the size of the turn's, so that most of
  * the clip looked still. With place, a free body (no anchor, no floor) also
  * keeps its place: its centre is pulled back to where it rests (2 Hz, well
- * damped), so the stamp wobbles in place instead of drifting off. */
+ * damped), so the stamp wobbles in place instead of drifting off; patted, the
+ * place pulled back is that of its side away from the finger (place_behind),
+ * though the pull still acts on the whole body alike. */
 static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
                       int n)
 {
@@ -503,9 +538,19 @@ static void keep_pose(impulse_run *run, int place, const double *x, const double
     qx /= n, qy /= n, cx /= n, cy /= n, vx /= n, vy /= n;
     double fx = 0.0, fy = 0.0;
     if (place) {
+        /* the place kept is the centre's, or where place_w puts it */
+        double ex = cx - qx, ey = cy - qy, evx = vx, evy = vy;
+        if (run->place_w) {
+            ex = ey = evx = evy = 0.0;
+            for (int k = 0; k < n; k++) {
+                double w = run->place_w[k];
+                ex += w * (x[k] - nd.qx[k]), ey += w * (y[k] - nd.qy[k]);
+                evx += w * nd.vx[k], evy += w * nd.vy[k];
+            }
+        }
         double wp = 2.0 * PI * 2.0;
-        fx = -wp * wp * (cx - qx) - 2.0 * 0.8 * wp * vx;
-        fy = -wp * wp * (cy - qy) - 2.0 * 0.8 * wp * vy;
+        fx = -wp * wp * ex - 2.0 * 0.8 * wp * evx;
+        fy = -wp * wp * ey - 2.0 * 0.8 * wp * evy;
     } else if (run->floor && !run->held) {
         /* a body on the floor comes home sideways: a rocket that lands on its
          * slanted fins slid 10 px and stood there, still, for a second */
@@ -1520,8 +1565,13 @@ poyo_status impulse_begin(impulse_run *run, const impulse_def *def, softbody *sb
     if (run->info->periodic) {
         run->omega = 2.0 * PI * run->def.rate;
         softbody_set_force(sb, drive_force, run);
-        if (run->def.kind == IMPULSE_PAT) /* the finger, shaped for a dent of the strength asked */
+        if (run->def.kind == IMPULSE_PAT) { /* the finger, shaped for a dent of the strength asked */
             add_finger(run, &nd, lat, size, dir, run->def.strength * size);
+            if (run->free && !place_behind(run, &nd, dir)) {
+                impulse_end(run);
+                return poyo_fail(err, POYO_ERR_NOMEM, "out of memory for the impulse");
+            }
+        }
     } else {
         run->dir = dir;
         setup_press(run, &nd, lat, top, bottom, size, dir);
@@ -1987,6 +2037,8 @@ void impulse_end(impulse_run *run)
     free(run->hdy);
     free(run->slack);
     run->slack = NULL;
+    free(run->place_w);
+    run->place_w = NULL;
     free(run->wp);
     run->wp = NULL;
     run->nwp = run->nwall = 0;

@@ -136,6 +136,7 @@ typedef struct impulse_run {
     double tilt_sum;        /* the upright pull's integral of the tilt, radian seconds */
     int held;               /* 1 while the handles are held */
     int free;               /* 1: no anchor and no floor: the body is held in place and upright */
+    double *place_w;        /* a free body patted: each node's share of the place it keeps (NULL: all alike) */
     int cap_energy;         /* 1: the body's energy is capped at the release (animate_caps_energy) */
     v2 at_px;               /* kick point, pixels */
     v2 dir;                 /* direction of the press (poke) */
