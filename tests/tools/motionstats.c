@@ -10,7 +10,9 @@
  *     --impulse NAME    which strength measure applies (poyo's impulse names)
  *     --at X,Y          kick point: image fractions of --input as poyo takes them, or
  *                       without --input fractions of frame 0's opaque bounding box;
- *                       default poyo's --at for poke (0.5,0.15) and pat (0.5,0)
+ *                       default poyo's --at for poke (0.5,0.15) and pat (0.5,0); a poke's
+ *                       or pat's point with no opaque pixel of frame 0 within 0.1 h0 is
+ *                       taken at the nearest one
  *     --input FILE.png  the input image: size_ratio against it fitted into the canvas
  *                       whole (its transparent margin included), as a still emoji shows
  *     --fps F           frame rate for duration (default 25; DIR/frames.json or DIR.json in
@@ -1687,11 +1689,29 @@ static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, do
     return 0;
 }
 
+/* Moves (*x, *y) to the nearest opaque pixel of frame 0 when none lies
+ * within r of it, so that a point off the picture, between a cat's ears or
+ * beside a banana's curve, is measured where the picture is nearest instead
+ * of not at all (NaN). */
+static void onto_picture(const clip *c, double r, double *x, double *y)
+{
+    long best = -1;
+    double bd = INFINITY;
+    for (long k = 0; k < c->npix; k++) {
+        double d = hypot(c->px[k] - *x, c->py[k] - *y);
+        if (d < bd)
+            bd = d, best = k;
+    }
+    if (best >= 0 && bd > r)
+        *x = c->px[best], *y = c->py[best];
+}
+
 /* The kick point: --at, or poyo's default for poke (0.5,0.15) and pat
  * (0.5,0), in the input's image fractions when it is known (a default point
  * outside the input's opaque box taken in that box's fractions, as poyo takes
- * it), else in frame 0's box. */
-static void kick_point(const opts *o, basis *b, const double in_box[4], const int in_size[2])
+ * it), else in frame 0's box; a poke's or pat's on the picture (onto_picture,
+ * within the 0.1 h0 its strength is measured over), as poyo lands it. */
+static void kick_point(const opts *o, const clip *c, basis *b, const double in_box[4], const int in_size[2])
 {
     const facts *s0 = b->s0;
     double h0 = b->h0, w0 = b->w0, atx = 0.5, aty = 0.5;
@@ -1718,6 +1738,8 @@ static void kick_point(const opts *o, basis *b, const double in_box[4], const in
             b->ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
         }
     }
+    if (impulse_is(o, "poke", "pat"))
+        onto_picture(c, 0.1 * h0, &b->ax, &b->ay);
 }
 
 /* 4. strength in poyo's units */
@@ -1834,6 +1856,7 @@ static void dent_of(const clip *c, const basis *b, double *ratio, double *spread
     if (deep <= 0)
         return;
     double mx = s0->x0 + w0 - (ax - s0->x0), my = s0->y0 + h0 - (ay - s0->y0);
+    onto_picture(c, 0.15 * h0, &mx, &my);
     double mv = mean_disp_near(c, deep, mx, my, 0, 0.15 * h0);
     *ratio = isnan(mv) ? NAN : mv > 1e-9 ? dv / mv : INFINITY;
     /* spreading: the mean |F| on the ring 0.25..0.35 h0 around the kick point grows
@@ -2139,7 +2162,7 @@ static int analyse(const opts *o, clip *c)
     fig_add(&fs, "moving_fraction", (double)moving / n, 0);
     fig_add(&fs, "peak_d", c->st[peak].d, 0);
     fig_add(&fs, "peak_d_rel", c->st[peak].d / b.h0, 0);
-    kick_point(o, &b, in_box, in_size);
+    kick_point(o, c, &b, in_box, in_size);
     fig_add(&fs, "strength", strength_of(o, c, &b), 0);
     fig_add(&fs, "jelly", jelly_of(c), 0);
     double ratio, spread;
