@@ -1292,8 +1292,17 @@ static double press_measure(impulse_run *run, const softbody_nodes *nd, const do
     render_warp_field(l, run->warp_x, run->warp_y, run->field_x, run->field_y, run->field_filled);
     double r = 0.1 * run->size, sum = 0, dx, dy;
     int count = 0;
+    /* the pixels near the kick point where the first frame shows them, as
+     * the figures take them: a periodic loop's first frame is not at rest.
+     * Taken where they rest, a rocket (OpenMoji 1F680) patted on its nose,
+     * 13 % of its height off its rest there, dented 1.17 times as deep as
+     * asked */
+    softbody_nodes first = { .n = nd->n, .x = (double *)rx, .y = (double *)ry };
+    int moved = rx != nd->qx;
     for (int k = 0; k < l->op_n; k++) {
-        double ox = l->op_x[k] - run->at_px.x, oy = l->op_y[k] - run->at_px.y;
+        double ox = l->op_x[k] - run->at_px.x, oy = l->op_y[k] - run->at_px.y, sx, sy;
+        if (moved && displacement_at(run, &first, nd->qx, nd->qy, l->op_x[k], l->op_y[k], &sx, &sy))
+            ox += sx, oy += sy;
         if (ox * ox + oy * oy > r * r)
             continue;
         render_warp_at(l, run->field_x, run->field_y, l->op_x[k], l->op_y[k], &dx, &dy);
