@@ -756,12 +756,12 @@ double impulse_default_strength(const impulse_info *info, const lattice *lat)
     return fmin(s, info->strength_max);
 }
 
-/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
- * to now, from the nodes of its lattice cell; 0 when the cell is not whole. */
-static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
-                           double px, double py, double *dx, double *dy)
+/* How far the body's rest point (px, py) moves from pose a to pose b (the
+ * nodes' positions), pixels, from the nodes of its lattice cell; 0 when the
+ * cell is not whole. */
+static int moved_between(const lattice *l, const double *ax, const double *ay, const double *bx, const double *by,
+                         double px, double py, double *dx, double *dy)
 {
-    const lattice *l = run->lat;
     double u = (px - l->ox) / l->h, v = (py - l->oy) / l->h;
     int i = (int)floor(u), j = (int)floor(v);
     if (i < 0 || j < 0 || i >= l->nx - 1 || j >= l->ny - 1)
@@ -772,11 +772,19 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
         return 0;
     double fu = u - i, fv = v - j;
     double w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv;
-    *dx = w00 * (nd->x[k00] - rx[k00]) + w10 * (nd->x[k10] - rx[k10]) + w01 * (nd->x[k01] - rx[k01]) +
-          w11 * (nd->x[k11] - rx[k11]);
-    *dy = w00 * (nd->y[k00] - ry[k00]) + w10 * (nd->y[k10] - ry[k10]) + w01 * (nd->y[k01] - ry[k01]) +
-          w11 * (nd->y[k11] - ry[k11]);
+    *dx = w00 * (bx[k00] - ax[k00]) + w10 * (bx[k10] - ax[k10]) + w01 * (bx[k01] - ax[k01]) +
+          w11 * (bx[k11] - ax[k11]);
+    *dy = w00 * (by[k00] - ay[k00]) + w10 * (by[k10] - ay[k10]) + w01 * (by[k01] - ay[k01]) +
+          w11 * (by[k11] - ay[k11]);
     return 1;
+}
+
+/* Displacement of the body at rest point (px, py), pixels, from positions (rx, ry)
+ * to now (moved_between). */
+static int displacement_at(const impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry,
+                           double px, double py, double *dx, double *dy)
+{
+    return moved_between(run->lat, rx, ry, nd->x, nd->y, px, py, dx, dy);
 }
 
 /* How far a fingertip pushes the body aside as it presses in: a handle at a
@@ -1247,7 +1255,8 @@ static double height_change(const impulse_run *run, const softbody_nodes *nd, co
 
 /* The deformation now in the strength's own units (poke and pat: the mean
  * displacement within 0.1 of the height around the kick point over the
- * height, as drawn; twist: the turn of the best affine map over the opaque
+ * height, as drawn, of the pixels there in the first frame, rx and ry, a
+ * periodic loop's; twist: the turn of the best affine map over the opaque
  * pixels, radians). A dent is worked out in the run's scratch field. */
 static double press_measure(impulse_run *run, const softbody_nodes *nd, const double *rx, const double *ry)
 {
@@ -1283,7 +1292,8 @@ static double press_measure(impulse_run *run, const softbody_nodes *nd, const do
      * (a dent a few cells wide is fuller between the nodes than their
      * bilinear mean: measured so, 9 of 65 stamps poked at half the default
      * dented 1.15 to 1.45 times as deep as asked), over the opaque pixels
-     * near the kick point, or points of whole cells where none is */
+     * near the kick point, or points of whole cells around it at rest where
+     * none is */
     const lattice *l = run->lat;
     for (int k = 0; k < nd->n; k++) {
         run->warp_x[k] = nd->x[k] - rx[k] + l->ox + l->ni[k] * l->h;
@@ -1297,11 +1307,10 @@ static double press_measure(impulse_run *run, const softbody_nodes *nd, const do
      * Taken where they rest, a rocket (OpenMoji 1F680) patted on its nose,
      * 13 % of its height off its rest there, dented 1.17 times as deep as
      * asked */
-    softbody_nodes first = { .n = nd->n, .x = (double *)rx, .y = (double *)ry };
     int moved = rx != nd->qx;
     for (int k = 0; k < l->op_n; k++) {
         double ox = l->op_x[k] - run->at_px.x, oy = l->op_y[k] - run->at_px.y, sx, sy;
-        if (moved && displacement_at(run, &first, nd->qx, nd->qy, l->op_x[k], l->op_y[k], &sx, &sy))
+        if (moved && moved_between(l, nd->qx, nd->qy, rx, ry, l->op_x[k], l->op_y[k], &sx, &sy))
             ox += sx, oy += sy;
         if (ox * ox + oy * oy > r * r)
             continue;
@@ -1658,22 +1667,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* How far the picture moves from pose a to pose b (the n nodes' positions):
+/* How far the picture moves from pose a to pose b (the nodes' positions):
  * the larger of the shift of its centre and the 95th percentile of its
  * steps, over the lattice's opaque samples, as the motion figures measure a
  * step from the pixels (tests/tools/motionstats.c, fig_steps), in image
  * pixels (tmp: op_n scratch numbers). Over the nodes, the empty corners of
  * the cells along a banana 1f34c counted as much as its peel, and its pat's
  * loop started where the picture's seam was 1.47 times the steps beside it. */
-static double pose_step(const impulse_run *run, int n, const double *ax, const double *ay, const double *bx,
-                        const double *by, double *tmp)
+static double pose_step(const lattice *l, const double *ax, const double *ay, const double *bx, const double *by,
+                        double *tmp)
 {
-    const lattice *l = run->lat;
-    softbody_nodes to = { .n = n, .x = (double *)bx, .y = (double *)by };
     double mx = 0.0, my = 0.0, dx, dy;
     int m = 0;
     for (int k = 0; k < l->op_n; k++)
-        if (displacement_at(run, &to, ax, ay, l->op_x[k], l->op_y[k], &dx, &dy)) {
+        if (moved_between(l, ax, ay, bx, by, l->op_x[k], l->op_y[k], &dx, &dy)) {
             mx += dx, my += dy;
             tmp[m++] = hypot(dx, dy);
         }
@@ -1706,7 +1713,7 @@ static int loop_start(const impulse_run *run, int n, int nf, const double *x, co
         return from;
     for (int f = 0; f < nf; f++) {
         size_t a = (size_t)f * n, b = (size_t)((f + 1) % nf) * n;
-        step[f] = pose_step(run, n, x + a, y + a, x + b, y + b, step + nf);
+        step[f] = pose_step(run->lat, x + a, y + a, x + b, y + b, step + nf);
     }
     int start = from;
     for (int i = -1; i < nf; i++) {
