@@ -1704,16 +1704,16 @@ static double pose_step(const lattice *l, const double *ax, const double *ay, co
  * with none, `from`. A pat's finger lands at 0; on the flame 1f525 the head
  * had just turned there, and the loop cut there jerked, its seam 1.7 times
  * the steps beside it. */
-static int loop_start(const impulse_run *run, int n, int nf, const double *x, const double *y, int from)
+static int loop_start(const lattice *l, int n, int nf, const double *x, const double *y, int from)
 {
     if (nf < 3)
         return 0;
-    double *step = malloc((size_t)(nf + run->lat->op_n) * sizeof *step);
+    double *step = malloc((size_t)(nf + l->op_n) * sizeof *step);
     if (!step)
         return from;
     for (int f = 0; f < nf; f++) {
         size_t a = (size_t)f * n, b = (size_t)((f + 1) % nf) * n;
-        step[f] = pose_step(run->lat, x + a, y + a, x + b, y + b, step + nf);
+        step[f] = pose_step(l, x + a, y + a, x + b, y + b, step + nf);
     }
     int start = from;
     for (int i = -1; i < nf; i++) {
@@ -1865,7 +1865,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         /* the loop starts where the seam is smooth; when that moved, the
          * strength is measured again from there, as the clip shows it (peaks
          * from another start fit no power law with these) */
-        int r = nf > 0 ? loop_start(run, n, nf, fr, fr + (size_t)nf * n, run->period_start) : 0;
+        int r = nf > 0 ? loop_start(run->lat, n, nf, fr, fr + (size_t)nf * n, run->period_start) : 0;
         if (r == run->period_start || trial == DRIVE_TRIALS_MAX - 1)
             break;
         run->period_start = r;
