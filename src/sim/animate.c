@@ -119,6 +119,14 @@ static int body_in_flight(void *user)
     return impulse_in_flight(k->run);
 }
 
+static void body_restart(void *user, double lead)
+{
+    kicked *k = user;
+    impulse_restart(k->run, k->sb);
+    for (int s = (int)lround(lead * softbody_steps(k->sb)); s > 0; s--)
+        softbody_step(k->sb);
+}
+
 /* Canvas pixels per image pixel of a still emoji on def's canvas. */
 static double def_scale(const image *src, const animate_def *def)
 {
@@ -281,7 +289,8 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
     memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
     kicked kick = { sb, &run, def->fps };
-    clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight };
+    /* a body that flies is filmed once: its landing is not restarted */
+    clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight, land ? NULL : body_restart };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = def->width ? def->width : src->w;

@@ -154,7 +154,7 @@ static void ease_to_rest(clip_frames *c, const clip_def *d, const double *rx, co
 }
 
 /* From the start until the body settles, leaves, or the fixed length is reached. */
-static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+static poyo_status film_until_settled(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
 {
     int fixed = d->fixed > 0;
     int maxf = fixed ? d->fixed : d->max_frames;
@@ -211,6 +211,53 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
         }
     }
     c->count = f;
+    return POYO_OK;
+}
+
+/* Frames of a one-shot clip within a pixel of rest between frames that are
+ * not, before its ease: where a wobble passes through rest at a frame. */
+static int frames_at_rest(const clip_frames *c, const clip_def *d)
+{
+    const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
+    const double *re = d->rest_e ? d->rest_e : fe(c, 0);
+    int at = 0, pending = 0, moved = 0;
+    for (int f = 1; f < c->count - d->ease - 1; f++) {
+        if (state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re) < 1.0) {
+            pending += moved;
+        } else {
+            at += pending;
+            pending = 0;
+            moved = 1;
+        }
+    }
+    return at;
+}
+
+/* A one-shot clip, eased back to rest. A body that wobbles at a whole number
+ * of frames per half wobble passes through rest at the same moment of a frame
+ * every time: when that moment is near a frame's, those frames show the stamp
+ * still. When two or more do, the motion is filmed again half a frame later
+ * (the driver restarted half a frame ahead), and the film with fewer such
+ * frames is kept. */
+static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+{
+    poyo_status st = film_until_settled(d, dr, c, err);
+    if (st != POYO_OK)
+        return st;
+    int at_rest = dr->restart ? frames_at_rest(c, d) : 0;
+    if (at_rest >= 2) {
+        clip_frames later = { .n = c->n, .extra = c->extra, .frame_bytes = c->frame_bytes };
+        dr->restart(dr->user, 0.5);
+        st = film_until_settled(d, dr, &later, err);
+        if (st == POYO_OK && frames_at_rest(&later, d) < at_rest) {
+            clip_free(c);
+            *c = later;
+        } else {
+            clip_free(&later);
+            if (st != POYO_OK)
+                return st;
+        }
+    }
     if (d->ease > 0)
         ease_to_rest(c, d, d->rest_x ? d->rest_x : fx(c, 0), d->rest_y ? d->rest_y : fy(c, 0),
                      d->rest_e ? d->rest_e : fe(c, 0));

@@ -1338,6 +1338,14 @@ static double press_measure(impulse_run *run, const softbody_nodes *nd, const do
  * past the 0.184 its strength allows. */
 #define HOLD_PRESSURE_GAIN 1.5
 
+/* The body back at rest after a trial press, its handles let go. */
+static void press_reset(impulse_run *run, softbody *sb)
+{
+    softbody_reset(sb);
+    for (int h = 0; h < run->nh; h++)
+        softbody_set_pinned(sb, run->hk[h], 0);
+}
+
 /* Pins the handles at rest and starts the press. */
 static void press_start(impulse_run *run, softbody *sb)
 {
@@ -1995,9 +2003,7 @@ static void scale_press(impulse_run *run, softbody *sb)
             if (!run->held && isinf(t_after))
                 t_after = by_gain && !(twist && run->free) ? 0.0 : softbody_time(sb) + 0.5 / softbody_get_def(sb)->hz;
         }
-        softbody_reset(sb);
-        for (int h = 0; h < run->nh; h++)
-            softbody_set_pinned(sb, run->hk[h], 0);
+        press_reset(run, sb);
         if (!(peak > 1e-9))
             break;
         /* the hand turns at most four times as far as asked in all: a shape
@@ -2078,6 +2084,12 @@ void impulse_kick(impulse_run *run, softbody *sb)
         press_start(run, sb);
         break;
     }
+}
+
+void impulse_restart(impulse_run *run, softbody *sb)
+{
+    press_reset(run, sb);
+    press_start(run, sb);
 }
 
 void impulse_end(impulse_run *run)

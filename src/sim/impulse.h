@@ -164,6 +164,9 @@ void impulse_expect_walls(impulse_run *run, softbody *sb);
  * one-shot impulse (its strength checked on a trial press and the press scaled
  * to it, so the peak deformation is what --strength asks). */
 void impulse_kick(impulse_run *run, softbody *sb);
+/* A one-shot impulse that does not fly (impulse_in_flight never 1) started
+ * again from rest, as impulse_kick left it: its clip can be filmed anew. */
+void impulse_restart(impulse_run *run, softbody *sb);
 /* Seconds from the kick until a one-shot impulse lets go of the body (0 for drives). */
 double impulse_release_time(const impulse_run *run);
 

@@ -986,6 +986,7 @@ void softbody_reset(softbody *sb)
     sb->time = 0.0;
     sb->contact = 0;
     sb->pressure_gain = 1.0;
+    sb->energy_cap = 0.0;
 }
 
 void softbody_keep_picture_area(softbody *sb, double floor)

@@ -121,7 +121,7 @@ double softbody_energy(const softbody *sb);
 void softbody_unpin_all(softbody *sb);
 /* Puts every node back at rest with no velocity (pins kept, held at rest) and
  * the clock at 0, keeping the calibration and the callbacks; the pressure's
- * gain back to 1. */
+ * gain back to 1 and no cap on the energy. */
 void softbody_reset(softbody *sb);
 /* The largest gain of the pressure. The area's pull per step is the gain
  * times the pressure times the goals' stiffness (those two at most 1 each);

@@ -166,6 +166,14 @@ for anchor in none top; do
     done
 done
 
+test_expect_success 'a wobble that passes through rest as its frames are taken is filmed between them' '
+    # the balloon stretched wobbles at 8 and a third frames a period, and
+    # passed within a pixel of rest in 4 of its frames after the start
+    # (0.74 of its frames moved)
+    measure 1f388.png stretch &&
+    holds lively "moving_fraction >= 0.75" && holds steps "step_ratio <= 3"
+'
+
 test_expect_success 'a free body twisted into the canvas'"'"'s walls is drawn off its edge' '
     # the walls held every node by the lattice'"'"'s widest reach past the
     # pixels, so a node among the pixels passed them: the streamers drew on

@@ -1,0 +1,125 @@
+/* test_clip.c - the clip engine's one-shot films: a wobble whose half period
+ * is a whole number of frames, started so it passes through rest just as
+ * frames are taken, is filmed again half a frame later and then never shows
+ * rest between its start and its ease; a driver that cannot restart keeps
+ * those still frames; a wobble that passes through rest between frames is
+ * filmed once. */
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sim/clip.h"
+
+#define FPS 25.0
+#define PERIOD 8.0 /* frames */
+#define AMPLITUDE 12.0 /* pixels */
+#define TAU 6.283185307179586
+
+/* One node wobbling along x about 0 from a kick at time 0, decaying over a second. */
+typedef struct wobble {
+    double t;      /* seconds since the kick */
+    double offset; /* frames the crossings of rest lie past a frame's time */
+    int restarts;
+} wobble;
+
+static void wobble_step(void *user, long f)
+{
+    (void)f;
+    ((wobble *)user)->t += 1.0 / FPS;
+}
+
+static void wobble_capture(void *user, double *x, double *y, double *e)
+{
+    const wobble *w = user;
+    (void)e;
+    *x = AMPLITUDE * exp(-w->t) * sin(TAU * (w->t * FPS - w->offset) / PERIOD);
+    *y = 0.0;
+}
+
+static void wobble_restart(void *user, double lead)
+{
+    wobble *w = user;
+    w->t = lead / FPS;
+    w->restarts++;
+}
+
+static const double rest[1] = { 0.0 };
+
+static clip_def oneshot(void)
+{
+    clip_def d;
+    memset(&d, 0, sizeof d);
+    d.kind = CLIP_ONESHOT;
+    d.width = d.height = 16;
+    d.sx = d.sy = 1.0;
+    d.fps = FPS;
+    d.min_frames = 20;
+    d.max_frames = 50;
+    d.still = INFINITY;
+    d.near = 1.0;
+    d.fade = 0.4;
+    d.quiet = 4;
+    d.rest_x = d.rest_y = rest;
+    d.frame0_rest = 1;
+    d.ease = 5;
+    d.ease_to_end = 1;
+    d.snap = 1.0;
+    return d;
+}
+
+/* Frames after the first that moved and before the ease within a pixel of rest. */
+static int still_frames(const clip_frames *c, int ease)
+{
+    int still = 0, moved = 0;
+    for (int f = 1; f < c->count - ease - 1; f++) {
+        int near = fabs(c->x[f]) < 1.0;
+        still += moved && near;
+        moved |= !near;
+    }
+    return still;
+}
+
+static void film(wobble *w, int can_restart, clip_frames *c)
+{
+    clip_def d = oneshot();
+    clip_driver dr = { w, 1, 0, wobble_step, wobble_capture, NULL, NULL, NULL, can_restart ? wobble_restart : NULL };
+    poyo_error err;
+    ENSURE_MSG(clip_film(&d, &dr, c, &err) == POYO_OK, "%s", err.msg);
+}
+
+static void test_rest_at_frames_filmed_between(void)
+{
+    wobble w = { 0.0, 0.0, 0 };
+    clip_frames c;
+    film(&w, 0, &c);
+    int still = still_frames(&c, 5);
+    clip_free(&c);
+    ENSURE_MSG(still >= 2, "filmed once, %d frames show rest", still);
+
+    w = (wobble){ 0.0, 0.0, 0 };
+    film(&w, 1, &c);
+    still = still_frames(&c, 5);
+    int count = c.count;
+    clip_free(&c);
+    ENSURE(w.restarts == 1);
+    ENSURE_MSG(still == 0, "filmed again, %d frames still show rest", still);
+    ENSURE(count >= 20);
+}
+
+static void test_rest_between_frames_filmed_once(void)
+{
+    wobble w = { 0.0, 0.5, 0 };
+    clip_frames c;
+    film(&w, 1, &c);
+    int still = still_frames(&c, 5);
+    clip_free(&c);
+    ENSURE(w.restarts == 0);
+    ENSURE(still == 0);
+}
+
+const struct test_case test_cases[] = {
+    { "rest_at_frames_filmed_between", test_rest_at_frames_filmed_between },
+    { "rest_between_frames_filmed_once", test_rest_between_frames_filmed_once },
+    { NULL, NULL },
+};
