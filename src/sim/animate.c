@@ -119,12 +119,16 @@ static int body_in_flight(void *user)
     return impulse_in_flight(k->run);
 }
 
-static void body_restart(void *user, double lead)
+static int body_restart(void *user, double lead)
 {
     kicked *k = user;
+    int steps = softbody_steps(k->sb), ahead = (int)lround(lead * steps);
+    if (ahead <= 0 || ahead >= steps)
+        return 0; /* a frame of one solver step has no part to run */
     impulse_restart(k->run, k->sb);
-    for (int s = (int)lround(lead * softbody_steps(k->sb)); s > 0; s--)
+    for (int s = 0; s < ahead; s++)
         softbody_step(k->sb);
+    return 1;
 }
 
 /* Canvas pixels per image pixel of a still emoji on def's canvas. */

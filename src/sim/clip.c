@@ -214,48 +214,52 @@ static poyo_status film_until_settled(const clip_def *d, const clip_driver *dr, 
     return POYO_OK;
 }
 
-/* Frames of a one-shot clip within a pixel of rest between frames that are
- * not, before its ease: where a wobble passes through rest at a frame. */
-static int frames_at_rest(const clip_frames *c, const clip_def *d)
+/* How far frame f of a one-shot clip is from rest, canvas pixels. */
+static double from_rest(const clip_frames *c, const clip_def *d, int f)
 {
     const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
     const double *re = d->rest_e ? d->rest_e : fe(c, 0);
-    int at = 0, pending = 0, moved = 0;
-    for (int f = 1; f < c->count - d->ease - 1; f++) {
-        if (state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re) < 1.0) {
-            pending += moved;
-        } else {
-            at += pending;
-            pending = 0;
-            moved = 1;
-        }
+    return state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re);
+}
+
+/* Frames of a one-shot clip, before its ease, within a pixel of rest while
+ * the frames on either side are two pixels or more from it: where a wobble
+ * passes through rest just as a frame is taken. */
+static int frames_at_rest(const clip_frames *c, const clip_def *d)
+{
+    int at = 0, end = c->count - d->ease;
+    if (end < 3)
+        return 0;
+    double before = from_rest(c, d, 0), now = from_rest(c, d, 1);
+    for (int f = 1; f + 1 < end; f++) {
+        double after = from_rest(c, d, f + 1);
+        at += now < 1.0 && before >= 2.0 && after >= 2.0;
+        before = now, now = after;
     }
     return at;
 }
 
-/* A one-shot clip, eased back to rest. A body that wobbles at a whole number
- * of frames per half wobble passes through rest at the same moment of a frame
- * every time: when that moment is near a frame's, those frames show the stamp
- * still. When two or more do, the motion is filmed again half a frame later
- * (the driver restarted half a frame ahead), and the film with fewer such
- * frames is kept. */
+/* A one-shot clip, eased back to rest. A wobble of about a whole number of
+ * frames per half period passes through rest at nearly the same moment of a
+ * frame each time: when that moment is near a frame's, those frames show the
+ * stamp still in the middle of its motion. When two or more do, the motion is
+ * filmed again half a frame later (the driver restarted half a frame ahead),
+ * and that film is kept if fewer of its frames do; if it cannot be made, the
+ * first is kept. */
 static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
 {
     poyo_status st = film_until_settled(d, dr, c, err);
     if (st != POYO_OK)
         return st;
     int at_rest = dr->restart ? frames_at_rest(c, d) : 0;
-    if (at_rest >= 2) {
+    if (at_rest >= 2 && dr->restart(dr->user, 0.5)) {
         clip_frames later = { .n = c->n, .extra = c->extra, .frame_bytes = c->frame_bytes };
-        dr->restart(dr->user, 0.5);
-        st = film_until_settled(d, dr, &later, err);
-        if (st == POYO_OK && frames_at_rest(&later, d) < at_rest) {
+        poyo_error ignored;
+        if (film_until_settled(d, dr, &later, &ignored) == POYO_OK && frames_at_rest(&later, d) < at_rest) {
             clip_free(c);
             *c = later;
         } else {
             clip_free(&later);
-            if (st != POYO_OK)
-                return st;
         }
     }
     if (d->ease > 0)

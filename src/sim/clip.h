@@ -34,10 +34,11 @@ typedef struct clip_driver {
     double (*phase)(void *user);
     /* Optional: 1 while a one-shot clip may not end yet (a body in the air). */
     int (*busy)(void *user);
-    /* Optional (one-shot clips): puts everything back where it was before
-     * frame 0 and runs it `lead` of a frame (0 to 1) ahead, so the motion can
-     * be filmed again at other moments. */
-    void (*restart)(void *user, double lead);
+    /* Optional (one-shot clips of a body that does not fly): puts everything
+     * back where it was before frame 0 and runs it about `lead` of a frame
+     * (0 to 1) ahead, so the motion can be filmed again at other moments;
+     * returns 0, changing nothing, when it cannot run a part of a frame. */
+    int (*restart)(void *user, double lead);
 } clip_driver;
 
 typedef enum clip_kind {

@@ -169,9 +169,9 @@ done
 test_expect_success 'a wobble that passes through rest as its frames are taken is filmed between them' '
     # the balloon stretched wobbles at 8 and a third frames a period, and
     # passed within a pixel of rest in 4 of its frames after the start
-    # (0.74 of its frames moved)
+    # (0.74 of its frames moved; 0.91 filmed half a frame later)
     measure 1f388.png stretch &&
-    holds lively "moving_fraction >= 0.75" && holds steps "step_ratio <= 3"
+    holds lively "moving_fraction >= 0.85" && holds steps "step_ratio <= 3"
 '
 
 test_expect_success 'a free body twisted into the canvas'"'"'s walls is drawn off its edge' '

@@ -1,9 +1,9 @@
 /* test_clip.c - the clip engine's one-shot films: a wobble whose half period
  * is a whole number of frames, started so it passes through rest just as
  * frames are taken, is filmed again half a frame later and then never shows
- * rest between its start and its ease; a driver that cannot restart keeps
- * those still frames; a wobble that passes through rest between frames is
- * filmed once. */
+ * rest in the middle of its motion; a driver that cannot restart keeps those
+ * still frames; a wobble that passes through rest between frames, and one
+ * too small to be seen far from rest, are filmed once. */
 #include "test.h"
 
 #include <math.h>
@@ -13,13 +13,13 @@
 
 #define FPS 25.0
 #define PERIOD 8.0 /* frames */
-#define AMPLITUDE 12.0 /* pixels */
 #define TAU 6.283185307179586
 
 /* One node wobbling along x about 0 from a kick at time 0, decaying over a second. */
 typedef struct wobble {
-    double t;      /* seconds since the kick */
-    double offset; /* frames the crossings of rest lie past a frame's time */
+    double amplitude; /* pixels */
+    double offset;    /* frames the crossings of rest lie past a frame's time */
+    double t;         /* seconds since the kick */
     int restarts;
 } wobble;
 
@@ -33,15 +33,16 @@ static void wobble_capture(void *user, double *x, double *y, double *e)
 {
     const wobble *w = user;
     (void)e;
-    *x = AMPLITUDE * exp(-w->t) * sin(TAU * (w->t * FPS - w->offset) / PERIOD);
+    *x = w->amplitude * exp(-w->t) * sin(TAU * (w->t * FPS - w->offset) / PERIOD);
     *y = 0.0;
 }
 
-static void wobble_restart(void *user, double lead)
+static int wobble_restart(void *user, double lead)
 {
     wobble *w = user;
     w->t = lead / FPS;
     w->restarts++;
+    return 1;
 }
 
 static const double rest[1] = { 0.0 };
@@ -68,15 +69,12 @@ static clip_def oneshot(void)
     return d;
 }
 
-/* Frames after the first that moved and before the ease within a pixel of rest. */
+/* Frames before the ease within a pixel of rest between frames two or more from it. */
 static int still_frames(const clip_frames *c, int ease)
 {
-    int still = 0, moved = 0;
-    for (int f = 1; f < c->count - ease - 1; f++) {
-        int near = fabs(c->x[f]) < 1.0;
-        still += moved && near;
-        moved |= !near;
-    }
+    int still = 0;
+    for (int f = 1; f + 1 < c->count - ease; f++)
+        still += fabs(c->x[f]) < 1.0 && fabs(c->x[f - 1]) >= 2.0 && fabs(c->x[f + 1]) >= 2.0;
     return still;
 }
 
@@ -90,14 +88,14 @@ static void film(wobble *w, int can_restart, clip_frames *c)
 
 static void test_rest_at_frames_filmed_between(void)
 {
-    wobble w = { 0.0, 0.0, 0 };
+    wobble w = { 12.0, 0.0, 0.0, 0 };
     clip_frames c;
     film(&w, 0, &c);
     int still = still_frames(&c, 5);
     clip_free(&c);
     ENSURE_MSG(still >= 2, "filmed once, %d frames show rest", still);
 
-    w = (wobble){ 0.0, 0.0, 0 };
+    w = (wobble){ 12.0, 0.0, 0.0, 0 };
     film(&w, 1, &c);
     still = still_frames(&c, 5);
     int count = c.count;
@@ -109,7 +107,7 @@ static void test_rest_at_frames_filmed_between(void)
 
 static void test_rest_between_frames_filmed_once(void)
 {
-    wobble w = { 0.0, 0.5, 0 };
+    wobble w = { 12.0, 0.5, 0.0, 0 };
     clip_frames c;
     film(&w, 1, &c);
     int still = still_frames(&c, 5);
@@ -118,8 +116,20 @@ static void test_rest_between_frames_filmed_once(void)
     ENSURE(still == 0);
 }
 
+/* A wobble of 2.5 pixels passes through rest at frames too, but the frames
+ * beside them are within 2 pixels of it: not a stamp seen still mid-motion. */
+static void test_small_wobble_filmed_once(void)
+{
+    wobble w = { 2.5, 0.0, 0.0, 0 };
+    clip_frames c;
+    film(&w, 1, &c);
+    clip_free(&c);
+    ENSURE(w.restarts == 0);
+}
+
 const struct test_case test_cases[] = {
     { "rest_at_frames_filmed_between", test_rest_at_frames_filmed_between },
     { "rest_between_frames_filmed_once", test_rest_between_frames_filmed_once },
+    { "small_wobble_filmed_once", test_small_wobble_filmed_once },
     { NULL, NULL },
 };
