@@ -97,6 +97,8 @@ typedef struct kicked {
     softbody *sb;
     impulse_run *run;
     double fps;
+    const lattice *lat;
+    double *tmp; /* lat->op_n scratch numbers for body_moved (NULL: not measured) */
 } kicked;
 
 static void body_step(void *user, long f)
@@ -129,6 +131,12 @@ static int body_restart(void *user, double lead)
     for (int s = 0; s < ahead; s++)
         softbody_step(k->sb);
     return 1;
+}
+
+static double body_moved(void *user, const double *ax, const double *ay, const double *bx, const double *by)
+{
+    kicked *k = user;
+    return impulse_pose_step(k->lat, ax, ay, bx, by, k->tmp);
 }
 
 /* Canvas pixels per image pixel of a still emoji on def's canvas. */
@@ -292,9 +300,10 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     }
     memcpy(m->qx, nd.qx, (size_t)n * sizeof(double));
     memcpy(m->qy, nd.qy, (size_t)n * sizeof(double));
-    kicked kick = { sb, &run, def->fps };
+    kicked kick = { sb, &run, def->fps, &m->lat, malloc((size_t)(m->lat.op_n + 1) * sizeof(double)) };
     /* a body that flies is filmed once: its landing is not restarted */
-    clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight, land ? NULL : body_restart };
+    clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight, land ? NULL : body_restart,
+                        kick.tmp ? body_moved : NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = def->width ? def->width : src->w;
@@ -305,6 +314,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     kick_and_plan(&run, sb, info, &body, def, m, &cd);
     clip_frames c;
     st = clip_film(&cd, &drv, &c, err);
+    free(kick.tmp);
     if (st != POYO_OK)
         goto fail;
     motion_take(m, &c);

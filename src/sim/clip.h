@@ -39,6 +39,11 @@ typedef struct clip_driver {
      * (0 to 1) ahead, so the motion can be filmed again at other moments;
      * returns 0, changing nothing, when it cannot run a part of a frame. */
     int (*restart)(void *user, double lead);
+    /* Optional: how far the picture moves from one recorded pose to another
+     * (nodes a to b), in any one unit: the larger of its centre's shift and
+     * the 95th percentile of its points' steps. With restart, a one-shot clip
+     * that jumps in one frame is filmed again too. */
+    double (*moved)(void *user, const double *ax, const double *ay, const double *bx, const double *by);
 } clip_driver;
 
 typedef enum clip_kind {

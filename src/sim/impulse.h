@@ -164,6 +164,13 @@ void impulse_expect_walls(impulse_run *run, softbody *sb);
  * one-shot impulse (its strength checked on a trial press and the press scaled
  * to it, so the peak deformation is what --strength asks). */
 void impulse_kick(impulse_run *run, softbody *sb);
+/* How far the picture of lattice l moves from pose a to pose b (its nodes'
+ * positions), image pixels: the larger of the shift of its centre and the
+ * 95th percentile of its steps, over up to 256 of the lattice's opaque
+ * samples spread evenly, as the motion figures measure a step (tmp: room for
+ * l->op_n numbers). */
+double impulse_pose_step(const lattice *l, const double *ax, const double *ay, const double *bx, const double *by,
+                         double *tmp);
 /* A one-shot impulse that does not fly (impulse_in_flight never 1) started
  * again from rest, as impulse_kick left it: its clip can be filmed anew. */
 void impulse_restart(impulse_run *run, softbody *sb);

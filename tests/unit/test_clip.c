@@ -3,7 +3,8 @@
  * frames are taken, is filmed again half a frame later and then never shows
  * rest in the middle of its motion; a driver that cannot restart keeps those
  * still frames; a wobble that passes through rest between frames, and one
- * too small to be seen far from rest, are filmed once. */
+ * too small to be seen far from rest, are filmed once; a swing that lasts a
+ * frame and falls within one frame's step is filmed again, over two. */
 #include "test.h"
 
 #include <math.h>
@@ -81,7 +82,7 @@ static int still_frames(const clip_frames *c, int ease)
 static void film(wobble *w, int can_restart, clip_frames *c)
 {
     clip_def d = oneshot();
-    clip_driver dr = { w, 1, 0, wobble_step, wobble_capture, NULL, NULL, NULL, can_restart ? wobble_restart : NULL };
+    clip_driver dr = { w, 1, 0, wobble_step, wobble_capture, NULL, NULL, NULL, can_restart ? wobble_restart : NULL, NULL };
     poyo_error err;
     ENSURE_MSG(clip_film(&d, &dr, c, &err) == POYO_OK, "%s", err.msg);
 }
@@ -127,9 +128,65 @@ static void test_small_wobble_filmed_once(void)
     ENSURE(w.restarts == 0);
 }
 
+/* One node swung 10 pixels in a frame's time, from 3 to 4 frames after the
+ * kick, then eased back over a second. */
+typedef struct swing {
+    double t;
+    int restarts;
+} swing;
+
+static void swing_step(void *user, long f)
+{
+    (void)f;
+    ((swing *)user)->t += 1.0 / FPS;
+}
+
+static void swing_capture(void *user, double *x, double *y, double *e)
+{
+    const swing *s = user;
+    double fr = s->t * FPS;
+    (void)e;
+    *x = fr < 3.0 ? 0.0 : fr < 4.0 ? 10.0 * (fr - 3.0) : 10.0 * exp(-2.0 * (fr - 4.0) / FPS);
+    *y = 0.0;
+}
+
+static int swing_restart(void *user, double lead)
+{
+    swing *s = user;
+    s->t = lead / FPS;
+    s->restarts++;
+    return 1;
+}
+
+static double swing_moved(void *user, const double *ax, const double *ay, const double *bx, const double *by)
+{
+    (void)user, (void)ay, (void)by;
+    return fabs(*bx - *ax);
+}
+
+static void test_swing_filmed_over_two_frames(void)
+{
+    swing s = { 0.0, 0 };
+    clip_def d = oneshot();
+    d.fixed = 30;
+    clip_driver dr = { &s, 1, 0, swing_step, swing_capture, NULL, NULL, NULL, swing_restart, swing_moved };
+    clip_frames c;
+    poyo_error err;
+    ENSURE_MSG(clip_film(&d, &dr, &c, &err) == POYO_OK, "%s", err.msg);
+    double most = 0.0;
+    for (int f = 0; f + 1 < c.count; f++)
+        most = fmax(most, fabs(c.x[f + 1] - c.x[f]));
+    int count = c.count;
+    clip_free(&c);
+    ENSURE(s.restarts == 1);
+    ENSURE(count == 30);
+    ENSURE_MSG(most < 6.0, "the largest step is %g pixels", most);
+}
+
 const struct test_case test_cases[] = {
     { "rest_at_frames_filmed_between", test_rest_at_frames_filmed_between },
     { "rest_between_frames_filmed_once", test_rest_between_frames_filmed_once },
     { "small_wobble_filmed_once", test_small_wobble_filmed_once },
+    { "swing_filmed_over_two_frames", test_swing_filmed_over_two_frames },
     { NULL, NULL },
 };
