@@ -222,9 +222,9 @@ static double from_rest(const clip_frames *c, const clip_def *d, int f)
     return state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re);
 }
 
-/* Frames of a one-shot clip, before its ease, within a pixel of rest while
- * the frames on either side are two pixels or more from it: where a wobble
- * passes through rest just as a frame is taken. */
+/* Frames of a one-shot clip, before its last `ease` frames, within a pixel
+ * of rest while the frames on either side are two pixels or more from it:
+ * where a wobble passes through rest just as a frame is taken. */
 static int frames_at_rest(const clip_frames *c, const clip_def *d)
 {
     int at = 0, end = c->count - d->ease;
@@ -274,14 +274,15 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The largest step between the frames of a one-shot clip over their median
- * (the lower middle one), each as the driver's `moved` measures it; 0
- * without that measure or when memory is short. */
+ * (the lower middle one), each as the driver's `moved` measures it: infinite
+ * when most steps are none but one is not; NaN without that measure or when
+ * memory is short. */
 static double jump_of(const clip_frames *c, const clip_driver *dr)
 {
     int n = c->count - 1;
     double *step = dr->moved && n >= 2 ? malloc((size_t)n * sizeof *step) : NULL;
     if (!step)
-        return 0.0;
+        return NAN;
     double most = 0.0;
     for (int f = 0; f < n; f++) {
         step[f] = dr->moved(dr->user, fx(c, f), fy(c, f), fx(c, f + 1), fy(c, f + 1));
@@ -290,7 +291,7 @@ static double jump_of(const clip_frames *c, const clip_driver *dr)
     qsort(step, (size_t)n, sizeof *step, cmp_double);
     double median = step[(n + 1) / 2 - 1];
     free(step);
-    return median > 0.0 ? most / median : 0.0;
+    return median > 0.0 ? most / median : most > 0.0 ? INFINITY : 0.0;
 }
 
 /* What a viewer sees wrong in a one-shot film: frames still in the middle
@@ -337,16 +338,18 @@ static poyo_status film_eased(const clip_def *d, const clip_driver *dr, clip_fra
  * the middle of its motion. And a fast swing (a dent springing back, a
  * release) moves further in one frame when the frame before it falls just
  * before it starts. When two or more frames are still mid-motion, or one step
- * is more than CLIP_JUMP times the median, the motion is filmed again half a
- * frame later (the driver restarted half a frame ahead), and that film is kept
- * if it has fewer still frames, or as many and a jump smaller by a tenth; if
- * it cannot be made, the first is kept. */
+ * is more than CLIP_JUMP times the median (not in a clip of a fixed length),
+ * the motion is filmed again half a frame later (the driver restarted half a
+ * frame ahead), and that film is kept if it has fewer still frames, or as
+ * many and a jump (largest step over the median) smaller by a tenth; if it
+ * cannot be made, the first is kept. */
 static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
 {
     film_flaws first, second;
     poyo_status st = film_eased(d, dr, c, &first, err);
-    if (st != POYO_OK || !dr->restart || (first.at_rest < 2 && !(first.jump > CLIP_JUMP)) ||
-        !dr->restart(dr->user, 0.5))
+    /* a clip of a fixed length may rest for most of it: its median step says nothing */
+    int jumps = d->fixed <= 0 && first.jump > CLIP_JUMP;
+    if (st != POYO_OK || !dr->restart || (first.at_rest < 2 && !jumps) || !dr->restart(dr->user, 0.5))
         return st;
     clip_frames later = { .n = c->n, .extra = c->extra, .frame_bytes = c->frame_bytes };
     poyo_error ignored;

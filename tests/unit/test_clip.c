@@ -129,7 +129,7 @@ static void test_small_wobble_filmed_once(void)
 }
 
 /* One node swung 10 pixels in a frame's time, from 3 to 4 frames after the
- * kick, then eased back over a second. */
+ * kick, then back to rest over a second. */
 typedef struct swing {
     double t;
     int restarts;
@@ -168,7 +168,6 @@ static void test_swing_filmed_over_two_frames(void)
 {
     swing s = { 0.0, 0 };
     clip_def d = oneshot();
-    d.fixed = 30;
     clip_driver dr = { &s, 1, 0, swing_step, swing_capture, NULL, NULL, NULL, swing_restart, swing_moved };
     clip_frames c;
     poyo_error err;
@@ -179,7 +178,7 @@ static void test_swing_filmed_over_two_frames(void)
     int count = c.count;
     clip_free(&c);
     ENSURE(s.restarts == 1);
-    ENSURE(count == 30);
+    ENSURE(count >= 20);
     ENSURE_MSG(most < 6.0, "the largest step is %g pixels", most);
 }
 
