@@ -16,34 +16,54 @@
 #define PERIOD 8.0 /* frames */
 #define TAU 6.283185307179586
 
-/* One node wobbling along x about 0 from a kick at time 0, decaying over a second. */
-typedef struct wobble {
+/* One node moving along x from rest at 0, kicked at time 0. */
+typedef struct mover {
+    double (*x_at)(const struct mover *m, double frames); /* where it is that many frames after the kick */
     double amplitude; /* pixels */
-    double offset;    /* frames the crossings of rest lie past a frame's time */
+    double offset;    /* a wobble: frames its crossings of rest lie past a frame's time */
     double t;         /* seconds since the kick */
     int restarts;
-} wobble;
+} mover;
 
-static void wobble_step(void *user, long f)
+/* Wobbling about rest, decaying over a second. */
+static double wobble_at(const mover *m, double fr)
 {
-    (void)f;
-    ((wobble *)user)->t += 1.0 / FPS;
+    return m->amplitude * exp(-fr / FPS) * sin(TAU * (fr - m->offset) / PERIOD);
 }
 
-static void wobble_capture(void *user, double *x, double *y, double *e)
+/* Swung by the amplitude in a frame's time, from 3 to 4 frames after the
+ * kick, then back to rest over a second. */
+static double swing_at(const mover *m, double fr)
 {
-    const wobble *w = user;
+    return fr < 3.0 ? 0.0 : fr < 4.0 ? m->amplitude * (fr - 3.0) : m->amplitude * exp(-2.0 * (fr - 4.0) / FPS);
+}
+
+static void mover_step(void *user, long f)
+{
+    (void)f;
+    ((mover *)user)->t += 1.0 / FPS;
+}
+
+static void mover_capture(void *user, double *x, double *y, double *e)
+{
+    const mover *m = user;
     (void)e;
-    *x = w->amplitude * exp(-w->t) * sin(TAU * (w->t * FPS - w->offset) / PERIOD);
+    *x = m->x_at(m, m->t * FPS);
     *y = 0.0;
 }
 
-static int wobble_restart(void *user, double lead)
+static int mover_restart(void *user, double lead)
 {
-    wobble *w = user;
-    w->t = lead / FPS;
-    w->restarts++;
+    mover *m = user;
+    m->t = lead / FPS;
+    m->restarts++;
     return 1;
+}
+
+static double mover_moved(void *user, const double *ax, const double *ay, const double *bx, const double *by)
+{
+    (void)user, (void)ay, (void)by;
+    return fabs(*bx - *ax);
 }
 
 static const double rest[1] = { 0.0 };
@@ -79,28 +99,34 @@ static int still_frames(const clip_frames *c, int ease)
     return still;
 }
 
-static void film(wobble *w, int can_restart, clip_frames *c)
+static void film(mover *m, int can_restart, clip_frames *c)
 {
     clip_def d = oneshot();
-    clip_driver dr = { w, 1, 0, wobble_step, wobble_capture, NULL, NULL, NULL, can_restart ? wobble_restart : NULL, NULL };
+    clip_driver dr = { m, 1, 0, mover_step, mover_capture, NULL, NULL, NULL, can_restart ? mover_restart : NULL,
+                       mover_moved };
     poyo_error err;
     ENSURE_MSG(clip_film(&d, &dr, c, &err) == POYO_OK, "%s", err.msg);
 }
 
+/* Films m and returns how many of its frames show rest mid-motion (-1 when
+ * filming failed); *count: its frames. */
+static int still_in_film(mover *m, int can_restart, int *count)
+{
+    clip_frames c;
+    film(m, can_restart, &c);
+    int still = test_failed() ? -1 : still_frames(&c, 5);
+    *count = c.count;
+    clip_free(&c);
+    return still;
+}
+
 static void test_rest_at_frames_filmed_between(void)
 {
-    wobble w = { 12.0, 0.0, 0.0, 0 };
-    clip_frames c;
-    film(&w, 0, &c);
-    int still = still_frames(&c, 5);
-    clip_free(&c);
+    mover w = { wobble_at, 12.0, 0.0, 0.0, 0 };
+    int count, still = still_in_film(&w, 0, &count);
     ENSURE_MSG(still >= 2, "filmed once, %d frames show rest", still);
-
-    w = (wobble){ 12.0, 0.0, 0.0, 0 };
-    film(&w, 1, &c);
-    still = still_frames(&c, 5);
-    int count = c.count;
-    clip_free(&c);
+    w = (mover){ wobble_at, 12.0, 0.0, 0.0, 0 };
+    still = still_in_film(&w, 1, &count);
     ENSURE(w.restarts == 1);
     ENSURE_MSG(still == 0, "filmed again, %d frames still show rest", still);
     ENSURE(count >= 20);
@@ -108,11 +134,8 @@ static void test_rest_at_frames_filmed_between(void)
 
 static void test_rest_between_frames_filmed_once(void)
 {
-    wobble w = { 12.0, 0.5, 0.0, 0 };
-    clip_frames c;
-    film(&w, 1, &c);
-    int still = still_frames(&c, 5);
-    clip_free(&c);
+    mover w = { wobble_at, 12.0, 0.5, 0.0, 0 };
+    int count, still = still_in_film(&w, 1, &count);
     ENSURE(w.restarts == 0);
     ENSURE(still == 0);
 }
@@ -121,57 +144,20 @@ static void test_rest_between_frames_filmed_once(void)
  * beside them are within 2 pixels of it: not a stamp seen still mid-motion. */
 static void test_small_wobble_filmed_once(void)
 {
-    wobble w = { 2.5, 0.0, 0.0, 0 };
+    mover w = { wobble_at, 2.5, 0.0, 0.0, 0 };
     clip_frames c;
     film(&w, 1, &c);
     clip_free(&c);
     ENSURE(w.restarts == 0);
 }
 
-/* One node swung 10 pixels in a frame's time, from 3 to 4 frames after the
- * kick, then back to rest over a second. */
-typedef struct swing {
-    double t;
-    int restarts;
-} swing;
-
-static void swing_step(void *user, long f)
-{
-    (void)f;
-    ((swing *)user)->t += 1.0 / FPS;
-}
-
-static void swing_capture(void *user, double *x, double *y, double *e)
-{
-    const swing *s = user;
-    double fr = s->t * FPS;
-    (void)e;
-    *x = fr < 3.0 ? 0.0 : fr < 4.0 ? 10.0 * (fr - 3.0) : 10.0 * exp(-2.0 * (fr - 4.0) / FPS);
-    *y = 0.0;
-}
-
-static int swing_restart(void *user, double lead)
-{
-    swing *s = user;
-    s->t = lead / FPS;
-    s->restarts++;
-    return 1;
-}
-
-static double swing_moved(void *user, const double *ax, const double *ay, const double *bx, const double *by)
-{
-    (void)user, (void)ay, (void)by;
-    return fabs(*bx - *ax);
-}
-
 static void test_swing_filmed_over_two_frames(void)
 {
-    swing s = { 0.0, 0 };
-    clip_def d = oneshot();
-    clip_driver dr = { &s, 1, 0, swing_step, swing_capture, NULL, NULL, NULL, swing_restart, swing_moved };
+    mover s = { swing_at, 10.0, 0.0, 0.0, 0 };
     clip_frames c;
-    poyo_error err;
-    ENSURE_MSG(clip_film(&d, &dr, &c, &err) == POYO_OK, "%s", err.msg);
+    film(&s, 1, &c);
+    if (test_failed())
+        return;
     double most = 0.0;
     for (int f = 0; f + 1 < c.count; f++)
         most = fmax(most, fabs(c.x[f + 1] - c.x[f]));
