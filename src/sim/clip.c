@@ -312,7 +312,8 @@ typedef struct film_flaws {
 #define CLIP_JUMP_GAIN 0.9
 
 /* Films one-shot clip *c until it settles, eased back to rest, its near-still
- * frames drawn as frame 0 and its still tail cut, and says what is wrong with it. */
+ * frames drawn as frame 0 and its still tail cut, and says what is wrong with
+ * it when the driver can film it again. */
 static poyo_status film_eased(const clip_def *d, const clip_driver *dr, clip_frames *c, film_flaws *flaws,
                               poyo_error *err)
 {
@@ -326,8 +327,10 @@ static poyo_status film_eased(const clip_def *d, const clip_driver *dr, clip_fra
         snap_to_first(c, d);
     if (d->fixed <= 0 && d->frame0_rest)
         trim_rest_tail(c, d);
-    flaws->at_rest = frames_at_rest(c, d);
-    flaws->jump = jump_of(c, dr);
+    if (dr->restart) {
+        flaws->at_rest = frames_at_rest(c, d);
+        flaws->jump = jump_of(c, dr);
+    }
     return POYO_OK;
 }
 
@@ -345,7 +348,7 @@ static poyo_status film_eased(const clip_def *d, const clip_driver *dr, clip_fra
  * cannot be made, the first is kept. */
 static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
 {
-    film_flaws first, second;
+    film_flaws first = { 0, NAN }, second = { 0, NAN };
     poyo_status st = film_eased(d, dr, c, &first, err);
     /* a clip of a fixed length may rest for most of it: its median step says nothing */
     int jumps = d->fixed <= 0 && first.jump > CLIP_JUMP;
