@@ -122,6 +122,23 @@ static int frame_finite(const clip_frames *c, int f)
     return 1;
 }
 
+/* The rest pose of a one-shot clip: def's, or frame 0's where it gives none. */
+static void rest_pose(const clip_frames *c, const clip_def *d, const double **rx, const double **ry,
+                      const double **re)
+{
+    *rx = d->rest_x ? d->rest_x : fx(c, 0);
+    *ry = d->rest_y ? d->rest_y : fy(c, 0);
+    *re = d->rest_e ? d->rest_e : fe(c, 0);
+}
+
+/* How far frame f of a one-shot clip is from rest, canvas pixels. */
+static double from_rest(const clip_frames *c, const clip_def *d, int f)
+{
+    const double *rx, *ry, *re;
+    rest_pose(c, d, &rx, &ry, &re);
+    return state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re);
+}
+
 static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3.0 - 2.0 * t); }
 
 /* The last frames of a one-shot clip blended into the rest pose, so the clip flows on into it. */
@@ -179,9 +196,7 @@ static poyo_status film_until_settled(const clip_def *d, const clip_driver *dr, 
             return poyo_fail(err, POYO_ERR_INPUT, "the simulation became unstable at frame %d", f + 1);
         double away = 0.0;
         if (d->near > 0.0) {
-            const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
-            const double *re = d->rest_e ? d->rest_e : fe(c, 0);
-            away = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re);
+            away = from_rest(c, d, f);
             peak = fmax(peak, away);
         }
         if (fixed)
@@ -212,14 +227,6 @@ static poyo_status film_until_settled(const clip_def *d, const clip_driver *dr, 
     }
     c->count = f;
     return POYO_OK;
-}
-
-/* How far frame f of a one-shot clip is from rest, canvas pixels. */
-static double from_rest(const clip_frames *c, const clip_def *d, int f)
-{
-    const double *rx = d->rest_x ? d->rest_x : fx(c, 0), *ry = d->rest_y ? d->rest_y : fy(c, 0);
-    const double *re = d->rest_e ? d->rest_e : fe(c, 0);
-    return state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), rx, ry, re);
 }
 
 /* Frames of a one-shot clip, before its last `ease` frames, within a pixel
@@ -320,9 +327,11 @@ static poyo_status film_eased(const clip_def *d, const clip_driver *dr, clip_fra
     poyo_status st = film_until_settled(d, dr, c, err);
     if (st != POYO_OK)
         return st;
-    if (d->ease > 0)
-        ease_to_rest(c, d, d->rest_x ? d->rest_x : fx(c, 0), d->rest_y ? d->rest_y : fy(c, 0),
-                     d->rest_e ? d->rest_e : fe(c, 0));
+    if (d->ease > 0) {
+        const double *rx, *ry, *re;
+        rest_pose(c, d, &rx, &ry, &re);
+        ease_to_rest(c, d, rx, ry, re);
+    }
     if (d->snap > 0.0)
         snap_to_first(c, d);
     if (d->fixed <= 0 && d->frame0_rest)
