@@ -49,6 +49,7 @@
 
 #include "geom/vec2.h"
 #include "image/image.h"
+#include "image/lattice.h"
 #include "image/render.h"
 #include "sim/animate.h"
 #include "sim/impulse.h"
@@ -1651,11 +1652,19 @@ static void distances(clip *c)
     free(mag);
 }
 
-/* The input's opaque box and size (in_box, in_size), for --at, and the size
- * ratio: the stamp at rest against the input as a still emoji shows it, the
- * whole image (its transparent margin included) fitted into the canvas.
- * Returns 0, or 1 after saying why not. */
-static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, double in_box[4], int in_size[2])
+/* The input at rest, for the kick point: its size, and its lattice, whose
+ * opaque box and opaque samples poyo places a finger by (w 0 when --input is
+ * not given). */
+typedef struct input_picture {
+    int w, h;
+    lattice lat;
+} input_picture;
+
+/* The input at rest (*in), for the kick point, and the size ratio: the stamp
+ * at rest against the input as a still emoji shows it, the whole image (its
+ * transparent margin included) fitted into the canvas. Returns 0, or 1 after
+ * saying why not. */
+static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, input_picture *in_pic)
 {
     double size_ratio = NAN;
     if (o->input) {
@@ -1673,9 +1682,11 @@ static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, do
                     by1 = y + 1 > by1 ? y + 1 : by1;
                 }
         int in_w = in.w, in_h = in.h;
-        in_box[0] = bx0, in_box[1] = by0, in_box[2] = bx1, in_box[3] = by1;
-        in_size[0] = in_w, in_size[1] = in_h;
+        poyo_status st = lattice_build(&in, LATTICE_GRID_MAX, &in_pic->lat, &err);
         image_free(&in);
+        if (st != POYO_OK)
+            return fail(o->input, err.msg);
+        in_pic->w = in_w, in_pic->h = in_h;
         if (bx1 <= bx0)
             return fail(o->input, "has no opaque pixel (alpha >= 128)");
         double bw = bx1 - bx0, bh = by1 - by0, sc = fmin((double)c->w / in_w, (double)c->h / in_h);
@@ -1709,13 +1720,20 @@ static void onto_picture(const clip *c, double r, double *x, double *y)
 /* The kick point: --at, or poyo's default for poke (0.5,0.15) and pat
  * (0.5,0), in the input's image fractions when it is known (a default point
  * outside the input's opaque box taken in that box's fractions, as poyo takes
- * it), else in frame 0's box; a poke's or pat's on the picture (onto_picture,
- * within the 0.1 h0 its strength is measured over), as poyo lands it. */
-static void kick_point(const opts *o, const clip *c, basis *b, const double in_box[4], const int in_size[2])
+ * it), else in frame 0's box. A poke's or pat's point off the picture lands
+ * on it (within the 0.1 of the height its strength is measured over): on the
+ * input at rest as poyo lands it, by the lattice's opaque box and samples,
+ * and is carried into frame 0 by the boxes' fractions; on frame 0
+ * (onto_picture) when the input is not known, or nothing of frame 0 is near
+ * the point carried there. Landed on frame 0, a periodic loop's first frame,
+ * which is not at rest, the two boys 1f46c-1f3fb patted free at twice the
+ * default strength were measured on the head poyo did not pat. */
+static void kick_point(const opts *o, const clip *c, basis *b, const input_picture *in)
 {
     const facts *s0 = b->s0;
     double h0 = b->h0, w0 = b->w0, atx = 0.5, aty = 0.5;
-    b->have_kick = o->have_at || impulse_is(o, "poke", "pat");
+    int dent = impulse_is(o, "poke", "pat");
+    b->have_kick = o->have_at || dent;
     if (o->have_at)
         atx = o->atx, aty = o->aty;
     else if (impulse_is(o, "poke", NULL))
@@ -1723,22 +1741,33 @@ static void kick_point(const opts *o, const clip *c, basis *b, const double in_b
     else if (impulse_is(o, "pat", NULL))
         aty = 0.0;
     b->ax = s0->x0 + atx * w0, b->ay = s0->y0 + aty * h0;
-    if (in_size[0] > 0) {
-        /* with the input known, the point relative to the input's opaque box
-         * is the same in frame 0's */
-        double px = atx * in_size[0], py = aty * in_size[1];
-        /* a point asked for off the box is its nearest point, as in poyo */
-        if (o->have_at) {
-            px = fmin(fmax(px, in_box[0]), in_box[2]);
-            py = fmin(fmax(py, in_box[1]), in_box[3]);
+    if (in->w > 0) {
+        const lattice *l = &in->lat;
+        int solid = l->sx1 > l->sx0 && l->sy1 > l->sy0;
+        double box[4] = { solid ? l->sx0 : l->bx0, solid ? l->sy0 : l->by0, solid ? l->sx1 : l->bx1,
+                          solid ? l->sy1 : l->by1 };
+        double px = atx * in->w, py = aty * in->h;
+        /* a default point off the box is taken in the box's fractions; any
+         * other, the box's nearest point */
+        if (!o->have_at && (px < box[0] || px > box[2] || py < box[1] || py > box[3]))
+            px = box[0] + atx * (box[2] - box[0]), py = box[1] + aty * (box[3] - box[1]);
+        px = fmin(fmax(px, box[0]), box[2]);
+        py = fmin(fmax(py, box[1]), box[3]);
+        if (dent) {
+            long best = -1;
+            double bd = INFINITY, r = 0.1 * fmax(box[3] - box[1], l->h);
+            for (long k = 0; k < l->op_n; k++) {
+                double d = hypot(l->op_x[k] - px, l->op_y[k] - py);
+                if (d < bd)
+                    bd = d, best = k;
+            }
+            if (best >= 0 && bd > r)
+                px = l->op_x[best], py = l->op_y[best];
         }
-        int inside = px >= in_box[0] && px <= in_box[2] && py >= in_box[1] && py <= in_box[3];
-        if (o->have_at || inside) {
-            b->ax = s0->x0 + (px - in_box[0]) / (in_box[2] - in_box[0]) * w0;
-            b->ay = s0->y0 + (py - in_box[1]) / (in_box[3] - in_box[1]) * h0;
-        }
+        b->ax = s0->x0 + (px - box[0]) / (box[2] - box[0]) * w0;
+        b->ay = s0->y0 + (py - box[1]) / (box[3] - box[1]) * h0;
     }
-    if (impulse_is(o, "poke", "pat"))
+    if (dent)
         onto_picture(c, 0.1 * h0, &b->ax, &b->ay);
 }
 
@@ -2148,9 +2177,8 @@ static int analyse(const opts *o, clip *c)
     fig_add(&fs, "w0", b.w0, 1);
     fig_add(&fs, "h0", b.h0, 1);
     /* 1. full size */
-    double in_box[4] = { 0, 0, 0, 0 }; /* the input's opaque box and size, for --at */
-    int in_size[2] = { 0, 0 };
-    if (fig_size(o, c, &b, &fs, in_box, in_size) != 0)
+    input_picture in_pic = { 0 }; /* the input at rest, for the kick point */
+    if (fig_size(o, c, &b, &fs, &in_pic) != 0)
         return 1;
     /* 2. lively, 3. visible */
     int moving = 0, peak = 0;
@@ -2162,7 +2190,9 @@ static int analyse(const opts *o, clip *c)
     fig_add(&fs, "moving_fraction", (double)moving / n, 0);
     fig_add(&fs, "peak_d", c->st[peak].d, 0);
     fig_add(&fs, "peak_d_rel", c->st[peak].d / b.h0, 0);
-    kick_point(o, c, &b, in_box, in_size);
+    kick_point(o, c, &b, &in_pic);
+    if (in_pic.w > 0)
+        lattice_free(&in_pic.lat);
     fig_add(&fs, "strength", strength_of(o, c, &b), 0);
     fig_add(&fs, "jelly", jelly_of(c), 0);
     double ratio, spread;
