@@ -403,6 +403,33 @@ static int walls_move_in(const motion *m, const double inner[4], double sx, doub
     return moved;
 }
 
+/* How much of a free stretch's dip below its rest the canvas keeps room for
+ * when the stretch does not fit, canvas pixels (see room_above_stretch). */
+#define STRETCH_ROOM_BELOW 2.5
+
+/* A free body stretched up from its held bottom, too tall for the canvas at
+ * its smallest size: its tallest frame rises from where it rests, and only
+ * the wobble after it dips below, less deep. Centred, the whole motion's
+ * overflow was shared between the top and the bottom, and the walls cut the
+ * stretch: the ruler 1f4d0 reached 0.84 of the stretch asked, with 3 canvas
+ * pixels left empty below it. The body is moved down (never up) until
+ * STRETCH_ROOM_BELOW pixels of its dip are left below it (or its motion's
+ * top is at the canvas's): with none, resting on the wall below, the Tokyo
+ * tower's legs slid along it as it sprang back, its largest step 3.6 times
+ * the median. p: the placement render_fit made (h: the canvas's height;
+ * box: the motion's bounding box and rest_bottom the body's bottom at rest,
+ * image pixels). */
+static void room_above_stretch(placement *p, int h, const double box[4], double rest_bottom)
+{
+    double below = fmin((box[3] - rest_bottom) * p->sy, STRETCH_ROOM_BELOW);
+    int oy = (int)floor(h - 1.0 - below - p->sy * rest_bottom + 1e-9);
+    double top = 1.0 - p->sy * box[1]; /* the offset that puts the motion's top on the canvas's */
+    if (oy > top)
+        oy = (int)ceil(top - 1e-9);
+    if (oy > p->oy)
+        p->oy = oy;
+}
+
 poyo_status animate_simulate(const image *src, const animate_def *def, motion *m, poyo_error *err)
 {
     poyo_status st = simulate_once(src, def, NULL, 0.0, m, err);
@@ -430,6 +457,8 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     int keep_bottom = imp.kind != IMPULSE_STRETCH || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
     placement place = render_fit(src->w, src->h, W, H, def->fit, box,
                                  fill_floor(info, &m->lat, def->impulse.strength), keep_bottom, &fits);
+    if (!fits && !keep_bottom)
+        room_above_stretch(&place, H, box, m->lat.by1);
     int walled = 0;
     if (!fits && def->fit == FIT_AUTO) {
         /* at the smallest size allowed the motion still leaves the canvas: run it again inside walls */

@@ -174,6 +174,15 @@ for anchor in none top; do
     done
 done
 
+test_expect_success 'a free stretch too tall for the canvas keeps its room above, not below' '
+    # centred, the walls cut the party popper stretched free to 0.88 of the
+    # stretch asked, with canvas pixels left empty under it
+    measure 1f389.png stretch --anchor none &&
+    s=$(strength_of stretch) &&
+    holds strength "strength >= 0.92 * $s && strength <= 1.15 * $s" &&
+    holds size "size_ratio >= 0.85" && holds steps "step_ratio <= 3" && holds edge "edge_touch == 0"
+'
+
 test_expect_success 'a wobble that passes through rest as its frames are taken is filmed between them' '
     # the balloon stretched wobbles at 8 and a third frames a period, and
     # passed within a pixel of rest in 4 of its frames after the start
