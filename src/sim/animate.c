@@ -451,8 +451,10 @@ poyo_status animate_simulate(const image *src, const animate_def *def, motion *m
     }
     /* motion too tall for the canvas keeps the bottom in view (a floor, an
      * anchor, the palm under a free squash), but a free body stretched up
-     * from its held bottom is centred: kept at the bottom, its top pressed
-     * flat against the canvas's edge at two thirds of the stretch asked */
+     * from its held bottom is centred, then moved down to give its stretch
+     * the room above (room_above_stretch): with the whole motion's bottom
+     * kept in view, its top pressed flat against the canvas's edge at two
+     * thirds of the stretch asked */
     int fits = 1, land;
     int keep_bottom = imp.kind != IMPULSE_STRETCH || animate_body_for(def, info, &land).anchor != ANCHOR_NONE;
     placement place = render_fit(src->w, src->h, W, H, def->fit, box,
