@@ -1652,12 +1652,13 @@ static void distances(clip *c)
     free(mag);
 }
 
-/* The input at rest, for the kick point: its size, and its lattice, whose
- * opaque box and opaque samples poyo places a finger by (w 0 when --input is
- * not given). */
+/* The input at rest, for the kick point: its size, its lattice (as --exact
+ * asks for it), whose opaque box and samples poyo places a finger by, and
+ * whether the body hangs (w 0 when --input is not given). */
 typedef struct input_picture {
     int w, h;
     lattice lat;
+    int hangs;
 } input_picture;
 
 /* The input at rest (*in), for the kick point, and the size ratio: the stamp
@@ -1682,13 +1683,19 @@ static int fig_size(const opts *o, const clip *c, const basis *b, figset *fs, in
                     by1 = y + 1 > by1 ? y + 1 : by1;
                 }
         int in_w = in.w, in_h = in.h;
-        poyo_status st = lattice_build(&in, LATTICE_GRID_MAX, &in_pic->lat, &err);
+        if (bx1 <= bx0) {
+            image_free(&in);
+            return fail(o->input, "has no opaque pixel (alpha >= 128)");
+        }
+        animate_def d = animate_default_def();
+        if (o->exact && !exact_def(o->exact, &d))
+            d = animate_default_def();
+        poyo_status st = lattice_build(&in, d.grid, &in_pic->lat, &err);
         image_free(&in);
         if (st != POYO_OK)
             return fail(o->input, err.msg);
         in_pic->w = in_w, in_pic->h = in_h;
-        if (bx1 <= bx0)
-            return fail(o->input, "has no opaque pixel (alpha >= 128)");
+        in_pic->hangs = d.body.anchor == ANCHOR_TOP;
         double bw = bx1 - bx0, bh = by1 - by0, sc = fmin((double)c->w / in_w, (double)c->h / in_h);
         size_ratio = 0.5 * (b->w0 / (sc * bw) + b->h0 / (sc * bh));
     }
@@ -1718,12 +1725,14 @@ static void onto_picture(const clip *c, double r, double *x, double *y)
 }
 
 /* The kick point: --at, or poyo's default for poke (0.5,0.15) and pat
- * (0.5,0), in the input's image fractions when it is known (a default point
- * outside the input's opaque box taken in that box's fractions, as poyo takes
- * it), else in frame 0's box. A poke's or pat's point off the picture lands
- * on it (within the 0.1 of the height its strength is measured over): on the
- * input at rest as poyo lands it, by the lattice's opaque box and samples,
- * and is carried into frame 0 by the boxes' fractions; on frame 0
+ * (0.5,0), mirrored up and down on a hanging body, in the input's image
+ * fractions when it is known (a default point outside the input's opaque box
+ * taken in that box's fractions, as poyo takes it), else in frame 0's box. A
+ * poke's or pat's point off the picture lands on it (within the 0.1 of the
+ * height its strength is measured over): on the input at rest as poyo lands
+ * it, by the lattice's opaque box and samples (an SVG's drawn at its own
+ * size, not the canvas's), and is carried into frame 0 by the boxes'
+ * fractions; on frame 0
  * (onto_picture) when the input is not known, or nothing of frame 0 is near
  * the point carried there. Landed on frame 0, a periodic loop's first frame,
  * which is not at rest, the two boys 1f46c-1f3fb patted free at twice the
@@ -1740,6 +1749,8 @@ static void kick_point(const opts *o, const clip *c, basis *b, const input_pictu
         aty = 0.15;
     else if (impulse_is(o, "pat", NULL))
         aty = 0.0;
+    if (!o->have_at && in->hangs) /* a hanging body is poked and patted at its free end */
+        aty = 1.0 - aty;
     b->ax = s0->x0 + atx * w0, b->ay = s0->y0 + aty * h0;
     if (in->w > 0) {
         const lattice *l = &in->lat;
@@ -1754,8 +1765,17 @@ static void kick_point(const opts *o, const clip *c, basis *b, const input_pictu
         px = fmin(fmax(px, box[0]), box[2]);
         py = fmin(fmax(py, box[1]), box[3]);
         if (dent) {
+            /* within 0.1 of the height strengths are fractions of: the opaque
+             * box's, or where that is under a cell, the nodes' span */
+            double size = box[3] - box[1];
+            if (size < l->h) {
+                int j0 = l->ny, j1 = 0;
+                for (int k = 0; k < l->count; k++)
+                    j0 = l->nj[k] < j0 ? l->nj[k] : j0, j1 = l->nj[k] > j1 ? l->nj[k] : j1;
+                size = fmax((j1 - j0) * l->h, l->h);
+            }
             long best = -1;
-            double bd = INFINITY, r = 0.1 * fmax(box[3] - box[1], l->h);
+            double bd = INFINITY, r = 0.1 * size;
             for (long k = 0; k < l->op_n; k++) {
                 double d = hypot(l->op_x[k] - px, l->op_y[k] - py);
                 if (d < bd)
