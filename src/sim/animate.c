@@ -421,7 +421,7 @@ static int walls_move_in(const motion *m, const double inner[4], double sx, doub
  * image pixels). */
 static void room_above_stretch(placement *p, int h, const double box[4], double rest_bottom)
 {
-    double below = fmin((box[3] - rest_bottom) * p->sy, STRETCH_ROOM_BELOW);
+    double below = fmin(fmax(0.0, (box[3] - rest_bottom) * p->sy), STRETCH_ROOM_BELOW);
     int oy = (int)floor(h - 1.0 - below - p->sy * rest_bottom + 1e-9);
     double top = 1.0 - p->sy * box[1]; /* the offset that puts the motion's top on the canvas's */
     if (oy > top)
