@@ -11,6 +11,7 @@
 
 #include "image/memclip.h"
 #include "util/memlimit.h"
+#include "util/rank.h"
 
 poyo_status clip_check_memory(int frames, int w, int h, const char *shorter, poyo_error *err)
 {
@@ -274,12 +275,6 @@ static void trim_rest_tail(clip_frames *c, const clip_def *d)
         c->count--;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The largest step between the frames of a one-shot clip over their median
  * (the lower middle one), each as the driver's `moved` measures it: infinite
  * when most steps are none but one is not; NaN without that measure or when
@@ -295,8 +290,7 @@ static double jump_of(const clip_frames *c, const clip_driver *dr)
         step[f] = dr->moved(dr->user, fx(c, f), fy(c, f), fx(c, f + 1), fy(c, f + 1));
         most = fmax(most, step[f]);
     }
-    qsort(step, (size_t)n, sizeof *step, cmp_double);
-    double median = step[(n + 1) / 2 - 1];
+    double median = rank_kth(step, n, (n + 1) / 2 - 1);
     free(step);
     return median > 0.0 ? most / median : most > 0.0 ? INFINITY : 0.0;
 }

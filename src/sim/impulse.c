@@ -7,6 +7,7 @@
 #include "impulse.h"
 #include "image/render.h"
 #include "geom/vec2.h"
+#include "util/rank.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1682,35 +1683,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The k-th smallest of v[0..n-1] (0 <= k < n), v reordered: a selection,
- * not a sort. */
-static double kth_smallest(double *v, int n, int k)
-{
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        double pivot = v[lo + (hi - lo) / 2];
-        int i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                double t = v[i];
-                v[i++] = v[j];
-                v[j--] = t;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            break;
-    }
-    return v[k];
-}
-
 /* How far the picture moves from pose a to pose b (the nodes' positions):
  * the larger of the shift of its centre and the 95th percentile of its
  * steps, over every stride-th of the lattice's opaque samples, as the motion
@@ -1731,7 +1703,7 @@ static double pose_step(const lattice *l, const double *ax, const double *ay, co
         }
     if (!m)
         return 0.0;
-    return fmax(hypot(mx, my) / m, kth_smallest(tmp, m, (int)floor(0.95 * (m - 1))));
+    return fmax(hypot(mx, my) / m, rank_kth(tmp, m, (int)floor(0.95 * (m - 1))));
 }
 
 /* The opaque samples impulse_pose_step looks at, at most: a clip's steps are
