@@ -704,15 +704,14 @@ static void draw_then_roll(impulse_run *run, double lift, double back)
  * past the 0.184 its strength allows. */
 #define HOLD_PRESSURE_GAIN 1.5
 
-/* After a palm lets go of a standing body, the pressure eases back from its
- * gain while held to its own strength over one wobble: dropped at once, the
- * squash gave its area up as it sprang back (the kneeling woman 1f9ce...27a1
- * 5.2 % a frame after the palm let go, the bar lying across the square 8.6 %;
- * eased back, 4.0 % and 6.6 %). */
+/* After a quick palm (press_timing) lets go, the pressure eases back from
+ * its gain while held to its own strength over one wobble: dropped at once,
+ * the squash gave its area up as it sprang back (the kneeling woman
+ * 1f9ce...27a1 5.2 % a frame after the palm let go; eased back, 4.0 %). */
 static void pressure_eases_back(impulse_run *run, double t)
 {
     double u = (t - (run->t_press + run->t_hold + run->t_lift)) * softbody_get_def(run->sb)->hz;
-    if (u < 1.0) /* from the step it lets go in */
+    if (u < 1.5) /* from the step after the one it lets go in (at its own strength), to that strength */
         softbody_set_pressure_gain(run->sb, 1.0 + (HOLD_PRESSURE_GAIN - 1.0) * (1.0 - smoothstep(u)));
 }
 
@@ -725,7 +724,7 @@ static void press_force(void *user, double t, const double *x, const double *y, 
     if (run->floor)
         floor_carries(run, y, ay, n);
     if (!run->held) {
-        if (run->def.kind == IMPULSE_SQUASH && !run->free)
+        if (run->quick_palm)
             pressure_eases_back(run, t);
         return;
     }
@@ -897,10 +896,10 @@ static void press_timing(impulse_run *run)
      * squashed 1.16 times as deep as asked */
     double box[4];
     opaque_box(run->lat, box);
-    int quick = run->def.kind == IMPULSE_SQUASH && !run->free && box[2] - box[0] < 3.0 * (box[3] - box[1]);
-    run->t_press = (run->free && (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST) ? 0.24
-                    : quick                                                                       ? 0.12
-                                                                                                  : 0.16) *
+    run->quick_palm = run->def.kind == IMPULSE_SQUASH && softbody_get_def(run->sb)->anchor == ANCHOR_BOTTOM &&
+                      box[2] - box[0] < 3.0 * (box[3] - box[1]);
+    int slow_hand = run->free && (run->def.kind == IMPULSE_POKE || run->def.kind == IMPULSE_TWIST);
+    run->t_press = (slow_hand ? 0.24 : run->quick_palm ? 0.12 : 0.16) *
                    (run->def.kind == IMPULSE_JUMP ? 1.0 : fmax(1.0, run->def.strength / run->info->strength));
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
@@ -2120,10 +2119,14 @@ static void scale_leap(impulse_run *run, softbody *sb)
  * its time, at least two (rounded up, a poke at 0.2 pressed over five frames
  * instead of 4.4, and the side of the disc away from the finger moved 0.6
  * as far as the dent instead of a third). A palm lets go at its peak and a
- * finger or a hand turns back from it; peaking between two frames, the
- * clip never showed the depth asked: at --fps 10 a squash 0.68 of it on the
+ * finger or a hand turns back from it; peaking between two frames, the clip
+ * never showed the depth asked: at --fps 10 a squash 0.68 of it on the
  * grinning face 1f600, a stretch 0.70 on the flag 1f6a9, a twist 0.85, and
- * at --fps 15 a poke 0.74 on the flag. */
+ * at --fps 15 a poke 0.74 on the flag. A clip filmed again half a frame
+ * later (film_oneshot) shows the peak between two frames: pressed half a
+ * frame longer for it, a poke of the disc at 0.2 moved its far side 0.6 as
+ * far as the dent. What follows the press keeps its time: the poke's roll
+ * off made shorter with its press, 0.67 as far. */
 static void press_on_frames(impulse_run *run, const softbody *sb)
 {
     double frame = softbody_steps(sb) * softbody_dt(sb);

@@ -128,6 +128,8 @@ typedef struct impulse_run {
     double gain;            /* scale that makes the peak deformation the strength asked */
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
+    int quick_palm;         /* 1: a palm squashing a standing body, quicker than other presses, whose
+                             * pressure eases back after it lets go */
     double t_lift;          /* seconds from the hold's end to letting go: a finger's roll off, a hand's
                              * draw back or ease back (0: all at once) */
     double back;            /* share of its press a hand draws or eases back by before it lets go */
