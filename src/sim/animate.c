@@ -429,20 +429,11 @@ static double picture_area(const lattice *l, const double *x, const double *y)
     return sum;
 }
 
-/* The largest share of the picture's area at rest that a frame of m loses;
- * 0 when out of memory. */
+/* The largest share of the picture's area at rest that a frame of m loses. */
 static double area_lost(const motion *m)
 {
     const lattice *l = &m->lat;
-    double *rest = malloc(2 * (size_t)l->count * sizeof *rest);
-    if (!rest)
-        return 0.0;
-    for (int k = 0; k < l->count; k++) {
-        rest[k] = l->ox + l->ni[k] * l->h;
-        rest[l->count + k] = l->oy + l->nj[k] * l->h;
-    }
-    double a0 = picture_area(l, rest, rest + l->count), lost = 0.0;
-    free(rest);
+    double a0 = picture_area(l, m->qx, m->qy), lost = 0.0;
     for (int f = 0; a0 > 0.0 && f < m->count; f++)
         lost = fmax(lost, 1.0 - picture_area(l, m->x + (size_t)f * m->n, m->y + (size_t)f * m->n) / a0);
     return lost;

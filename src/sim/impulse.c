@@ -710,7 +710,7 @@ static void draw_then_roll(impulse_run *run, double lift, double back)
  * 1f9ce...27a1 5.2 % a frame after the palm let go; eased back, 4.0 %). */
 static void pressure_eases_back(impulse_run *run, double t)
 {
-    double u = (t - (run->t_press + run->t_hold + run->t_lift)) * softbody_get_def(run->sb)->hz;
+    double u = (t - impulse_release_time(run)) * softbody_get_def(run->sb)->hz;
     if (u < 1.5) /* from the step after the one it lets go in (at its own strength), to that strength */
         softbody_set_pressure_gain(run->sb, 1.0 + (HOLD_PRESSURE_GAIN - 1.0) * (1.0 - smoothstep(u)));
 }
