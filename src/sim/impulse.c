@@ -1785,10 +1785,33 @@ static int loop_start(const lattice *l, int n, int nf, const double *x, const do
     return start;
 }
 
+/* The largest press over the nf frames of a period filmed (fr: the nodes'
+ * x, frame after frame, then their y), measured from its frame `start`. */
+static double period_peak(impulse_run *run, const softbody_nodes *nd, int nf, double *fr, int start)
+{
+    size_t n = (size_t)nd->n;
+    double *fx = fr, *fy = fr + (size_t)nf * n;
+    softbody_nodes at = *nd;
+    double peak = 0.0;
+    for (int f = 0; f < nf; f++) {
+        at.x = fx + (size_t)f * n;
+        at.y = fy + (size_t)f * n;
+        peak = fmax(peak, press_measure(run, &at, fx + (size_t)start * n, fy + (size_t)start * n));
+    }
+    return peak;
+}
+
 /* Trials of a periodic drive: at most this many from the period's own start,
  * two more from each start the seam moves the loop to, this many in all. */
 #define DRIVE_TRIALS 3
 #define DRIVE_TRIALS_MAX 5
+/* The loop moves its start only on a drive this steady: the last period of
+ * its warm-up ended within this many canvas pixels of where the one before
+ * it ended. A loop started a few frames into the period films them from the
+ * period after the one the trial measured: a flag 1f6a9 on its thin pole,
+ * still swaying 7 px from period to period, showed 1.7 times the pat asked
+ * from the start its trial had settled on. */
+#define DRIVE_STEADY 1.0
 /* A wave's sway force is at most this many times the one whose quasi-static
  * sway is the strength asked. The Twemoji at half, one and two times the
  * default strength take at most 1.42 times it (the balloon 1f388); swayed up
@@ -1847,7 +1870,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     double scale = run->period_scale > 0.0 ? run->period_scale : 1.0;
     double prev_peak = 0.0, prev_gain = 0.0; /* the trial before */
     /* the trials from the start now; the drive kept in case a start moved to
-     * does not settle: the last that did, or the period's own start's */
+     * does not settle: the last that did, or the period's own start's (a
+     * start the loop moved back to does not undo one that settled) */
     int last_trial = DRIVE_TRIALS - 1, measured = 0, settled = 0, kept_start = -1, kept_warm = 0;
     double kept_gain = 0.0;
     for (int trial = 0; trial < DRIVE_TRIALS_MAX; trial++) {
@@ -1857,6 +1881,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
          * pole still sways from its start after 4 periods: measured there
          * and filmed after 18, its pat was 0.84 of the strength asked) */
         int p = 0;
+        double drift = 0.0;
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
         memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         for (;;) {
@@ -1864,6 +1889,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
             double moved = scale * pose_dist(n, nd.x, nd.y, rx, rx + n);
             memcpy(rx, nd.x, (size_t)n * sizeof *rx);
             memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
+            drift = moved;
             if ((p >= 2 && moved < 0.025) || p >= max_periods)
                 break;
         }
@@ -1880,13 +1906,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
                 memcpy(fx + (size_t)f * n, nd.x, (size_t)n * sizeof *fx);
                 memcpy(fy + (size_t)f * n, nd.y, (size_t)n * sizeof *fy);
             }
-            const double *sx = fx + (size_t)run->period_start * n, *sy = fy + (size_t)run->period_start * n;
-            softbody_nodes at = nd;
-            for (int f = 0; f < nf; f++) {
-                at.x = fx + (size_t)f * n;
-                at.y = fy + (size_t)f * n;
-                peak = fmax(peak, press_measure(run, &at, sx, sy));
-            }
+            peak = period_peak(run, &nd, nf, fr, run->period_start);
         } else {
             while (softbody_time(sb) < (p + 1) * period - 0.5 * dt) {
                 softbody_step(sb);
@@ -1913,20 +1933,34 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         settled = fabs(log(g)) < log(1.1);
         if (!settled && trial < last_trial)
             continue;
-        if (settled || run->period_start == 0) {
+        if (settled || kept_start < 0) {
             kept_start = run->period_start;
             kept_gain = run->gain;
             kept_warm = run->warm_periods;
         }
-        /* the loop starts where the seam is smooth; when that moved, the
-         * strength is measured again from there, as the clip shows it (peaks
-         * from another start fit no power law with these) */
+        /* the loop starts where the seam is smooth; when that moved (on a
+         * steady drive only), the strength is measured again from there, as
+         * the clip shows it (peaks from another start fit no power law with
+         * these) */
         int r = nf > 0 ? loop_start(run->lat, n, nf, fr, fr + (size_t)nf * n, run->period_start) : 0;
-        if (r == run->period_start || trial == DRIVE_TRIALS_MAX - 1)
+        if (r == run->period_start || trial == DRIVE_TRIALS_MAX - 1 || !(drift < DRIVE_STEADY))
+            break;
+        /* the period just filmed, measured from the new start, is the first
+         * trial from there: the drive it ran with (prev_gain) is scaled by
+         * the exponent the last two trials fitted. Tried anew with the drive
+         * of the old start, a keycap 0034-fe0f-20e3 patted at --fps 20
+         * showed 0.59 of the strength asked from the new start, the two
+         * trials left did not settle, and the loop went back to its jerky
+         * seam (2.1 times the steps beside it) */
+        double from_r = period_peak(run, &nd, nf, fr, r);
+        if (!(from_r > 1e-9))
             break;
         run->period_start = r;
+        prev_peak = from_r;
+        run->gain = fmin(gain_max, prev_gain * fmin(64.0, fmax(1.0 / 64.0, pow(s / from_r, 1.0 / k))));
         last_trial = trial + 2 < DRIVE_TRIALS_MAX - 1 ? trial + 2 : DRIVE_TRIALS_MAX - 1;
-        measured = settled = 0;
+        measured = 1;
+        settled = 0;
     }
     /* a drive that did not settle from the start it moved to (a flag on a
      * thin pole swung twice as far as asked) is the one kept */
