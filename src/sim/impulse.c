@@ -1736,8 +1736,13 @@ static double pose_step(const lattice *l, const double *ax, const double *ay, co
 }
 
 /* How far the picture's size with the nodes at (x, y) is from its size at
- * rest (qx, qy): the shares its width and its height are off, added, over
- * the extent of the opaque samples. */
+ * rest (qx, qy): the shares the width and the height of the opaque samples'
+ * extent are off the opaque box's, added. The samples lie on a grid inside
+ * the box, so at rest they span a few hundredths less: a frame drawn a
+ * little larger than at rest ranks nearer than one as much smaller. Ranked
+ * against the samples' own extent at rest, 5 more of the 65 Twemoji patted
+ * on a free body at --fps 20, and one at 25, started their loop at a frame
+ * drawn under 0.85 of their full size. */
 static double size_off(const lattice *l, const double *qx, const double *qy, const double *x, const double *y)
 {
     double b[4] = { INFINITY, INFINITY, -INFINITY, -INFINITY }, dx, dy;
@@ -1749,7 +1754,7 @@ static double size_off(const lattice *l, const double *qx, const double *qy, con
             b[3] = fmax(b[3], l->op_y[k] + dy);
         }
     double w0 = l->sx1 - l->sx0, h0 = l->sy1 - l->sy0;
-    if (!(b[2] > b[0]) || !(w0 > 0.0) || !(h0 > 0.0))
+    if (!(b[2] >= b[0]) || !(b[3] >= b[1]) || !(w0 > 0.0) || !(h0 > 0.0))
         return 0.0;
     return fabs((b[2] - b[0] + 1.0) / w0 - 1.0) + fabs((b[3] - b[1] + 1.0) / h0 - 1.0);
 }
@@ -1771,20 +1776,21 @@ double impulse_pose_step(const lattice *l, const double *ax, const double *ay, c
  * free started its loop a frame off the finger's landing, and its first
  * frame showed it squashed, 0.84 of its size. */
 #define SEAM_SMOOTH 1.2
-/* A start the loop moves to has a seam this smooth: the trials from there
- * change the drive, and the seam with it. Moved to starts smooth to
- * SEAM_SMOOTH, the clapping hands 1f44f patted at the default frame rate
- * filmed a seam 1.27 times the steps beside it. */
+/* A start the loop moves to has a seam this smooth where one has: the
+ * trials from there change the drive, and the seam with it. Moved to starts
+ * smooth to SEAM_SMOOTH, the clapping hands 1f44f patted at the default
+ * frame rate filmed a seam 1.27 times the steps beside it. */
 #define SEAM_MOVE 1.0
 
 /* The frame of a period of nf frames (x, y: the nodes' positions, frame
  * after frame) the loop starts at: `from`, the start now, while the seam
  * there is smooth; otherwise, of the frames where it is smooth with room to
- * spare (SEAM_MOVE), the one whose picture is nearest its size at rest (qx,
- * qy; size_off): the first frame is the still image a viewer who asks for
- * less motion sees, and the one the stamp's size is judged on. Of two as
- * near, the one nearest the start of the drive's period (0, then the frames
- * before and after it, one by one); with none, `from`. A pat's finger lands
+ * spare (SEAM_MOVE), or else just smooth, the one whose picture is nearest
+ * its size at rest (qx, qy; size_off): the first frame is the still image a
+ * viewer who asks for less motion sees, and the one the stamp's size is
+ * judged on. Of two as near, the one nearest the start of the drive's
+ * period (0, then the frames before and after it, one by one); with none,
+ * `from`. A pat's finger lands
  * at 0; on the flame 1f525 the head had just turned there, and the loop cut
  * there jerked, its seam 1.7 times the steps beside it. Started at the
  * smooth frame nearest 0 instead, a heart 2764 patted at --fps 20 showed
@@ -1804,22 +1810,26 @@ static int loop_start(const lattice *l, int n, int nf, const double *x, const do
         step[f] = pose_step(l, x + a, y + a, x + b, y + b, 1, tmp);
     }
     int start = from;
-    double nearest = INFINITY;
+    double nearest[2] = { INFINITY, INFINITY }; /* within SEAM_MOVE, within SEAM_SMOOTH only */
+    int best[2] = { -1, -1 };
     for (int i = -1; i < nf; i++) {
         /* from, then 0, -1, 1, -2, 2, ... */
         int r = i < 0 ? from : ((i & 1 ? -(i + 1) / 2 : i / 2) % nf + nf) % nf;
         double seam = step[(r + nf - 1) % nf], side = 0.5 * (step[(r + nf - 2) % nf] + step[r]);
-        if (seam > (i < 0 ? SEAM_SMOOTH : SEAM_MOVE) * side)
+        if (seam > SEAM_SMOOTH * side)
             continue;
         if (i < 0)
             break;
         size_t a = (size_t)r * n;
         double off = size_off(l, qx, qy, x + a, y + a);
-        if (off < nearest) {
-            nearest = off;
-            start = r;
+        int tier = seam > SEAM_MOVE * side;
+        if (off < nearest[tier]) {
+            nearest[tier] = off;
+            best[tier] = r;
         }
     }
+    if (best[0] >= 0 || best[1] >= 0)
+        start = best[0] >= 0 ? best[0] : best[1];
     free(step);
     return start;
 }
@@ -1868,6 +1878,13 @@ static double period_peak(impulse_run *run, const softbody_nodes *nd, int nf, do
  * Twemoji corpus takes at most 27 times (the flag 1f6a9, on its thin pole). */
 #define PAT_GAIN_MAX 32.0
 
+/* The factor a periodic drive is scaled by after a trial that swayed peak
+ * against the strength s asked, by the power law of exponent k. */
+static double drive_step(double s, double peak, double k)
+{
+    return fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
+}
+
 /* Scales a periodic drive on a trial run: wave, a sway force whose
  * quasi-static deflection is strength * height; pat, a finger's push over a
  * third of a period (at most 0.2 s). In the steady state the motion within
@@ -1877,8 +1894,9 @@ static double period_peak(impulse_run *run, const softbody_nodes *nd, int nf, do
  * swayed 3.6 times the strength on the first trial, and 1.8 times once scaled)
  * is tried again while a trial is more than 10 % off (DRIVE_TRIALS), each new
  * drive set by the power law of sway in drive that fits the last two trials
- * from the same start frame (loop_start), a wave's within WAVE_GAIN_MAX and a
- * pat's within PAT_GAIN_MAX. */
+ * from the same start frame (loop_start; the first from a start moved to by
+ * the exponent the two before it fitted), a wave's within WAVE_GAIN_MAX and
+ * a pat's within PAT_GAIN_MAX. */
 static void scale_drive(impulse_run *run, softbody *sb, double wn)
 {
     double s = run->def.strength, dt = run->step_dt;
@@ -1912,7 +1930,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
      * does not settle: the last that did, or the period's own start's (a
      * start the loop moved back to does not undo one that settled) */
     int last_trial = DRIVE_TRIALS - 1, measured = 0, settled = 0, kept_start = -1, kept_warm = 0;
-    double kept_gain = 0.0;
+    double kept_gain = 0.0, drift = 0.0; /* drift: how far the warm-up's last period ended from the one before */
     for (int trial = 0; trial < DRIVE_TRIALS_MAX; trial++) {
         /* the steady state: whole periods until one ends within 0.025
          * canvas px of where the one before it ended, run->warm_cap at
@@ -1920,16 +1938,14 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
          * pole still sways from its start after 4 periods: measured there
          * and filmed after 18, its pat was 0.84 of the strength asked) */
         int p = 0;
-        double drift = 0.0;
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
         memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         for (;;) {
             run_until(sb, ++p * period, dt);
-            double moved = scale * pose_dist(n, nd.x, nd.y, rx, rx + n);
+            drift = scale * pose_dist(n, nd.x, nd.y, rx, rx + n);
             memcpy(rx, nd.x, (size_t)n * sizeof *rx);
             memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
-            drift = moved;
-            if ((p >= 2 && moved < 0.025) || p >= max_periods)
+            if ((p >= 2 && drift < 0.025) || p >= max_periods)
                 break;
         }
         run->warm_periods = p;
@@ -1962,7 +1978,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         double k = measured > 0 && fabs(peak - prev_peak) > 1e-3 * peak
                        ? fmin(3.0, fmax(0.3, log(peak / prev_peak) / log(run->gain / prev_gain)))
                        : 1.0;
-        double g = fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
+        double g = drive_step(s, peak, k);
         prev_peak = peak;
         prev_gain = run->gain;
         if (run->gain * g > gain_max) /* capped: settled where it is */
@@ -1979,30 +1995,30 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         }
         /* the loop starts where the seam is smooth; when that moved (on a
          * steady drive only), the strength is measured again from there, as
-         * the clip shows it (peaks from another start fit no power law with
-         * these) */
+         * the clip shows it */
         int r = nf > 0 ? loop_start(run->lat, n, nf, fr, fr + (size_t)nf * n, nd.qx, nd.qy, run->period_start) : 0;
         if (r == run->period_start || trial == DRIVE_TRIALS_MAX - 1 || !(drift < DRIVE_STEADY))
             break;
         /* the period just filmed, measured from the new start, is the first
-         * trial from there: the drive it ran with (prev_gain) is scaled by
-         * the exponent the last two trials fitted. Tried anew with the drive
-         * of the old start, a keycap 0034-fe0f-20e3 patted at --fps 20
-         * showed 0.59 of the strength asked from the new start, the two
-         * trials left did not settle, and the loop went back to its jerky
+         * trial from there, and the drive it ran with (prev_gain) is scaled
+         * by the exponent the last two trials from the old start fitted (the
+         * next trial fits its own from the two from the new one). Tried anew
+         * with the drive of the old start, a keycap 0034-fe0f-20e3 patted at
+         * --fps 20 showed 0.59 of the strength asked from the new start, the
+         * two trials left did not settle, and the loop went back to its jerky
          * seam (2.1 times the steps beside it) */
         double from_r = period_peak(run, &nd, nf, fr, r);
         if (!(from_r > 1e-9))
             break;
         run->period_start = r;
         prev_peak = from_r;
-        run->gain = fmin(gain_max, prev_gain * fmin(64.0, fmax(1.0 / 64.0, pow(s / from_r, 1.0 / k))));
+        run->gain = fmin(gain_max, prev_gain * drive_step(s, from_r, k));
         last_trial = trial + 2 < DRIVE_TRIALS_MAX - 1 ? trial + 2 : DRIVE_TRIALS_MAX - 1;
         measured = 1;
         settled = 0;
     }
     /* a drive that did not settle from the start it moved to (a flag on a
-     * thin pole swung twice as far as asked) is the one kept */
+     * thin pole swung twice as far as asked) gives way to the one kept */
     if (!settled && kept_start >= 0) {
         run->period_start = kept_start;
         run->gain = kept_gain;
