@@ -1790,12 +1790,11 @@ double impulse_pose_step(const lattice *l, const double *ax, const double *ay, c
  * viewer who asks for less motion sees, and the one the stamp's size is
  * judged on. Of two as near, the one nearest the start of the drive's
  * period (0, then the frames before and after it, one by one); with none,
- * `from`. A pat's finger lands
- * at 0; on the flame 1f525 the head had just turned there, and the loop cut
- * there jerked, its seam 1.7 times the steps beside it. Started at the
- * smooth frame nearest 0 instead, a heart 2764 patted at --fps 20 showed
- * its first frame squashed, 7 % shorter than at rest, and 0.81 of the
- * strength asked measured from it. */
+ * `from`. A pat's finger lands at 0; on the flame 1f525 the head had just
+ * turned there, and the loop cut there jerked, its seam 1.7 times the steps
+ * beside it. Started at the smooth frame nearest 0 instead, a heart 2764
+ * patted at --fps 20 showed its first frame squashed, 7 % shorter than at
+ * rest, and 0.81 of the strength asked measured from it. */
 static int loop_start(const lattice *l, int n, int nf, const double *x, const double *y, const double *qx,
                       const double *qy, int from)
 {
