@@ -1877,11 +1877,12 @@ static double period_peak(impulse_run *run, const softbody_nodes *nd, int nf, do
  * Twemoji corpus takes at most 27 times (the flag 1f6a9, on its thin pole). */
 #define PAT_GAIN_MAX 32.0
 
-/* The factor a periodic drive is scaled by after a trial that swayed peak
- * against the strength s asked, by the power law of exponent k. */
-static double drive_step(double s, double peak, double k)
+/* The factor a periodic drive of this gain is scaled by after a trial that
+ * swayed peak against the strength s asked, by the power law of exponent k,
+ * the gain scaled at most to gain_max (capped: settled where it is). */
+static double drive_step(double s, double peak, double k, double gain, double gain_max)
 {
-    return fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k)));
+    return fmin(gain_max / gain, fmin(64.0, fmax(1.0 / 64.0, pow(s / peak, 1.0 / k))));
 }
 
 /* Scales a periodic drive on a trial run: wave, a sway force whose
@@ -1977,11 +1978,9 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         double k = measured > 0 && fabs(peak - prev_peak) > 1e-3 * peak
                        ? fmin(3.0, fmax(0.3, log(peak / prev_peak) / log(run->gain / prev_gain)))
                        : 1.0;
-        double g = drive_step(s, peak, k);
+        double g = drive_step(s, peak, k, run->gain, gain_max);
         prev_peak = peak;
         prev_gain = run->gain;
-        if (run->gain * g > gain_max) /* capped: settled where it is */
-            g = gain_max / run->gain;
         run->gain *= g;
         measured++;
         settled = fabs(log(g)) < log(1.1);
@@ -2011,7 +2010,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
             break;
         run->period_start = r;
         prev_peak = from_r;
-        run->gain = fmin(gain_max, prev_gain * drive_step(s, from_r, k));
+        run->gain = prev_gain * drive_step(s, from_r, k, prev_gain, gain_max);
         last_trial = trial + 2 < DRIVE_TRIALS_MAX - 1 ? trial + 2 : DRIVE_TRIALS_MAX - 1;
         measured = 1;
         settled = 0;
