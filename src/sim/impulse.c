@@ -1808,7 +1808,6 @@ static int loop_start(const lattice *l, int n, int nf, const double *x, const do
         size_t a = (size_t)f * n, b = (size_t)((f + 1) % nf) * n;
         step[f] = pose_step(l, x + a, y + a, x + b, y + b, 1, tmp);
     }
-    int start = from;
     double nearest[2] = { INFINITY, INFINITY }; /* within SEAM_MOVE, within SEAM_SMOOTH only */
     int best[2] = { -1, -1 };
     for (int i = -1; i < nf; i++) {
@@ -1827,10 +1826,8 @@ static int loop_start(const lattice *l, int n, int nf, const double *x, const do
             best[tier] = r;
         }
     }
-    if (best[0] >= 0 || best[1] >= 0)
-        start = best[0] >= 0 ? best[0] : best[1];
     free(step);
-    return start;
+    return best[0] >= 0 ? best[0] : best[1] >= 0 ? best[1] : from;
 }
 
 /* The largest press over the nf frames of a period filmed (fr: the nodes'
@@ -1930,7 +1927,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
      * does not settle: the last that did, or the period's own start's (a
      * start the loop moved back to does not undo one that settled) */
     int last_trial = DRIVE_TRIALS - 1, measured = 0, settled = 0, kept_start = -1, kept_warm = 0;
-    double kept_gain = 0.0, drift = 0.0; /* drift: how far the warm-up's last period ended from the one before */
+    double kept_gain = 0.0;
     for (int trial = 0; trial < DRIVE_TRIALS_MAX; trial++) {
         /* the steady state: whole periods until one ends within 0.025
          * canvas px of where the one before it ended, run->warm_cap at
@@ -1938,6 +1935,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
          * pole still sways from its start after 4 periods: measured there
          * and filmed after 18, its pat was 0.84 of the strength asked) */
         int p = 0;
+        double drift = 0.0; /* how far the warm-up's last period ended from the one before */
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
         memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         for (;;) {
