@@ -212,7 +212,7 @@ static poyo_status film_until_settled(const clip_def *d, const clip_driver *dr, 
             quiet = -d->ease;
             continue;
         }
-        if (f < d->min_frames)
+        if (f < d->min_frames && !d->quiet_early)
             continue;
         double mv = state_dist(d, c->n, c->extra, fx(c, f), fy(c, f), fe(c, f), fx(c, f - 1), fy(c, f - 1),
                                fe(c, f - 1));
@@ -220,7 +220,7 @@ static poyo_status film_until_settled(const clip_def *d, const clip_driver *dr, 
         if (ok && d->near > 0.0)
             ok = away < fmax(d->near, d->fade * peak);
         quiet = ok ? quiet + 1 : 0;
-        if (quiet >= (d->quiet > 1 ? d->quiet : 1)) {
+        if (quiet >= (d->quiet > 1 ? d->quiet : 1) && f >= d->min_frames) {
             c->settled = 1;
             f++;
             break;

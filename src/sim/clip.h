@@ -66,6 +66,7 @@ typedef struct clip_def {
     /* one-shot */
     int fixed;           /* exactly this many frames (0: until settled) */
     int min_frames;      /* frames before the body may count as settled */
+    int quiet_early;     /* 1: still frames before min_frames count toward quiet (the clip still lasts min_frames) */
     int max_frames;      /* frames at most while waiting to settle (>= 2) */
     double still;        /* canvas pixels a node may move in a frame and count as still */
     double near;         /* > 0: a settled body is also within this of the rest pose, canvas pixels */

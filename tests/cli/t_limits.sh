@@ -32,7 +32,7 @@ test_expect_success 'a long clip on a large canvas is refused before any frame i
 
 test_expect_success 'a byte budget on a 4096 px canvas is refused before the search starts' '
     expect_exit 1 $RU cost $POYO ../stamp.png --max-bytes 1 --size 4096 -o b.gif 2>err &&
-    grep -q "^poyo: ../stamp.png: 25 frames of 4096x4096 would take about [0-9.]* GiB, more than the 1 GiB memory limit; $LOWER\$" err &&
+    grep -q "^poyo: ../stamp.png: [0-9]* frames of 4096x4096 would take about [0-9.]* GiB, more than the 1 GiB memory limit; $LOWER\$" err &&
     [ $(wc -l <err) -eq 1 ] && cost_under cost 2 64 && expect_no_file b.gif
 '
 
