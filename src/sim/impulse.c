@@ -2116,12 +2116,12 @@ static double finger_depth_max(const impulse_run *run, const softbody_nodes *nd,
 
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
  * the strength is (a poke's as its frames see it, POKE_FILMED), scales the
- * real one. Twist, squash and stretch scale the
- * hand; poke presses a finger anew as deep as that asks (at most
- * finger_depth_max, and its first finger no deeper either), with a tip as wide
- * as the new depth (so the dent's slope stays below one and no cell folds),
- * the far side of a free body held again, and is tried again; the finger
- * kept is the one tried that came closest. A dent grows faster than the
+ * real one. Twist, squash and stretch scale the hand; poke presses a finger
+ * anew as deep as that asks (at most finger_depth_max, and its first finger
+ * no deeper either), with a tip as wide as the new depth (so the dent's
+ * slope stays below one and no cell folds), the far side of a free body
+ * held again, and is tried again; the finger kept is the one tried that
+ * came closest. A dent grows faster than the
  * depth, and by jumps where the wider tip takes in more nodes: each new
  * depth scaled by the ratio asked, the third trial's finger was kept
  * untried and a free poke at half its default dented 1.26 times as deep as
