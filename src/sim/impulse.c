@@ -2038,19 +2038,6 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
 #define POKE_TRIALS 4
 #define POKE_CLOSE 1.05
 
-/* A poke's peak that the frames of either film of its clip (film_oneshot)
- * see less than this share of is measured as they see it: the mean of the
- * two films'. A finger holds its dent a frame and more, but the largest
- * displacement near it can be a rebound under a frame long. Tried to that
- * peak, the ruler 1f4d0, whose frames saw 0.82 to 0.90 of it, showed 0.84
- * of the strength asked at --fps 24 and 25, and the flag 1f6a9 (0.71 to
- * 0.94) 0.82 of it at half the default strength and 0.66 at 0.3; measured
- * so, the 65 stamps poked at half, one and 0.3 show 0.88 to 1.09 of it,
- * standing and free. On the round faces the frames see 0.97 to 1 of the
- * peak; measured so there too, the cat 1f431 poked on its side dented
- * 2.99 times as deep as its far side moved, not 3.03. */
-#define POKE_FILMED 0.95
-
 /* How deep a poke's finger may press, in times the dent asked (beside the
  * anchor less, POKE_BESIDE_PIN). Where the body can hardly dent, at a
  * corner of the picture's box or on a thin part, the trials pressed 2 to
@@ -2115,13 +2102,12 @@ static double finger_depth_max(const impulse_run *run, const softbody_nodes *nd,
 }
 
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
- * the strength is (a poke's as its frames see it, POKE_FILMED), scales the
- * real one. Twist, squash and stretch scale the hand; poke presses a finger
- * anew as deep as that asks (at most finger_depth_max, and its first finger
- * no deeper either), with a tip as wide as the new depth (so the dent's
- * slope stays below one and no cell folds), the far side of a free body
- * held again, and is tried again; the finger kept is the one tried that
- * came closest. A dent grows faster than the
+ * the strength is, scales the real one. Twist, squash and stretch scale the
+ * hand; poke presses a finger anew as deep as that asks (at most
+ * finger_depth_max, and its first finger no deeper either), with a tip as wide
+ * as the new depth (so the dent's slope stays below one and no cell folds),
+ * the far side of a free body held again, and is tried again; the finger
+ * kept is the one tried that came closest. A dent grows faster than the
  * depth, and by jumps where the wider tip takes in more nodes: each new
  * depth scaled by the ratio asked, the third trial's finger was kept
  * untried and a free poke at half its default dented 1.26 times as deep as
@@ -2139,28 +2125,18 @@ static void scale_press(impulse_run *run, softbody *sb)
         depth = best_depth = most;
         place_finger(run, &nd, depth);
     }
-    /* the steps of a frame, and how many a film half a frame later runs first
-     * (film_oneshot; the frames fall every `frame` steps from there) */
-    int frame = softbody_steps(sb), later = (int)lround(0.5 * frame);
     for (int trial = 0; trial < (by_gain ? 2 : POKE_TRIALS); trial++) {
         press_start(run, sb);
-        double peak = 0.0, t_after = INFINITY, filmed[2] = { 0.0, 0.0 };
-        for (long step = 1; run->held || softbody_time(sb) < t_after; step++) {
+        double peak = 0.0, t_after = INFINITY;
+        while (run->held || softbody_time(sb) < t_after) {
             softbody_step(sb);
-            double now = press_measure(run, &nd, NULL, NULL);
-            peak = fmax(peak, now);
-            if (step % frame == 0)
-                filmed[0] = fmax(filmed[0], now);
-            if (step % frame == later)
-                filmed[1] = fmax(filmed[1], now);
+            peak = fmax(peak, press_measure(run, &nd, NULL, NULL));
             /* a dent springs back past rest after the finger lets go, and a
              * free body rocks on past the turn it was let go at: half a wobble more */
             if (!run->held && isinf(t_after))
                 t_after = by_gain && !(twist && run->free) ? 0.0 : softbody_time(sb) + 0.5 / softbody_get_def(sb)->hz;
         }
         press_reset(run, sb);
-        if (!by_gain && later > 0 && later < frame && fmin(filmed[0], filmed[1]) < POKE_FILMED * peak)
-            peak = 0.5 * (filmed[0] + filmed[1]);
         if (!(peak > 1e-9))
             break;
         /* the hand turns at most four times as far as asked in all: a shape
