@@ -200,7 +200,7 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
     }
     run->cap_energy = animate_caps_energy(info, body);
     impulse_kick(run, sb);
-    animate_plan_oneshot(def, body->hz, run->lands, cd);
+    animate_plan_oneshot(def, body->hz, cd);
     cd->min_frames = animate_min_frames(def);
     cd->rest_x = m->qx;
     cd->rest_y = m->qy;
@@ -217,25 +217,17 @@ int animate_drive_period(const impulse_run *run, const animate_def *def)
     return animate_period_frames(def->fps, run->def.rate);
 }
 
-void animate_plan_oneshot(const animate_def *def, double hz, int lands, clip_def *cd)
+void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd)
 {
     cd->kind = CLIP_ONESHOT;
     clip_set_length(cd, def->duration, def->max_duration);
     /* over: for half a wobble the body stays within two fifths of its largest
-     * excursion (and a pixel) of rest; the ease then brings it home. On a
-     * body that lands, that half wobble counts from 0.2 s after it is down,
-     * within the clip's shortest length too: counted from its end only, the
-     * flag 1f6a9 dropped stood 3 to 4 px off rest for 9 frames more before
-     * its ease, its landing step 3.5 times the median (2.2 counted from
-     * where it begins). On a body that does not fly it counts from the end
-     * of the shortest length: counted from where it begins, the ease drew
-     * the last of the wobble in, and the OpenMoji custard 1F36E shoved free
-     * moved in 0.70 of its frames, not 0.80 */
+     * excursion (and a pixel) of rest (a body that lands, from 0.2 s after
+     * it is down: film_until_settled); the ease then brings it home */
     cd->still = INFINITY;
     cd->near = 1.0;
     cd->fade = 0.4;
     cd->quiet = (int)ceil(0.5 * def->fps / hz);
-    cd->quiet_early = lands;
     cd->frame0_rest = 1; /* frame 0 is the still image */
     cd->ease = (int)lround(0.2 * def->fps);
     cd->ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */

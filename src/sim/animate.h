@@ -62,9 +62,8 @@ int animate_period_frames(double fps, double rate);
 /* Frames in one period of run's periodic drive at def's frame rate (at least 2). */
 int animate_drive_period(const impulse_run *run, const animate_def *def);
 /* The settling rules of a one-shot clip at def's length and frame rate, for
- * a body wobbling at hz that lands on a floor or not; the caller sets
- * min_frames and the rest pose. */
-void animate_plan_oneshot(const animate_def *def, double hz, int lands, clip_def *cd);
+ * a body wobbling at hz; the caller sets min_frames and the rest pose. */
+void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd);
 /* 1 when a body let go by a one-shot impulse may not gain energy after the
  * release (softbody_cap_energy): with no floor, and undamped (damping below
  * 0.05) or with more than 0.5 of the area-preserving linear mode (volume). */

@@ -32,7 +32,8 @@ typedef struct clip_driver {
     /* Measured clips: a signal whose rise through zero (from below) marks the
      * start of each period, e.g. a swing's angle. */
     double (*phase)(void *user);
-    /* Optional: 1 while a one-shot clip may not end yet (a body in the air). */
+    /* Optional: 1 while a one-shot clip may not end yet (a body in the air);
+     * once it has been, still frames count toward settling before min_frames. */
     int (*busy)(void *user);
     /* Optional (one-shot clips of a body that does not fly): puts everything
      * back where it was before frame 0 and runs it about `lead` of a frame
@@ -66,7 +67,6 @@ typedef struct clip_def {
     /* one-shot */
     int fixed;           /* exactly this many frames (0: until settled) */
     int min_frames;      /* frames before the body may count as settled */
-    int quiet_early;     /* 1: still frames before min_frames count toward quiet (the clip still lasts min_frames) */
     int max_frames;      /* frames at most while waiting to settle (>= 2) */
     double still;        /* canvas pixels a node may move in a frame and count as still */
     double near;         /* > 0: a settled body is also within this of the rest pose, canvas pixels */

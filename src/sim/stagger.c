@@ -160,7 +160,7 @@ static void plan(const chain *c, const animate_def *def, const stagger *s, const
         cd->period = animate_drive_period(run, def);
         return;
     }
-    animate_plan_oneshot(def, softbody_get_def(c->p[0].sb)->hz, run->lands, cd);
+    animate_plan_oneshot(def, softbody_get_def(c->p[0].sb)->hz, cd);
     int later = (c->n - 1) * s->delay;
     if (cd->fixed)
         cd->fixed += later;
