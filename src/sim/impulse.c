@@ -931,27 +931,22 @@ static void press_timing(impulse_run *run)
     int kind = run->def.kind, palm = kind == IMPULSE_SQUASH || kind == IMPULSE_STRETCH;
     double ease = ease_back_share(run);
     run->t_lift = run->t_draw = run->back = 0.0;
-    if (kind == IMPULSE_POKE && run->free) {
+    if (kind == IMPULSE_POKE && (run->free || low_bar)) {
         /* the finger draws back with the body to half its depth, then rolls
-         * off, the far side held until it is done. Let go at once at half,
-         * the dent sprang back within one frame, the clip's largest step
-         * more than 3 times the median in 16 of 65 free pokes; rolled off,
-         * in 3 */
+         * off, on a free body its far side held until it is done. Let go at
+         * once at half, the dent sprang back within one frame, the clip's
+         * largest step more than 3 times the median in 16 of 65 free pokes;
+         * rolled off, in 3. A low bar's dent is all the motion there is:
+         * let go over a frame's time, it sprang back within one, 3.5 times
+         * the median step of the bar lying across the square poked 0.3 deep;
+         * held, drawn back and rolled off over four frames' time, 2.5 times
+         * (over two, 2.6 and the bar moved in 0.64 of its frames, not 0.81).
+         * On a free bar the finger presses as on a held one: over the slow
+         * hand's time the press was a third of the clip and the bar moved in
+         * 0.74 of its frames, not 0.76 */
         run->back = 0.5;
         run->t_draw = DRAW_BACK_TIME;
-        run->t_lift = DRAW_BACK_TIME + 0.12;
-    } else if (kind == IMPULSE_POKE && low_bar) {
-        /* a low bar's dent is all the motion there is: let go over a
-         * frame's time, it sprang back within one, 3.5 times the median
-         * step of the bar lying across the square poked 0.3 deep. The
-         * finger draws back with it to half its depth and rolls off over
-         * four frames' time (2.5 times; over two, 2.6 and the bar moved in
-         * 0.64 of its frames, not 0.81). On a free bar it presses as on a
-         * held one: over the slow hand's time the press was a third of the
-         * clip and the bar moved in 0.74 of its frames, not 0.76 */
-        run->back = 0.5;
-        run->t_draw = DRAW_BACK_TIME;
-        run->t_lift = DRAW_BACK_TIME + 0.16;
+        run->t_lift = DRAW_BACK_TIME + (run->free ? 0.12 : 0.16);
     } else if (kind == IMPULSE_POKE) {
         run->t_lift = 0.04;
     } else if (kind == IMPULSE_TWIST) {
