@@ -720,10 +720,33 @@ static void pressure_eases_back(impulse_run *run, double t)
         softbody_set_pressure_gain(run->sb, 1.0 + (HOLD_PRESSURE_GAIN - 1.0) * (1.0 - smoothstep(u)));
 }
 
+/* A low bar squashed on its anchored edge slides on it: each pin of that
+ * edge keeps its node where the node next to it along the column is,
+ * sideways (x: the nodes' positions now), but for the middle one, which
+ * holds the bar in place. Pinned fast there, the edge did not widen with
+ * the rows the palm pressed, and the bar lying across the square, two
+ * cells tall, squashed 0.82 of the strength asked. */
+static void slide_foot(impulse_run *run, const double *x)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    const lattice *l = run->lat;
+    int toward = softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1;
+    for (int k = 0; k < nd.n; k++) {
+        int j = l->nj[k] + toward;
+        if (!nd.pinned[k] || k == run->foot_hold || j < 0 || j >= l->ny)
+            continue;
+        int a = l->index[(size_t)j * l->nx + l->ni[k]];
+        if (a >= 0 && !nd.pinned[a])
+            nd.pinx[k] = x[a] + nd.qx[k] - nd.qx[a];
+    }
+}
+
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
+    if (run->foot_slides)
+        slide_foot(run, x);
     if (run->floor || run->free) /* while held, the hand keeps a free body in place */
         keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
     if (run->floor)
@@ -896,16 +919,24 @@ static void press_timing(impulse_run *run)
      * farthest from rest); pressed over three, its cheeks and ears lag the
      * palm (0.36 to 0.54 on the six round faces of the corpus). A free body,
      * held between two palms, keeps four: pressed over three, the balloon
-     * 1f388 lost 5.2 % of its area under them; and so does a low bar, three
-     * times wider than tall or more: the bar lying across the square was
-     * squashed 1.16 times as deep as asked */
+     * 1f388 lost 5.2 % of its area under them. A low bar, three times wider
+     * than tall or more, is pressed over six (a deeper squash no faster
+     * than on another body): it must widen as much as it is squashed to
+     * keep its area, and the palms and the foot it slides on
+     * (setup_press) let it, but not that fast. Over four, the bar lying
+     * across the square lost 5.3 % of its area standing; over five, 5.1 %
+     * free; over six, 4.5 % and 4.8 %; over eight, 4.5 % and 5.1 %, and
+     * free it moved in 0.70 of its frames */
     double box[4];
     opaque_box(run->lat, box);
     int low_bar = box[2] - box[0] >= 3.0 * (box[3] - box[1]);
+    int bar_palm = run->def.kind == IMPULSE_SQUASH && low_bar;
+    run->low_bar = low_bar;
     run->quick_palm = run->def.kind == IMPULSE_SQUASH && softbody_get_def(run->sb)->anchor == ANCHOR_BOTTOM && !low_bar;
     int slow_hand = run->free && ((run->def.kind == IMPULSE_POKE && !low_bar) || run->def.kind == IMPULSE_TWIST);
     run->t_press = (slow_hand ? 0.24 : run->quick_palm ? 0.12 : 0.16) *
-                   (run->def.kind == IMPULSE_JUMP ? 1.0 : fmax(1.0, run->def.strength / run->info->strength));
+                   (run->def.kind == IMPULSE_JUMP ? 1.0
+                                                  : fmax(bar_palm ? 1.5 : 1.0, run->def.strength / run->info->strength));
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
@@ -967,9 +998,11 @@ static void press_timing(impulse_run *run)
          * took their place (at 35 %, 13 of 65) */
         run->back = run->free ? 0.45 : 0.6;
         run->t_lift = DRAW_BACK_TIME + (run->free ? 0.0 : 0.04);
-    } else if (run->free && (palm || kind == IMPULSE_SHAKE)) {
+    } else if ((run->free || bar_palm) && (palm || kind == IMPULSE_SHAKE)) {
         /* the palms or hands draw back to half their press over two frames'
-         * time and roll off; ones that squash or stretch past EASE_BACK_FROM
+         * time and roll off, and so does the palm on a standing low bar (let
+         * go at its peak, the bar swung from its press to 6.6 % more area
+         * than at rest); ones that squash or stretch past EASE_BACK_FROM
          * times the default draw back to half or to that depth, whichever is
          * further, as slowly as they pressed. At --strength 0.6 --volume
          * 0.8, 21 of 65 free stretches showed more than 5 % of their area
@@ -1130,7 +1163,23 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
         add_stretch(run, nd, lat, from_top, s * size, free_body, top, bottom);
         break;
     case IMPULSE_SQUASH:
-        run->palm_sticky = 1;
+        /* a low bar slides under the palms and on its foot, but for the
+         * foot's middle (slide_foot): it widens as they squash it. Held
+         * where they touched it, the bar lying across the square lost 8.3 %
+         * of its area between two palms (4.8 % now), and standing under a
+         * palm that held it, 5.0 % (4.5 %) */
+        run->palm_sticky = !run->low_bar;
+        if (run->low_bar && !free_body) {
+            double box[4], best = INFINITY;
+            opaque_box(lat, box);
+            double mid = 0.5 * (box[0] + box[2]);
+            for (int k = 0; k < n; k++)
+                if (nd->pinned[k] && fabs(nd->qx[k] - mid) < best) {
+                    best = fabs(nd->qx[k] - mid);
+                    run->foot_hold = k;
+                }
+            run->foot_slides = best < INFINITY;
+        }
         run->plane = from_top > 0.0;
         run->plane_top = top;
         run->plane_depth = from_top * s * size;

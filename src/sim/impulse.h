@@ -128,6 +128,9 @@ typedef struct impulse_run {
     double gain;            /* scale that makes the peak deformation the strength asked */
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
+    int low_bar;            /* 1: the opaque box is three times wider than tall or more */
+    int foot_slides;        /* 1: the anchored edge's pins slide sideways with the body (see slide_foot) */
+    int foot_hold;          /* the one pinned node that does not slide */
     int quick_palm;         /* 1: a palm squashing a standing body, quicker than other presses, whose
                              * pressure eases back after it lets go */
     double t_lift;          /* seconds from the hold's end to letting go: a finger's roll off, a hand's

@@ -505,6 +505,18 @@ test_expect_success 'a bar standing or lying is squashed and stretched as much a
     done
 '
 
+test_expect_success 'a bar lying across the square widens as it is squashed, its area kept, held or free' '
+    # the palms and its foot let it slide (but for the foot'"'"'s middle) and
+    # press it over six frames: held where they touched it and pressed over
+    # four, the bar lost 8.0 % of its area standing and 9.6 % free
+    for anchor in bottom none; do
+        measure 2757-wide.png squash --anchor $anchor && s=$(strength_of squash) &&
+        holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+        holds area "area_dev <= 0.05" && holds lively "moving_fraction >= 0.75" &&
+        holds steps "step_ratio <= 3" && holds whole "parts_changed == 0 && holes_new == 0" || exit 1
+    done
+'
+
 test_expect_success 'a twist turns the picture as much as asked, not the lattice around a string' '
     # the turn is that of the opaque pixels; the lattice around a balloon'"'"'s
     # string is mostly air, and turning its nodes by 0.2 turned the picture 0.25
