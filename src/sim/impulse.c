@@ -920,23 +920,26 @@ static void press_timing(impulse_run *run)
      * palm (0.36 to 0.54 on the six round faces of the corpus). A free body,
      * held between two palms, keeps four: pressed over three, the balloon
      * 1f388 lost 5.2 % of its area under them. A low bar, three times wider
-     * than tall or more, is pressed over six (a deeper squash no faster
+     * than tall or more, is squashed over six (a deeper squash no faster
      * than on another body): it must widen as much as it is squashed to
      * keep its area, and the palms and the foot it slides on
      * (setup_press) let it, but not that fast. Over four, the bar lying
      * across the square lost 5.3 % of its area standing; over five, 5.1 %
      * free; over six, 4.5 % and 4.8 %; over eight, 4.5 % and 5.1 %, and
-     * free it moved in 0.70 of its frames */
+     * free it moved in 0.70 of its frames. It is stretched over six too:
+     * over four, standing, it stretched 1.07 times as far as asked (1.24
+     * at --fps 30), over six 1.00 (1.10) */
     double box[4];
     opaque_box(run->lat, box);
     int low_bar = box[2] - box[0] >= 3.0 * (box[3] - box[1]);
     int bar_palm = run->def.kind == IMPULSE_SQUASH && low_bar;
+    int slow_bar = low_bar && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH);
     run->low_bar = low_bar;
     run->quick_palm = run->def.kind == IMPULSE_SQUASH && softbody_get_def(run->sb)->anchor == ANCHOR_BOTTOM && !low_bar;
     int slow_hand = run->free && ((run->def.kind == IMPULSE_POKE && !low_bar) || run->def.kind == IMPULSE_TWIST);
     run->t_press = (slow_hand ? 0.24 : run->quick_palm ? 0.12 : 0.16) *
                    (run->def.kind == IMPULSE_JUMP ? 1.0
-                                                  : fmax(bar_palm ? 1.5 : 1.0, run->def.strength / run->info->strength));
+                                                  : fmax(slow_bar ? 1.5 : 1.0, run->def.strength / run->info->strength));
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
@@ -1009,8 +1012,11 @@ static void press_timing(impulse_run *run)
          * gained or lost and the banana 1f34c tore; drawn back so, 10 did
          * and none tore (at 0.36, 7 and 3; a squash at 0.4, 9 and 4). The
          * shove does not: drawn back so at 0.5 (then its largest), the
-         * party popper 1f389 tore at --volume 0 */
-        run->back = palm ? fmax(0.5, ease) : 0.5;
+         * party popper 1f389 tore at --volume 0. The hands that stretch a
+         * free low bar draw back to 0.4 of their pull: drawn back to half,
+         * the bar lying across the square wobbled less than a pixel from
+         * rest after 0.56 s and moved in 0.71 of its frames, 0.76 now */
+        run->back = palm ? fmax(kind == IMPULSE_STRETCH && low_bar ? 0.4 : 0.5, ease) : 0.5;
         run->t_draw = palm && ease > 0.0 ? fmax(DRAW_BACK_TIME, run->t_press * run->back) : DRAW_BACK_TIME;
         run->t_lift = run->t_draw + (palm ? 0.04 : 0.12);
     } else if ((palm || kind == IMPULSE_SHAKE) && ease > 0.0) {

@@ -517,6 +517,18 @@ test_expect_success 'a bar lying across the square widens as it is squashed, its
     done
 '
 
+test_expect_success 'a bar lying across the square is stretched lively, held or free' '
+    # pulled over six frames, a free one'"'"'s hands drawn back to 0.4 of their
+    # pull: over four and drawn back to half, the free bar wobbled under a
+    # pixel from rest after 0.56 s and moved in 0.62 of its frames
+    for anchor in bottom none; do
+        measure 2757-wide.png stretch --anchor $anchor && s=$(strength_of stretch) &&
+        holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+        holds area "area_dev <= 0.05" && holds lively "moving_fraction >= 0.75" &&
+        holds steps "step_ratio <= 3" && holds whole "parts_changed == 0 && holes_new == 0" || exit 1
+    done
+'
+
 test_expect_success 'a twist turns the picture as much as asked, not the lattice around a string' '
     # the turn is that of the opaque pixels; the lattice around a balloon'"'"'s
     # string is mostly air, and turning its nodes by 0.2 turned the picture 0.25
