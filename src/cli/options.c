@@ -235,7 +235,7 @@ static void animate_default(int id, char *buf, size_t cap)
     case OPT_SUBSTEPS: snprintf(buf, cap, "%d", a.body.substeps); break;
     case OPT_ANCHOR: snprintf(buf, cap, "%s", a.anchor_auto ? "auto" : "bottom"); break;
     case OPT_FPS: snprintf(buf, cap, "%g", a.fps); break;
-    case OPT_DURATION: snprintf(buf, cap, "while the wobble shows, 0.8 to %g s", a.max_duration); break;
+    case OPT_DURATION: snprintf(buf, cap, "while the wobble shows, 0.8 to %g s, longer below --hz 3", a.max_duration); break;
     case OPT_SIZE: snprintf(buf, cap, "the input's size"); break;
     case OPT_FIT: snprintf(buf, cap, "%s", a.fit == FIT_AUTO ? "auto" : "none"); break;
     case OPT_LOOP: snprintf(buf, cap, "%d", a.loop); break;

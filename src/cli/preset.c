@@ -368,6 +368,7 @@ void preset_apply(const preset_info *p, animate_def *ad, output_def *out, long l
         ad->fps = p->fps;
         ad->duration = 0.0;
         ad->max_duration = p->clip_s;
+        ad->max_grows = 0; /* the platform's length, whatever the --hz */
         ad->loop = p->plays;
     }
     if (out) {

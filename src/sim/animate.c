@@ -23,6 +23,7 @@ animate_def animate_default_def(void)
     d.fps = 25.0;
     d.duration = 0.0;
     d.max_duration = 2.0;
+    d.max_grows = 1;
     d.width = 0;
     d.height = 0;
     d.fit = FIT_AUTO;
@@ -220,7 +221,14 @@ int animate_drive_period(const impulse_run *run, const animate_def *def)
 void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd)
 {
     cd->kind = CLIP_ONESHOT;
-    clip_set_length(cd, def->duration, def->max_duration);
+    /* a slower body's longest clip is as much longer as it takes its kicks
+     * more slowly (impulse_slowness), unless a platform's rule fixed it:
+     * held to 2 s, a squash at --hz 0.2 was cut before its first rebound and
+     * eased home in a few frames, its largest step 9.4 times the median, and
+     * at --hz 0.1 the clip ended before the palm had pressed half as deep as
+     * asked */
+    double longest = def->max_duration * (def->max_grows ? impulse_slowness(hz) : 1.0);
+    clip_set_length(cd, def->duration, fmin(ANIM_DURATION_MAX, longest));
     /* over: for half a wobble the body stays within two fifths of its largest
      * excursion (and a pixel) of rest (a body that lands, from 0.2 s after
      * it is down: film_until_settled); the ease then brings it home */
@@ -229,7 +237,7 @@ void animate_plan_oneshot(const animate_def *def, double hz, clip_def *cd)
     cd->fade = 0.4;
     cd->quiet = (int)ceil(0.5 * def->fps / hz);
     cd->frame0_rest = 1; /* frame 0 is the still image */
-    cd->ease = (int)lround(0.2 * def->fps);
+    cd->ease = (int)lround(0.2 * impulse_slowness(hz) * def->fps);
     cd->ease_to_end = 1; /* home by the last frame, even when the clip ran to its longest */
 }
 

@@ -20,6 +20,8 @@ typedef struct animate_def {
     double fps;            /* frames per second (ANIM_FPS_MIN to _MAX) */
     double duration;       /* seconds of a one-shot clip (ANIM_DURATION_MIN to _MAX); 0 = until the body settles */
     double max_duration;   /* seconds a one-shot clip may run while settling */
+    int max_grows;         /* 1: a slower body's may run as many times longer (impulse_slowness); 0: a
+                              platform's rule, fixed */
     int width, height;     /* canvas, pixels (1 to ANIM_SIDE_MAX); 0 = the input's size */
     fit_mode fit;          /* auto: never clip the motion; none: scale to the canvas and clip */
     int loop;              /* plays (0 = forever), passed to the encoders */

@@ -61,6 +61,10 @@ poyo_status impulse_resolve(impulse_def *def, double hz, poyo_error *err);
 /* The rate a periodic impulse repeats at when none is asked, on a body of hz:
  * its own, slowed as the body is below the default --hz. */
 double impulse_default_rate(const impulse_info *info, double hz);
+/* How many times slower than at SOFTBODY_HZ_DEFAULT a body of hz takes its
+ * kicks: at least 1 (a press, a hold and a let-go take as many times as
+ * long). */
+double impulse_slowness(double hz);
 /* The strength an impulse takes on lat's stamp when none is asked: the
  * impulse's default, which for a sway or a travel (wide_grows) on a stamp
  * wider than tall grows with the square root of width over height (of the

@@ -717,10 +717,31 @@ test_expect_success 'a slow body jumps and drops as high as asked and lands whol
             exit 1
         done
     done &&
-    # slower still, the clip ends before the body lands (--duration gives it
-    # the time), but it stays whole
+    # slower still, it is the same jump played slower: crouched and leapt at
+    # full speed, the balloon at --hz 0.3 jumped 1.37 times as high as asked
+    # (the clip, held to 2 s, ended before it landed), its largest step 7.2
+    # times the median
+    s=$(strength_of jump) &&
     measure 1f388.png jump --hz 0.3 &&
-    holds "jump --hz 0.3" "parts_changed == 0 && holes_new == 0"
+    holds "jump --hz 0.3" "parts_changed == 0 && holes_new == 0 && area_dev_landing <= 0.08 &&
+        strength >= 0.85 * $s && strength <= 1.15 * $s && step_ratio <= 3"
+'
+
+test_expect_success 'a slow body'"'"'s clip runs as much longer as it moves more slowly' '
+    # held to 2 s, on a body of --hz 0.2 the squash was cut before its
+    # rebound and eased home in a few frames (largest step 9.4 times the
+    # median), and the drop ended before the face had fallen back (0.46 of
+    # the height asked)
+    for imp in squash drop; do
+        s=$(strength_of $imp) &&
+        measure 1f600.png $imp --hz 0.2 &&
+        holds "$imp --hz 0.2" "duration > 4 && duration <= 20 && step_ratio <= 3 &&
+            strength >= 0.85 * $s && strength <= 1.15 * $s && parts_changed == 0 && holes_new == 0" ||
+        exit 1
+    done &&
+    # asked, the length is what --duration says
+    measure 1f600.png squash --hz 0.2 --duration 1.5 &&
+    holds "--duration 1.5" "frames == 38"
 '
 
 test_expect_success 'a slow body is patted and waved as slowly as it moves, and stays whole' '

@@ -51,6 +51,16 @@ test_expect_success 'LINE: wave and pat play a whole number of seconds in all (t
     done
 '
 
+test_expect_success 'a slow body keeps the length a platform allows (its default clip does not grow with it)' '
+    # grown as for a body of --hz 0.2 with no platform, the clip ran 9.7 s
+    # and Telegram (at most 3 s) refused it after 38 s of work
+    for p in telegram line; do
+        ext=webm && [ $p = line ] && ext=png
+        "$POYO" -q -p $p --hz 0.2 "$DATA/1f600.png" -o slow.$ext &&
+        "$POYO" check -q -p $p slow.$ext || exit 1
+    done
+'
+
 test_expect_success 'a Discord sticker squeezed to a few colours keeps a clear background (no box)' '
     "$POYO" -p discord-sticker --max-bytes 120K "$DATA/1f600.png" -o d.png 2>err &&
     grep -q " [0-9]* colours, " err && "$POYO" check -q -p discord-sticker d.png &&
