@@ -177,14 +177,12 @@ impulse_def impulse_default_def(void)
  * 3 s, ended before the body's top), its largest step 7.2 times the median.
  * Patted at 1.5 Hz, a bar lying across the square on a body of --hz 0.3
  * tore in two. */
-static double slowness(double hz) { return fmax(1.0, SOFTBODY_HZ_DEFAULT / hz); }
-static double tempo_slowness(const softbody *sb) { return slowness(softbody_get_def(sb)->hz); }
-
-double impulse_slowness(double hz) { return slowness(hz); }
+double impulse_slowness(double hz) { return fmax(1.0, SOFTBODY_HZ_DEFAULT / hz); }
+static double tempo_slowness(const softbody *sb) { return impulse_slowness(softbody_get_def(sb)->hz); }
 
 double impulse_default_rate(const impulse_info *info, double hz)
 {
-    return fmax(IMPULSE_RATE_MIN, info->rate / slowness(hz));
+    return fmax(IMPULSE_RATE_MIN, info->rate / impulse_slowness(hz));
 }
 
 poyo_status impulse_resolve(impulse_def *d, double hz, poyo_error *err)
