@@ -146,6 +146,7 @@ typedef struct impulse_run {
     int held;               /* 1 while the handles are held */
     int free;               /* 1: no anchor and no floor: the body is held in place and upright */
     double *place_w;        /* a free body patted: each node's share of the place it keeps (NULL: all alike) */
+    double *hold_w;         /* a free body patted: how firmly the hand behind it holds each node, 0 to 1 */
     int cap_energy;         /* 1: the body's energy is capped at the release (animate_caps_energy) */
     v2 at_px;               /* kick point, pixels */
     v2 dir;                 /* direction of the press (poke) */
