@@ -521,7 +521,7 @@ static int place_behind(impulse_run *run, const softbody_nodes *nd, v2 dir)
         sum += run->place_w[k];
         most = fmax(most, run->hold_w[k]);
     }
-    if (!(sum > 0.0) || !(most > 0.0)) { /* nothing behind the spot: the centre, and no hand */
+    if (!(sum > 0.0)) { /* nothing behind the spot: the centre, and no hand (most > 0 when sum is) */
         free(run->place_w);
         free(run->hold_w);
         run->place_w = run->hold_w = NULL;
@@ -550,7 +550,8 @@ static double smoothstep(double t) { return t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3
  * keeps its place: its centre is pulled back to where it rests (2 Hz, well
  * damped), so the stamp wobbles in place instead of drifting off; patted, the
  * place pulled back is that of its side away from the finger (place_behind),
- * though the pull still acts on the whole body alike. */
+ * though the pull still acts on the whole body alike, and the hand behind the
+ * spot also holds each node there where it rests (hold_w). */
 static void keep_pose(impulse_run *run, int place, const double *x, const double *y, double *ax, double *ay,
                       int n)
 {
@@ -2240,10 +2241,10 @@ static void scale_press(impulse_run *run, softbody *sb)
              * for its stretch, and it stretched 0.89, 0.85 and 0.81 times as
              * far as asked at half, one and two times the default (0.93,
              * 0.89 and 0.86 now) */
-            if (!run->held && isinf(t_after))
-                t_after = stretch ? softbody_time(sb) + 1.0 / softbody_get_def(sb)->hz
-                          : by_gain && !(twist && run->free) ? 0.0
-                                                             : softbody_time(sb) + 0.5 / softbody_get_def(sb)->hz;
+            if (!run->held && isinf(t_after)) {
+                double wobbles = stretch ? 1.0 : by_gain && !(twist && run->free) ? 0.0 : 0.5;
+                t_after = softbody_time(sb) + wobbles / softbody_get_def(sb)->hz;
+            }
         }
         press_reset(run, sb);
         if (!(peak > 1e-9))
