@@ -318,7 +318,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     kicked kick = { sb, &run, def->fps, &m->lat, malloc((size_t)(m->lat.op_n + 1) * sizeof(double)) };
     /* a body that flies is filmed once: its landing is not restarted */
     clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight, land ? NULL : body_restart,
-                        kick.tmp ? body_moved : NULL };
+                        kick.tmp ? body_moved : NULL, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = def->width ? def->width : src->w;

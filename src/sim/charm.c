@@ -600,7 +600,8 @@ static poyo_status film_swing(charm *c, charm_clip *clip, poyo_error *err)
     double rate_rope = -0.5 * log(fmax(1e-9, 1.0 - d->rope_damping)) * 25.0;
     double rate = fmin(rate_body, rate_rope);
     double warm = rate > 0.0 ? 6.0 / rate : 8.0;
-    clip_driver drv = { c, c->has_stamp ? softbody_count(c->sb) : 0, 2 * c->np, charm_drive, charm_capture, NULL, charm_phase, NULL, NULL, NULL };
+    clip_driver drv = { c, c->has_stamp ? softbody_count(c->sb) : 0, 2 * c->np, charm_drive, charm_capture, NULL,
+                        charm_phase, NULL, NULL, NULL, NULL };
     clip_def cd;
     charm_clip_def(c, &cd);
     cd.kind = CLIP_MEASURED;
@@ -623,7 +624,8 @@ static poyo_status film_swing(charm *c, charm_clip *clip, poyo_error *err)
 static poyo_status film_settle(charm *c, charm_clip *clip, poyo_error *err)
 {
     const charm_def *d = &c->def;
-    clip_driver drv = { c, c->has_stamp ? softbody_count(c->sb) : 0, 2 * c->np, charm_drive, charm_capture, NULL, NULL, NULL, NULL, NULL };
+    clip_driver drv = { c, c->has_stamp ? softbody_count(c->sb) : 0, 2 * c->np, charm_drive, charm_capture, NULL,
+                        NULL, NULL, NULL, NULL, NULL };
     clip_def cd;
     charm_clip_def(c, &cd);
     cd.kind = CLIP_ONESHOT;

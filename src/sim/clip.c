@@ -379,6 +379,35 @@ static poyo_status film_oneshot(const clip_def *d, const clip_driver *dr, clip_f
     return POYO_OK;
 }
 
+/* How many times a one-shot clip is filmed again for a driver that retunes, at most. */
+#define CLIP_RETUNES 3
+
+/* The one-shot film *c measured by the driver, and filmed again while the
+ * driver retunes itself (at most CLIP_RETUNES times); the film it finds
+ * closest to what it was asked for is kept. */
+static void film_retuned(const clip_def *d, const clip_driver *dr, clip_frames *c)
+{
+    double off;
+    int again = dr->retune(dr->user, c, &off);
+    for (int t = 0; again && t < CLIP_RETUNES; t++) {
+        clip_frames later = { .n = c->n, .extra = c->extra, .frame_bytes = c->frame_bytes };
+        poyo_error ignored;
+        double later_off;
+        if (film_oneshot(d, dr, &later, &ignored) != POYO_OK) {
+            clip_free(&later);
+            break;
+        }
+        again = dr->retune(dr->user, &later, &later_off);
+        if (later_off < off) {
+            clip_free(c);
+            *c = later;
+            off = later_off;
+        } else {
+            clip_free(&later);
+        }
+    }
+}
+
 /* Whole periods until one ends where the one before it did (or
  * d->warm_periods of them), then one period filmed from its frame d->start,
  * what is left of the mismatch between its end and its start spread over it
@@ -555,6 +584,8 @@ poyo_status clip_film(const clip_def *def, const clip_driver *driver, clip_frame
     poyo_status st = def->kind == CLIP_PERIODIC   ? film_periodic(def, driver, out, err)
                      : def->kind == CLIP_MEASURED ? film_measured(def, driver, out, err)
                                                   : film_oneshot(def, driver, out, err);
+    if (st == POYO_OK && def->kind == CLIP_ONESHOT && driver->retune)
+        film_retuned(def, driver, out);
     if (st == POYO_OK && def->kind != CLIP_ONESHOT && def->snap > 0.0)
         snap_to_first(out, def);
     if (st != POYO_OK)

@@ -17,6 +17,7 @@
 /* Seconds a periodic drive may run before its steady state is filmed. */
 #define CLIP_MAX_WARMUP 12.0
 
+struct clip_frames;
 /* What moves the body. Positions are image pixels of the driver's stamp. */
 typedef struct clip_driver {
     void *user;
@@ -45,6 +46,12 @@ typedef struct clip_driver {
      * the 95th percentile of its points' steps. With restart, a one-shot clip
      * that jumps in one frame is filmed again too. */
     double (*moved)(void *user, const double *ax, const double *ay, const double *bx, const double *by);
+    /* Optional (one-shot clips): measures a film's frames (c->count poses of
+     * c->n nodes), *off how far they are from what the driver was asked for
+     * (0: as asked; larger: further). Returns 1 when the driver has changed
+     * itself and started again from before frame 0 to be filmed anew; the
+     * engine keeps the film with the smallest *off. */
+    int (*retune)(void *user, const struct clip_frames *c, double *off);
 } clip_driver;
 
 typedef enum clip_kind {

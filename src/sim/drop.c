@@ -547,7 +547,7 @@ poyo_status drop_simulate(const image *src, const sdf_scene *scene, const drop_d
     softbody_set_gravity(sb, 0.0, def->gravity * H / pl->sy);
     start_pose(&nd, &m->lat, pl, def);
     dropped dr = { sb, &w, def };
-    clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone, NULL, NULL, NULL, NULL };
+    clip_driver drv = { &dr, n, 0, dropped_step, dropped_capture, dropped_gone, NULL, NULL, NULL, NULL, NULL };
     clip_def cd = drop_clip(def, pl);
     clip_frames c;
     if ((st = clip_film(&cd, &drv, &c, err)) != POYO_OK)

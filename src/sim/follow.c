@@ -212,7 +212,7 @@ static poyo_status film(const run *r, softbody *sb, motion *m, double *bx, doubl
     double dt = softbody_dt(sb);
     double fps = r->def->fps;
     carried cr = { r, sb };
-    clip_driver drv = { &cr, n, 0, carried_step, carried_capture, NULL, NULL, NULL, NULL, NULL };
+    clip_driver drv = { &cr, n, 0, carried_step, carried_capture, NULL, NULL, NULL, NULL, NULL, NULL };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = r->def->width;

@@ -236,7 +236,7 @@ static poyo_status film(chain *c, const image *whole, const animate_def *def, st
     cd.fps = def->fps;
     cd.snap = 1.0;
     plan(c, def, s, rx, ry, &cd);
-    clip_driver drv = { c, total, 0, chain_step, chain_capture, NULL, NULL, chain_in_flight, NULL, NULL };
+    clip_driver drv = { c, total, 0, chain_step, chain_capture, NULL, NULL, chain_in_flight, NULL, NULL, NULL };
     clip_frames cf;
     st = clip_film(&cd, &drv, &cf, err);
     free(rx);

@@ -4,7 +4,9 @@
  * rest in the middle of its motion; a driver that cannot restart keeps those
  * still frames; a wobble that passes through rest between frames, and one
  * too small to be seen far from rest, are filmed once; a swing that lasts a
- * frame and falls within one frame's step is filmed again, over two. */
+ * frame and falls within one frame's step is filmed again, over two; a
+ * driver that retunes itself after a film is filmed again, a few times at
+ * most, and the film closest to what it was asked for is kept. */
 #include "test.h"
 
 #include <math.h>
@@ -103,7 +105,7 @@ static void film(mover *m, int can_restart, clip_frames *c)
 {
     clip_def d = oneshot();
     clip_driver dr = { m, 1, 0, mover_step, mover_capture, NULL, NULL, NULL, can_restart ? mover_restart : NULL,
-                       mover_moved };
+                       mover_moved, NULL };
     poyo_error err;
     ENSURE_MSG(clip_film(&d, &dr, c, &err) == POYO_OK, "%s", err.msg);
 }
@@ -168,10 +170,87 @@ static void test_swing_filmed_over_two_frames(void)
     ENSURE_MSG(most < 6.0, "the largest step is %g pixels", most);
 }
 
+/* A driver asked for a peak of TUNE_ASKED pixels that answers its retunes
+ * with the amplitudes of `tuned` in turn, one per film, whatever it asks. */
+#define TUNE_ASKED 10.0
+#define TUNE_FILMS 5
+typedef struct tuner {
+    mover m;
+    int films;               /* films measured */
+    double peak[TUNE_FILMS]; /* the largest |x| of each film measured */
+    int again;               /* 1: ask for another film after every film */
+} tuner;
+
+static const double tuned[TUNE_FILMS] = { 6.0, 10.5, 15.0, 7.0, 10.0 };
+
+static double peak_of(const clip_frames *c)
+{
+    double peak = 0.0;
+    for (int f = 0; f < c->count; f++)
+        peak = fmax(peak, fabs(c->x[f]));
+    return peak;
+}
+
+static int tuner_retune(void *user, const clip_frames *c, double *off)
+{
+    tuner *t = user;
+    double peak = peak_of(c);
+    *off = fabs(log(peak / TUNE_ASKED));
+    if (t->films < TUNE_FILMS)
+        t->peak[t->films] = peak;
+    t->films++;
+    if (!t->again || t->films >= TUNE_FILMS)
+        return 0;
+    t->m.amplitude = tuned[t->films];
+    t->m.t = 0.0;
+    return 1;
+}
+
+static void film_tuned(tuner *t, clip_frames *c)
+{
+    clip_def d = oneshot();
+    clip_driver dr = { t, 1, 0, mover_step, mover_capture, NULL, NULL, NULL, mover_restart, mover_moved, tuner_retune };
+    poyo_error err;
+    ENSURE_MSG(clip_film(&d, &dr, c, &err) == POYO_OK, "%s", err.msg);
+}
+
+/* Filmed again while the driver retunes, at most three times more, the film
+ * kept is the one closest to what the driver was asked for, not the last. */
+static void test_retuned_keeps_closest(void)
+{
+    tuner t = { { wobble_at, 6.0, 0.5, 0.0, 0 }, 0, { 0 }, 1 };
+    clip_frames c;
+    film_tuned(&t, &c);
+    if (test_failed())
+        return;
+    double kept = peak_of(&c);
+    clip_free(&c);
+    ENSURE_MSG(t.films == 4, "%d films measured", t.films);
+    /* the second film (10.5) is the closest of the four measured */
+    ENSURE_MSG(fabs(kept - t.peak[1]) < 1e-9, "kept a film of peak %g, the second's is %g", kept, t.peak[1]);
+    ENSURE(fabs(t.peak[1] - t.peak[3]) > 1.0);
+}
+
+/* A driver content with its first film is filmed once. */
+static void test_content_driver_filmed_once(void)
+{
+    tuner t = { { wobble_at, 10.0, 0.5, 0.0, 0 }, 0, { 0 }, 0 };
+    clip_frames c;
+    film_tuned(&t, &c);
+    if (test_failed())
+        return;
+    double kept = peak_of(&c);
+    clip_free(&c);
+    ENSURE(t.films == 1);
+    ENSURE(fabs(kept - t.peak[0]) < 1e-9);
+}
+
 const struct test_case test_cases[] = {
     { "rest_at_frames_filmed_between", test_rest_at_frames_filmed_between },
     { "rest_between_frames_filmed_once", test_rest_between_frames_filmed_once },
     { "small_wobble_filmed_once", test_small_wobble_filmed_once },
     { "swing_filmed_over_two_frames", test_swing_filmed_over_two_frames },
+    { "retuned_keeps_closest", test_retuned_keeps_closest },
+    { "content_driver_filmed_once", test_content_driver_filmed_once },
     { NULL, NULL },
 };
