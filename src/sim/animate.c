@@ -134,6 +134,12 @@ static int body_restart(void *user, double lead)
     return 1;
 }
 
+static int body_retune(void *user, const clip_frames *c, double *off)
+{
+    kicked *k = user;
+    return impulse_retune(k->run, k->sb, c->x, c->y, c->count, off);
+}
+
 static double body_moved(void *user, const double *ax, const double *ay, const double *bx, const double *by)
 {
     kicked *k = user;
@@ -318,7 +324,7 @@ static poyo_status simulate_once(const image *src, const animate_def *def, const
     kicked kick = { sb, &run, def->fps, &m->lat, malloc((size_t)(m->lat.op_n + 1) * sizeof(double)) };
     /* a body that flies is filmed once: its landing is not restarted */
     clip_driver drv = { &kick, n, 0, body_step, body_capture, NULL, NULL, body_in_flight, land ? NULL : body_restart,
-                        kick.tmp ? body_moved : NULL, NULL };
+                        kick.tmp ? body_moved : NULL, land ? NULL : body_retune };
     clip_def cd;
     memset(&cd, 0, sizeof cd);
     cd.width = def->width ? def->width : src->w;

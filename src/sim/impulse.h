@@ -148,6 +148,8 @@ typedef struct impulse_run {
     double *place_w;        /* a free body patted: each node's share of the place it keeps (NULL: all alike) */
     double *hold_w;         /* a free body patted: how firmly the hand behind it holds each node, 0 to 1 */
     int cap_energy;         /* 1: the body's energy is capped at the release (animate_caps_energy) */
+    double finger;          /* poke: how deep the finger presses at the peak, pixels */
+    double film_finger, film_dent; /* poke: the last film's finger and the dent its frames showed (impulse_retune) */
     v2 at_px;               /* kick point, pixels */
     v2 dir;                 /* direction of the press (poke) */
     int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
@@ -184,6 +186,14 @@ double impulse_pose_step(const lattice *l, const double *ax, const double *ay, c
 /* A one-shot impulse that does not fly (impulse_in_flight never 1) started
  * again from rest, as impulse_kick left it: its clip can be filmed anew. */
 void impulse_restart(impulse_run *run, softbody *sb);
+/* The frames of a one-shot clip (count poses of the body's nodes, x and y)
+ * measured as the strength's figure takes them: *off is how far the strength
+ * they show is from the one asked, as the absolute log of their ratio. A poke
+ * that shows a dent too far off (the frames fall between the peaks of a dent
+ * that rings faster than they are taken) presses its finger anew, deeper or
+ * shallower, and starts again from rest (returns 1: film it again); else
+ * returns 0, changing nothing. */
+int impulse_retune(impulse_run *run, softbody *sb, const double *x, const double *y, int count, double *off);
 /* Seconds from the kick until a one-shot impulse lets go of the body (0 for drives). */
 double impulse_release_time(const impulse_run *run);
 
