@@ -1989,7 +1989,14 @@ static double drive_step(double s, double peak, double k, double gain, double ga
  * drive set by the power law of sway in drive that fits the last two trials
  * from the same start frame (loop_start; the first from a start moved to by
  * the exponent the two before it fitted), a wave's within WAVE_GAIN_MAX and
- * a pat's within PAT_GAIN_MAX. */
+ * a pat's within PAT_GAIN_MAX. A drive still unsteady (the last period of
+ * its warm-up ended DRIVE_STEADY or more from where the one before it did,
+ * so its loop keeps its start) whose trials swayed both less and more than
+ * asked is set between the nearest two of those, by the power law through
+ * them, and tried on to DRIVE_TRIALS_MAX: the balloon 1f388 patted at 0.3
+ * buckles its string between a push of 679 (a pat of 0.16) and one of 837
+ * (0.51), and the drive its third trial's exponent carried it to patted it
+ * 1.74 times as hard as asked (0.92 now). */
 static void scale_drive(impulse_run *run, softbody *sb, double wn)
 {
     double s = run->def.strength, dt = run->step_dt;
@@ -2024,6 +2031,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
      * start the loop moved back to does not undo one that settled) */
     int last_trial = DRIVE_TRIALS - 1, measured = 0, settled = 0, kept_start = -1, kept_warm = 0;
     double kept_gain = 0.0;
+    /* the trials from the start now nearest the strength below it and above */
+    double lo_gain = 0.0, lo_peak = 0.0, hi_gain = 0.0, hi_peak = 0.0;
     for (int trial = 0; trial < DRIVE_TRIALS_MAX; trial++) {
         /* the steady state: whole periods until one ends within 0.025
          * canvas px of where the one before it ended, run->warm_cap at
@@ -2073,11 +2082,22 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
                        ? fmin(3.0, fmax(0.3, log(peak / prev_peak) / log(run->gain / prev_gain)))
                        : 1.0;
         double g = drive_step(s, peak, k, run->gain, gain_max);
+        if (peak < s && (lo_gain == 0.0 || peak > lo_peak))
+            lo_gain = run->gain, lo_peak = peak;
+        if (peak > s && (hi_gain == 0.0 || peak < hi_peak))
+            hi_gain = run->gain, hi_peak = peak;
+        /* an unsteady drive tried both short of the strength and past it:
+         * between the two nearest it, by the power law through them */
+        int bracketed = lo_gain > 0.0 && hi_gain > lo_gain && !(drift < DRIVE_STEADY);
+        if (bracketed)
+            g = fmin(gain_max, lo_gain * pow(s / lo_peak, log(hi_gain / lo_gain) / log(hi_peak / lo_peak))) / run->gain;
         prev_peak = peak;
         prev_gain = run->gain;
         run->gain *= g;
         measured++;
         settled = fabs(log(g)) < log(1.1);
+        if (!settled && bracketed && trial == last_trial)
+            last_trial = DRIVE_TRIALS_MAX - 1;
         if (!settled && trial < last_trial)
             continue;
         if (settled || kept_start < 0) {
@@ -2103,6 +2123,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         if (!(from_r > 1e-9))
             break;
         run->period_start = r;
+        lo_gain = hi_gain = 0.0;
         prev_peak = from_r;
         run->gain = prev_gain * drive_step(s, from_r, k, prev_gain, gain_max);
         last_trial = trial + 2 < DRIVE_TRIALS_MAX - 1 ? trial + 2 : DRIVE_TRIALS_MAX - 1;
