@@ -206,12 +206,20 @@ static int tuner_retune(void *user, const clip_frames *c, double *off)
     return 1;
 }
 
-static void film_tuned(tuner *t, clip_frames *c)
+/* Films t and returns the largest |x| of the film kept (-1 when filming failed). */
+static double kept_peak(tuner *t)
 {
     clip_def d = oneshot();
     clip_driver dr = { t, 1, 0, mover_step, mover_capture, NULL, NULL, NULL, mover_restart, mover_moved, tuner_retune };
     poyo_error err;
-    ENSURE_MSG(clip_film(&d, &dr, c, &err) == POYO_OK, "%s", err.msg);
+    clip_frames c;
+    if (clip_film(&d, &dr, &c, &err) != POYO_OK) {
+        test_fail(__FILE__, __LINE__, "%s", err.msg);
+        return -1.0;
+    }
+    double kept = peak_of(&c);
+    clip_free(&c);
+    return kept;
 }
 
 /* Filmed again while the driver retunes, at most three times more, the film
@@ -219,12 +227,8 @@ static void film_tuned(tuner *t, clip_frames *c)
 static void test_retuned_keeps_closest(void)
 {
     tuner t = { { wobble_at, 6.0, 0.5, 0.0, 0 }, 0, { 0 }, 1 };
-    clip_frames c;
-    film_tuned(&t, &c);
-    if (test_failed())
-        return;
-    double kept = peak_of(&c);
-    clip_free(&c);
+    double kept = kept_peak(&t);
+    ENSURE(kept >= 0.0);
     ENSURE_MSG(t.films == 4, "%d films measured", t.films);
     /* the second film (10.5) is the closest of the four measured */
     ENSURE_MSG(fabs(kept - t.peak[1]) < 1e-9, "kept a film of peak %g, the second's is %g", kept, t.peak[1]);
@@ -235,12 +239,8 @@ static void test_retuned_keeps_closest(void)
 static void test_content_driver_filmed_once(void)
 {
     tuner t = { { wobble_at, 10.0, 0.5, 0.0, 0 }, 0, { 0 }, 0 };
-    clip_frames c;
-    film_tuned(&t, &c);
-    if (test_failed())
-        return;
-    double kept = peak_of(&c);
-    clip_free(&c);
+    double kept = kept_peak(&t);
+    ENSURE(kept >= 0.0);
     ENSURE(t.films == 1);
     ENSURE(fabs(kept - t.peak[0]) < 1e-9);
 }
