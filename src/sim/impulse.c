@@ -1926,20 +1926,29 @@ static int loop_start(const lattice *l, int n, int nf, const double *x, const do
     return best[0] >= 0 ? best[0] : best[1] >= 0 ? best[1] : from;
 }
 
+/* The largest press over nf poses of the nodes (x, y: pose after pose),
+ * measured from the pose rx, ry (NULL: from rest). */
+static double frames_peak(impulse_run *run, const softbody_nodes *nd, int nf, const double *x, const double *y,
+                          const double *rx, const double *ry)
+{
+    size_t n = (size_t)nd->n;
+    softbody_nodes at = *nd;
+    double peak = 0.0;
+    for (int f = 0; f < nf; f++) {
+        at.x = (double *)x + (size_t)f * n;
+        at.y = (double *)y + (size_t)f * n;
+        peak = fmax(peak, press_measure(run, &at, rx, ry));
+    }
+    return peak;
+}
+
 /* The largest press over the nf frames of a period filmed (fr: the nodes'
  * x, frame after frame, then their y), measured from its frame `start`. */
 static double period_peak(impulse_run *run, const softbody_nodes *nd, int nf, double *fr, int start)
 {
     size_t n = (size_t)nd->n;
     double *fx = fr, *fy = fr + (size_t)nf * n;
-    softbody_nodes at = *nd;
-    double peak = 0.0;
-    for (int f = 0; f < nf; f++) {
-        at.x = fx + (size_t)f * n;
-        at.y = fy + (size_t)f * n;
-        peak = fmax(peak, press_measure(run, &at, fx + (size_t)start * n, fy + (size_t)start * n));
-    }
-    return peak;
+    return frames_peak(run, nd, nf, fx, fy, fx + (size_t)start * n, fy + (size_t)start * n);
 }
 
 /* Trials of a periodic drive: at most this many from the period's own start,
@@ -2230,6 +2239,20 @@ static double finger_depth_max(const impulse_run *run, const softbody_nodes *nd,
     return POKE_DEPTH_MAX * asked;
 }
 
+/* The factor the next finger's depth is scaled by, within lo to hi, after
+ * one pressed `depth` deep dented `dent` for the dent s asked: by the growth
+ * of the dent with the depth that it and the one before (last_depth deep,
+ * last_dent; 0: none) show, when that lies within 0.5 to 3, else in
+ * proportion. */
+static double finger_scale(double s, double dent, double depth, double last_depth, double last_dent, double lo,
+                           double hi)
+{
+    double grow = last_dent > 0.0 && depth != last_depth ? log(dent / last_dent) / log(depth / last_depth) : 1.0;
+    if (!(grow >= 0.5 && grow <= 3.0))
+        grow = 1.0;
+    return fmin(hi, fmax(lo, pow(s / dent, 1.0 / grow)));
+}
+
 /* A trial press for poke, twist, squash and stretch: its peak, measured as
  * the strength is, scales the real one. Twist, squash and stretch scale the
  * hand; poke presses a finger anew as deep as that asks (at most
@@ -2300,9 +2323,7 @@ static void scale_press(impulse_run *run, softbody *sb)
         /* the dent grows faster than the depth (a deeper finger has a wider
          * tip and holds more nodes): the next depth follows the growth the
          * last two trials show */
-        double grow = last_peak > 0.0 && depth != last_depth ? log(peak / last_peak) / log(depth / last_depth) : 1.0;
-        if (grow >= 0.5 && grow <= 3.0)
-            g = fmin(3.0, fmax(0.25, pow(s / peak, 1.0 / grow)));
+        g = finger_scale(s, peak, depth, last_depth, last_peak, 0.25, 3.0);
         last_depth = depth, last_peak = peak;
         depth = fmin(depth * g, most);
         if (depth == last_depth)
@@ -2393,13 +2414,8 @@ int impulse_retune(impulse_run *run, softbody *sb, const double *x, const double
     *off = 0.0;
     if (run->def.kind != IMPULSE_POKE || run->nh == 0 || count < 1)
         return 0;
-    softbody_nodes nd = softbody_view(sb), at = nd;
-    double dent = 0.0, s = run->def.strength;
-    for (int f = 0; f < count; f++) {
-        at.x = (double *)x + (size_t)f * nd.n;
-        at.y = (double *)y + (size_t)f * nd.n;
-        dent = fmax(dent, press_measure(run, &at, NULL, NULL));
-    }
+    softbody_nodes nd = softbody_view(sb);
+    double dent = frames_peak(run, &nd, count, x, y, NULL, NULL), s = run->def.strength;
     if (!(dent > 1e-9)) {
         *off = INFINITY;
         return 0;
@@ -2407,14 +2423,9 @@ int impulse_retune(impulse_run *run, softbody *sb, const double *x, const double
     *off = fabs(log(dent / s));
     if (*off < log(POKE_FILM_CLOSE))
         return 0;
-    /* the next depth as in scale_press: by the growth the last two films
-     * show, from the first by the ratio asked */
-    double grow = run->film_dent > 0.0 && run->film_finger != run->finger
-                      ? log(dent / run->film_dent) / log(run->finger / run->film_finger)
-                      : 1.0;
-    if (!(grow >= 0.5 && grow <= 3.0))
-        grow = 1.0;
-    double g = fmin(2.0, fmax(0.5, pow(s / dent, 1.0 / grow)));
+    /* the next depth as the trials set theirs, by the growth the last two
+     * films show (from the first, in proportion), the step smaller */
+    double g = finger_scale(s, dent, run->finger, run->film_finger, run->film_dent, 0.5, 2.0);
     double depth = fmin(run->finger * g, finger_depth_max(run, &nd, s * run->size));
     run->film_finger = run->finger;
     run->film_dent = dent;
