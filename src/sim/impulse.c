@@ -1086,9 +1086,9 @@ static void add_crouch(impulse_run *run, const softbody_nodes *nd, const lattice
  * the whole stretch, a free body's stretch at the default was an even
  * scaling more than a jelly's (the part of its motion the best affine map
  * leaves fell from 0.43 to 0.33 on the median stamp) and the tower's spring
- * back the clip's largest step, 3.2 times the median. A low bar is not drawn in: the bar lying across the
- * square stretched to twice the default rose 0.82 times the height asked,
- * not 0.86. */
+ * back the clip's largest step, 3.2 times the median. A low bar is not
+ * drawn in: the bar lying across the square stretched to twice the default
+ * rose 0.82 times the height asked, not 0.86. */
 #define STRETCH_DRAW_IN 2.5
 
 /* The sideways move of a column's end off the middle by off, drawn in by the

@@ -43,6 +43,8 @@ free="squash stretch poke shake twist wave pat"
 strong="--volume 0.8"
 # each impulse's default and largest strength
 "$poyo" --list-impulses | awk 'NR > 1 { print $1, $2, $3 }' >"$work/strengths"
+# top_of IMPULSE: the strength its IMPULSE/max rows ask, its largest but at most 0.6
+top_of() { awk -v i="$1" '$1 == i { print ($3 < 0.6 ? $3 : 0.6) }' "$work/strengths"; }
 
 # one job per impulse and input: frames, then the figures; the in-place
 # impulses once more on a free body (--anchor none, rows named IMPULSE/free),
@@ -65,11 +67,11 @@ for imp in $free; do
     for f in "$work"/in/*.png; do echo "$imp $f free"; done
 done >>"$work/jobs"
 for imp in $impulses; do
-    top=$(awk -v i="$imp" '$1 == i { print ($3 < 0.6 ? $3 : 0.6) }' "$work/strengths")
+    top=$(top_of "$imp")
     for f in "$work"/in/*.png; do echo "$imp $f max $top"; done
 done >>"$work/jobs"
 for imp in $free; do
-    top=$(awk -v i="$imp" '$1 == i { print ($3 < 0.6 ? $3 : 0.6) }' "$work/strengths")
+    top=$(top_of "$imp")
     for f in "$work"/in/*.png; do echo "$imp $f maxfree $top"; done
 done >>"$work/jobs"
 nclips=$(wc -l <"$work/jobs")
