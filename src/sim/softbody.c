@@ -829,22 +829,18 @@ static void keep_cells_turning(softbody *sb)
     }
 }
 
-/* The body's area for positions (x, y), the one the pressure keeps: the area
- * of its whole cells (inside their outline), or with picture_area each cell's
- * area weighed by how much of it the picture fills at rest (cell_w), close to
- * what a frame shows as opaque when each cell's picture stretches with it.
- * The cells' plain area was kept while the picture's was not: a finger dented
- * the full cells and the cells of the antialiased rim swelled instead, and a
- * poked balloon showed 11 % less opaque area at the same cell area. With gx,
- * gy not NULL also its gradient with respect to every node. */
-static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+/* The area of the cells for positions (x, y), each weighed by w (NULL: the
+ * whole cells, the area inside their outline); with gx, gy not NULL also its
+ * gradient with respect to every node. */
+static double cells_area(const softbody *sb, const double *w, const double *x, const double *y, double *gx,
+                         double *gy)
 {
     double area = 0.0;
     if (gx) {
         memset(gx, 0, (size_t)sb->n * sizeof *gx);
         memset(gy, 0, (size_t)sb->n * sizeof *gy);
     }
-    if (!sb->picture_area) {
+    if (!w) {
         /* the shared sides cancel: the outline alone */
         for (int e = 0; e < sb->nedge; e++) {
             int a = sb->edge[2 * e], b = sb->edge[2 * e + 1];
@@ -859,22 +855,37 @@ static double body_area(const softbody *sb, const double *x, const double *y, do
         return area;
     }
     for (int c = 0; c < sb->ncell; c++) {
-        double w = sb->cell_w[c];
+        double wc = w[c];
+        if (!(wc > 0.0))
+            continue;
         const int *q = sb->cell + 4 * c;
         double a = 0.0;
         for (int i = 0; i < 4; i++) {
             int p = q[i], r = q[(i + 1) & 3];
             a += x[p] * y[r] - x[r] * y[p];
             if (gx) {
-                gx[p] += 0.5 * w * y[r];
-                gy[p] -= 0.5 * w * x[r];
-                gx[r] -= 0.5 * w * y[p];
-                gy[r] += 0.5 * w * x[p];
+                gx[p] += 0.5 * wc * y[r];
+                gy[p] -= 0.5 * wc * x[r];
+                gx[r] -= 0.5 * wc * y[p];
+                gy[r] += 0.5 * wc * x[p];
             }
         }
-        area += 0.5 * w * a;
+        area += 0.5 * wc * a;
     }
     return area;
+}
+
+/* The body's area for positions (x, y), the one the pressure keeps: the area
+ * of its whole cells (inside their outline), or with picture_area each cell's
+ * area weighed by how much of it the picture fills at rest (cell_w), close to
+ * what a frame shows as opaque when each cell's picture stretches with it.
+ * The cells' plain area was kept while the picture's was not: a finger dented
+ * the full cells and the cells of the antialiased rim swelled instead, and a
+ * poked balloon showed 11 % less opaque area at the same cell area. With gx,
+ * gy not NULL also its gradient with respect to every node. */
+static double body_area(const softbody *sb, const double *x, const double *y, double *gx, double *gy)
+{
+    return cells_area(sb, sb->picture_area ? sb->cell_w : NULL, x, y, gx, gy);
 }
 
 /* Gives back a share of the area the body has lost or gained, by pushing the
