@@ -85,6 +85,11 @@ double softbody_step_damping(const softbody *sb);
 double softbody_lambda(const softbody *sb);
 /* Pins node k (on = 1) or frees it (on = 0); its pin target is where it is now. */
 void softbody_set_pinned(softbody *sb, int k, int on);
+/* Moves the pins of the pinned nodes among nodes[0 .. count) so that, with
+ * every other node where it is, the picture's area keeps within the band the
+ * body keeps after each step (a hand whose pose would swell or shrink the
+ * picture is corrected along the area's gradient). */
+void softbody_band_pins(softbody *sb, const int *nodes, int count);
 /* Nodes pinned. */
 int softbody_pinned_count(const softbody *sb);
 /* Uniform acceleration, pixels/s^2. */

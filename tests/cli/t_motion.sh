@@ -724,6 +724,16 @@ test_expect_success 'a squash at its largest strength, at --volume 0.8, keeps it
     done
 '
 
+test_expect_success 'a balloon and a free flag poked as hard as they go, at --volume 0.8, keep their area within 5 % and stay whole' '
+    # the pressure, a spring, let the balloon'"'"'s picture shrink 6.8 % under
+    # the finger and the free flag'"'"'s 9.5 %, its pole bulging at the foot
+    s=$(largest_of poke) &&
+    measure 1f388.png poke --strength $s --volume 0.8 &&
+    holds balloon "parts_changed == 0 && holes_new == 0 && area_dev <= 0.05" &&
+    measure 1f6a9.png poke --strength $s --volume 0.8 --anchor none &&
+    holds flag "parts_changed == 0 && holes_new == 0 && area_dev <= 0.05"
+'
+
 test_expect_success 'a flag squashed at its largest strength keeps its thin pole whole at any --volume' '
     # at 0.4 the pole pinched apart at --volume 0 and 0.3
     s=$(largest_of squash) &&
