@@ -956,15 +956,20 @@ static void keep_area(softbody *sb)
 
 /* The band's work on positions (x, y): moves the nodes sel marks (NULL: the
  * free ones no collision moved) and, when vx is not NULL, their velocities
- * with them. */
-static void picture_band(softbody *sb, double *x, double *y, double *vx, double *vy, const unsigned char *sel)
+ * with them; 1 when it moved them. */
+static int picture_band(softbody *sb, double *x, double *y, double *vx, double *vy, const unsigned char *sel)
 {
     double idt = 1.0 / sb->dt, lo = sb->picture0 * (1.0 - PICTURE_BAND), hi = sb->picture0 * (1.0 + PICTURE_BAND);
+    double area = cells_area(sb, sb->cell_fill, x, y, NULL, NULL);
+    if (area >= lo && area <= hi)
+        return 0;
     for (int pass = 0; pass < 4; pass++) { /* the area is quadratic in the positions */
-        double area = cells_area(sb, sb->cell_fill, x, y, sb->agx, sb->agy);
+        if (pass > 0)
+            area = cells_area(sb, sb->cell_fill, x, y, NULL, NULL);
         double miss = area < lo ? lo - area : area > hi ? hi - area : 0.0;
         if (miss == 0.0)
-            return;
+            return 1;
+        cells_area(sb, sb->cell_fill, x, y, sb->agx, sb->agy);
         double g2 = 0.0, all = 0.0, most = 0.0;
         for (int k = 0; k < sb->n; k++) {
             double gk = sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
@@ -975,7 +980,7 @@ static void picture_band(softbody *sb, double *x, double *y, double *vx, double 
             }
         }
         if (!(g2 > 1e-12) || g2 < BAND_FREE_SHARE * all)
-            return;
+            return pass > 0;
         double lam = miss / g2, step = fabs(lam) * sqrt(most), cap = BAND_STEP_MAX * sb->spacing;
         if (step > cap)
             lam *= cap / step;
@@ -990,15 +995,16 @@ static void picture_band(softbody *sb, double *x, double *y, double *vx, double 
                 }
             }
     }
+    return 1;
 }
 
 /* The band on the body after a step: the free nodes no collision moved, their
  * velocities following. */
-static void keep_picture_band(softbody *sb)
+static int keep_picture_band(softbody *sb)
 {
     if (sb->def.pressure <= 0.0 || !(sb->picture0 > 0.0))
-        return;
-    picture_band(sb, sb->x, sb->y, sb->vx, sb->vy, NULL);
+        return 0;
+    return picture_band(sb, sb->x, sb->y, sb->vx, sb->vy, NULL);
 }
 
 void softbody_band_pins(softbody *sb, const int *nodes, int count)
@@ -1094,8 +1100,8 @@ void softbody_step(softbody *sb)
     /* the band after the cells' turns, or they undid it (the handshake's
      * picture 7.9 % off under the palm), and the turns again, as the band can
      * fold a cell (the balloon poked at 0.3 with --volume 0) */
-    keep_picture_band(sb);
-    keep_cells_turning(sb);
+    if (keep_picture_band(sb))
+        keep_cells_turning(sb);
     sb->time += dt;
 }
 
