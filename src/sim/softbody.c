@@ -216,9 +216,9 @@ static int alloc_arrays(softbody *sb, const lattice *lat, int n)
         return 0;
     for (int k = 0; k < n; k++)
         sb->node_cell[k] = (lat->nj[k] + 1) * sb->gw + lat->ni[k] + 1;
-    return sb->x && sb->y && sb->vx && sb->vy && sb->qx && sb->qy && sb->pinx && sb->piny && sb->pinned && sb->touched &&
-           sb->start && sb->member && sb->rbx && sb->rby && sb->aqq && sb->inv_count && sb->gx && sb->gy &&
-           sb->ax && sb->ay && sb->out_a && sb->out_b && sb->out_len;
+    return sb->x && sb->y && sb->vx && sb->vy && sb->qx && sb->qy && sb->pinx && sb->piny && sb->pinned &&
+           sb->touched && sb->start && sb->member && sb->rbx && sb->rby && sb->aqq && sb->inv_count && sb->gx &&
+           sb->gy && sb->ax && sb->ay && sb->out_a && sb->out_b && sb->out_len;
 }
 
 /* Whether lattice cell (ci, cj) is drawn with all four of its nodes. */
@@ -930,10 +930,6 @@ static void keep_area(softbody *sb)
             sb->vy[k] += lam * sb->agy[k];
         }
 }
-
-#define PICTURE_BAND 0.035
-#define BAND_FREE_SHARE 0.1
-#define BAND_STEP_MAX 0.25
 
 /* The band on the picture's area: each cell weighed by the share the picture
  * fills at rest, what a frame shows as opaque, kept within PICTURE_BAND of
