@@ -118,8 +118,8 @@ void softbody_destroy(softbody *sb)
     free(sb->cell_fill);
     free(sb->agx);
     free(sb->bx);
-    free(sb->sel);
     free(sb->by);
+    free(sb->sel);
     free(sb->agy);
     free(sb->x);
     free(sb->y);
@@ -956,16 +956,14 @@ static void keep_area(softbody *sb)
 static int picture_band(softbody *sb, double *x, double *y, double *vx, double *vy, const unsigned char *sel)
 {
     double idt = 1.0 / sb->dt, lo = sb->picture0 * (1.0 - PICTURE_BAND), hi = sb->picture0 * (1.0 + PICTURE_BAND);
-    double area = cells_area(sb, sb->cell_fill, x, y, NULL, NULL);
+    double area = cells_area(sb, sb->cell_fill, x, y, NULL, NULL); /* without the gradient: mostly in the band */
     if (area >= lo && area <= hi)
         return 0;
     for (int pass = 0; pass < 4; pass++) { /* the area is quadratic in the positions */
-        if (pass > 0)
-            area = cells_area(sb, sb->cell_fill, x, y, NULL, NULL);
+        area = cells_area(sb, sb->cell_fill, x, y, sb->agx, sb->agy);
         double miss = area < lo ? lo - area : area > hi ? hi - area : 0.0;
         if (miss == 0.0)
             return 1;
-        cells_area(sb, sb->cell_fill, x, y, sb->agx, sb->agy);
         double g2 = 0.0, all = 0.0, most = 0.0;
         for (int k = 0; k < sb->n; k++) {
             double gk = sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
