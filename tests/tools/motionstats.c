@@ -23,7 +23,10 @@
  *                       --angle --anchor --fps --hz --damping --volume --grid --rate --drag
  *                       --outline --substeps --duration), with --input:
  *                       F is taken from the render grid of the same clip simulated again,
- *                       and flow_error says how far the frame-only estimate is from it
+ *                       and flow_error says how far the frame-only estimate is from it; area_dev
+ *                       is measured against the body drawn at rest (a periodic clip's
+ *                       frame 0 is a moment of its steady motion, not rest), without it
+ *                       against frame 0
  *     --json            one JSON object instead (nan and inf as null)
  *     --per-frame       also D, its two parts, area, height, bottom edge ... per frame
  *                       (on standard error with --json)
@@ -1154,6 +1157,8 @@ typedef struct clip {
     long npix;           /* opaque pixels of frame 0 */
     double *px, *py;     /* their centres */
     float *F;            /* n * npix * 2: displacement of each on each frame */
+    uint8_t *rest;       /* with --exact: the picture drawn at rest (w * h RGBA), or NULL */
+    double rest_qarea;   /* its opaque area at quarter-pixel precision (0: not known) */
     double reg_ms;
 } clip;
 
@@ -1168,6 +1173,7 @@ static void clipset_free(clip *c)
     free(c->px);
     free(c->py);
     free(c->F);
+    free(c->rest);
     memset(c, 0, sizeof *c);
 }
 
@@ -1460,7 +1466,7 @@ static void carry_points(const clip *c, const motion *m, renderer *r, const doub
  * frame 0 carried from where frame 0 has it to where frame i has the same
  * point of the body (the bilinear maps of the render quads). Returns
  * n * npix * 2 floats, or NULL (with a message) when it cannot. */
-static float *exact_flow(const opts *o, const clip *c)
+static float *exact_flow(const opts *o, clip *c)
 {
     animate_def d = animate_default_def();
     if (!o->input || !exact_def(o->exact, &d)) {
@@ -1499,6 +1505,9 @@ static float *exact_flow(const opts *o, const clip *c)
         fail("--exact", "out of memory");
         goto flow_done;
     }
+    /* the body at rest, where a periodic clip's frame 0 is not */
+    if ((c->rest = malloc((size_t)c->w * c->h * 4)))
+        renderer_draw(&r, m.qx, m.qy, c->rest);
     renderer_draw(&r, m.x, m.y, scratch);
     memcpy(f0x, r.gx, (size_t)r.rx * r.ry * sizeof *f0x);
     memcpy(f0y, r.gy, (size_t)r.rx * r.ry * sizeof *f0y);
@@ -1615,6 +1624,10 @@ static void distances(clip *c)
     upsample_mask(c->fr[0].rgba, w, h, 0, 0, uw, uh, m0);
     edt2d(m0, uw, uh, dt0, buf);
     c->st[0].qarea = mask_area(m0, un);
+    if (c->rest) {
+        upsample_mask(c->rest, w, h, 0, 0, uw, uh, mi);
+        c->rest_qarea = mask_area(mi, un);
+    }
     for (int i = 0; i < n; i++) {
         facts *st = &c->st[i];
         if (i == 0)
@@ -2025,8 +2038,9 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
          * its whole-pixel area as its edges cross pixel centres (whole
          * pixels for a stamp whose few opaque pixels none of the finer
          * samples reaches) */
-        double a = s0->qarea > 0.0 ? fabs(c->st[i].qarea / s0->qarea - 1)
-                                   : fabs((double)c->st[i].area / s0->area - 1);
+        double a = c->rest_qarea > 0.0 ? fabs(c->st[i].qarea / c->rest_qarea - 1)
+                   : s0->qarea > 0.0   ? fabs(c->st[i].qarea / s0->qarea - 1)
+                                       : fabs((double)c->st[i].area / s0->area - 1);
         dev = fmax(dev, a);
         int off = abs(c->st[i].y1 - s0->y1) > 1 || !c->st[i].area;
         if (off)
