@@ -198,11 +198,13 @@ static void kick_and_plan(impulse_run *run, softbody *sb, const impulse_info *in
         run->period_frames = period;
         run->period_scale = cd->sx;
         run->warm_cap = (int)fmax(3.0, ceil(DRIVE_MAX_WARMUP * def->fps / period));
+        run->may_take = 1;
         impulse_kick(run, sb);
         cd->kind = CLIP_PERIODIC;
         cd->period = period;
         cd->warm_periods = run->warm_periods;
         cd->start = run->period_start;
+        cd->taken = run->taken;
         return;
     }
     run->cap_energy = animate_caps_energy(info, body);

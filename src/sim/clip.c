@@ -409,17 +409,11 @@ static void film_retuned(const clip_def *d, const clip_driver *dr, clip_frames *
 }
 
 /* Whole periods until one ends where the one before it did (or
- * d->warm_periods of them), then one period filmed from its frame d->start,
- * what is left of the mismatch between its end and its start spread over it
- * so the last frame leads into the first. */
-static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+ * d->warm_periods of them), then one period recorded from its frame
+ * d->start into frames 0 to period - 1, and the state after it into frame b
+ * (frame a: scratch). */
+static void run_period(const clip_def *d, const clip_driver *dr, clip_frames *c, int period, int a, int b)
 {
-    int period = d->period < 2 ? 2 : d->period;
-    /* two scratch frames past the period: the state before a period and after the last */
-    poyo_status st = reserve(c, period + 2, d, err);
-    if (st != POYO_OK)
-        return st;
-    int a = period, b = period + 1;
     int max_periods = (int)ceil(CLIP_MAX_WARMUP * d->fps / period);
     if (max_periods < 3)
         max_periods = 3;
@@ -443,6 +437,35 @@ static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_
         dr->step(dr->user, (start + f) % period);
     }
     record(c, dr, b);
+}
+
+/* The period the driver filmed already (d->taken) where run_period puts it. */
+static void take_period(const clip_def *d, clip_frames *c, int period, int b)
+{
+    size_t n = (size_t)c->n;
+    const double *tx = d->taken, *ty = d->taken + (size_t)(period + 1) * n;
+    for (int f = 0; f <= period; f++) {
+        int to = f < period ? f : b;
+        memcpy(fx(c, to), tx + (size_t)f * n, n * sizeof(double));
+        memcpy(fy(c, to), ty + (size_t)f * n, n * sizeof(double));
+    }
+}
+
+/* One steady-state period (run_period, or the driver's own when it filmed
+ * it already), what is left of the mismatch between its end and its start
+ * spread over it so the last frame leads into the first. */
+static poyo_status film_periodic(const clip_def *d, const clip_driver *dr, clip_frames *c, poyo_error *err)
+{
+    int period = d->period < 2 ? 2 : d->period;
+    /* two scratch frames past the period: the state before a period and after the last */
+    poyo_status st = reserve(c, period + 2, d, err);
+    if (st != POYO_OK)
+        return st;
+    int a = period, b = period + 1;
+    if (d->taken && c->extra == 0)
+        take_period(d, c, period, b);
+    else
+        run_period(d, dr, c, period, a, b);
     for (int f = 0; f < period; f++)
         if (!frame_finite(c, f))
             return poyo_fail(err, POYO_ERR_INPUT, "the simulation became unstable at frame %d", f + 1);

@@ -71,6 +71,9 @@ typedef struct clip_def {
     int warm_periods;    /* > 0: exactly this many whole periods before the one filmed (where the drive
                           * was measured); 0: until one ends within 0.025 px of where the one before did */
     int start;           /* the frame of the period shown first (0: where the drive's period starts) */
+    const double *taken; /* NULL, or the period already filmed as the engine would film it (the driver's
+                          * nodes only, no extras): period + 1 poses from frame `start` on, the last the
+                          * one after the period; x of every pose, then y of every pose */
     /* one-shot */
     int fixed;           /* exactly this many frames (0: until settled) */
     int min_frames;      /* frames before the body may count as settled */

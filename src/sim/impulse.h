@@ -107,6 +107,8 @@ typedef struct impulse_run {
     int warm_cap;           /* periodic: whole periods the trial runs at most before the one it measures (0: 3 s or 4 periods) */
     int warm_periods;       /* periodic: whole periods the last trial ran before the one it measured (set by impulse_kick) */
     int period_start;       /* periodic: the frame of the period the clip starts at, as the last trial measured from (impulse_kick) */
+    int may_take;           /* periodic: 1 lets impulse_kick keep its last trial as the clip's period */
+    double *taken;          /* periodic: NULL, or that period as clip_def's `taken` (set by impulse_kick) */
     double *drive_x, *drive_y; /* per node drive shape */
     double step_dt;
     /* one-shot impulses are a press: handle nodes are led from rest to a peak

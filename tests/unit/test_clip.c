@@ -6,7 +6,8 @@
  * too small to be seen far from rest, are filmed once; a swing that lasts a
  * frame and falls within one frame's step is filmed again, over two; a
  * driver that retunes itself after a film is filmed again, a few times at
- * most, and the film closest to what it was asked for is kept. */
+ * most, and the film closest to what it was asked for is kept; a periodic
+ * driver's period filmed already is the period the engine would film. */
 #include "test.h"
 
 #include <math.h>
@@ -245,6 +246,71 @@ static void test_content_driver_filmed_once(void)
     ENSURE(fabs(kept - t.peak[0]) < 1e-9);
 }
 
+/* A steady periodic motion with a drift: one node, stepped a frame at a time. */
+typedef struct pacer {
+    long t;     /* frames stepped */
+    int steps;  /* steps taken */
+} pacer;
+
+static double pacer_x(long t) { return 5.0 * sin(TAU * t / PERIOD) + 0.01 * t; }
+
+static void pacer_step(void *user, long f)
+{
+    pacer *p = user;
+    (void)f;
+    p->t++;
+    p->steps++;
+}
+
+static void pacer_capture(void *user, double *x, double *y, double *e)
+{
+    const pacer *p = user;
+    (void)e;
+    *x = pacer_x(p->t);
+    *y = -pacer_x(p->t);
+}
+
+/* A period the driver filmed already (warm-up, then from frame `start`, and
+ * the pose after it) is the clip the engine films from the same driver, seam
+ * closed the same way, and the driver takes no step for it. */
+static void test_taken_period_is_the_period_filmed(void)
+{
+    const int period = (int)PERIOD, warm = 2, start = 3;
+    clip_def d;
+    memset(&d, 0, sizeof d);
+    d.kind = CLIP_PERIODIC;
+    d.width = d.height = 16;
+    d.sx = d.sy = 1.0;
+    d.fps = FPS;
+    d.period = period;
+    d.warm_periods = warm;
+    d.start = start;
+    pacer p = { 0, 0 };
+    clip_driver dr = { &p, 1, 0, pacer_step, pacer_capture, NULL, NULL, NULL, NULL, NULL, NULL };
+    poyo_error err;
+    clip_frames filmed, taken;
+    ENSURE_MSG(clip_film(&d, &dr, &filmed, &err) == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(p.steps == (warm + 1) * period + start, "%d steps", p.steps);
+    double poses[2 * (8 + 1)];
+    for (int f = 0; f <= period; f++) {
+        poses[f] = pacer_x((long)warm * period + start + f);
+        poses[period + 1 + f] = -poses[f];
+    }
+    d.taken = poses;
+    p.steps = 0;
+    ENSURE_MSG(clip_film(&d, &dr, &taken, &err) == POYO_OK, "%s", err.msg);
+    ENSURE_MSG(p.steps == 0, "%d steps for a period taken", p.steps);
+    ENSURE(filmed.count == period && taken.count == period && taken.periodic);
+    for (int f = 0; f < period; f++) {
+        ENSURE_MSG(filmed.x[f] == taken.x[f] && filmed.y[f] == taken.y[f], "frame %d: %g %g filmed, %g %g taken", f,
+                   filmed.x[f], filmed.y[f], taken.x[f], taken.y[f]);
+    }
+    /* the drift is spread: the last frame leads into the first */
+    ENSURE(fabs(taken.x[period - 1] - pacer_x((long)warm * period + start + period - 1)) > 0.005);
+    clip_free(&filmed);
+    clip_free(&taken);
+}
+
 const struct test_case test_cases[] = {
     { "rest_at_frames_filmed_between", test_rest_at_frames_filmed_between },
     { "rest_between_frames_filmed_once", test_rest_between_frames_filmed_once },
@@ -252,5 +318,6 @@ const struct test_case test_cases[] = {
     { "swing_filmed_over_two_frames", test_swing_filmed_over_two_frames },
     { "retuned_keeps_closest", test_retuned_keeps_closest },
     { "content_driver_filmed_once", test_content_driver_filmed_once },
+    { "taken_period_is_the_period_filmed", test_taken_period_is_the_period_filmed },
     { NULL, NULL },
 };
