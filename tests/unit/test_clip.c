@@ -71,14 +71,21 @@ static double mover_moved(void *user, const double *ax, const double *ay, const 
 
 static const double rest[1] = { 0.0 };
 
-static clip_def oneshot(void)
+/* A clip of this kind on a 16 px canvas at FPS, one canvas pixel a pixel. */
+static clip_def clip_of(clip_kind kind)
 {
     clip_def d;
     memset(&d, 0, sizeof d);
-    d.kind = CLIP_ONESHOT;
+    d.kind = kind;
     d.width = d.height = 16;
     d.sx = d.sy = 1.0;
     d.fps = FPS;
+    return d;
+}
+
+static clip_def oneshot(void)
+{
+    clip_def d = clip_of(CLIP_ONESHOT);
     d.min_frames = 20;
     d.max_frames = 50;
     d.still = INFINITY;
@@ -276,12 +283,7 @@ static void pacer_capture(void *user, double *x, double *y, double *e)
 static void test_taken_period_is_the_period_filmed(void)
 {
     const int period = (int)PERIOD, warm = 2, start = 3;
-    clip_def d;
-    memset(&d, 0, sizeof d);
-    d.kind = CLIP_PERIODIC;
-    d.width = d.height = 16;
-    d.sx = d.sy = 1.0;
-    d.fps = FPS;
+    clip_def d = clip_of(CLIP_PERIODIC);
     d.period = period;
     d.warm_periods = warm;
     d.start = start;
