@@ -259,7 +259,13 @@ typedef struct pacer {
     int steps;  /* steps taken */
 } pacer;
 
-static double pacer_x(long t) { return 5.0 * sin(TAU * t / PERIOD) + 0.01 * t; }
+/* A triangle wave and a drift, in sums exact in doubles: the same on every
+ * compiler whether or not it fuses a multiply and an add. */
+static double pacer_x(long t)
+{
+    static const double tri[8] = { 0.0, 1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0 };
+    return tri[t % 8] + 0.125 * (double)t;
+}
 
 static void pacer_step(void *user, long f)
 {
@@ -308,7 +314,7 @@ static void test_taken_period_is_the_period_filmed(void)
                    filmed.x[f], filmed.y[f], taken.x[f], taken.y[f]);
     }
     /* the drift is spread: the last frame leads into the first */
-    ENSURE(fabs(taken.x[period - 1] - pacer_x((long)warm * period + start + period - 1)) > 0.005);
+    ENSURE(fabs(taken.x[period - 1] - pacer_x((long)warm * period + start + period - 1)) > 0.5);
     clip_free(&filmed);
     clip_free(&taken);
 }
