@@ -2044,6 +2044,14 @@ static double drive_step(double s, double peak, double k, double gain, double ga
 #define DRIVE_TAKE_SHORT 0.03
 #define DRIVE_TAKE_SHORT_PAT 0.01
 
+/* Puts the body back at rest for the next trial, or for the clip after
+ * them: each starts upright anew. */
+static void drive_restart(impulse_run *run, softbody *sb)
+{
+    softbody_reset(sb);
+    run->tilt_sum = 0.0;
+}
+
 /* Keeps the period the last trial filmed (fr, nf frames from the period's
  * start, after p periods of warm-up) as the clip's, from its frame
  * run->period_start on, the drive put back to the trial's (gain): the
@@ -2139,10 +2147,8 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
         int p = 0;
         double drift = 0.0; /* how far the warm-up's last period ended from the one before */
         last_g = 0.0;       /* none until this trial scales the drive */
-        if (trial > 0) {
-            softbody_reset(sb);
-            run->tilt_sum = 0.0; /* each trial, and the clip after them, starts upright anew */
-        }
+        if (trial > 0)
+            drive_restart(run, sb);
         memcpy(rx, nd.x, (size_t)n * sizeof *rx);
         memcpy(rx + n, nd.y, (size_t)n * sizeof *rx);
         for (;;) {
@@ -2247,8 +2253,7 @@ static void scale_drive(impulse_run *run, softbody *sb, double wn)
     if (run->may_take && nf > 0 && settled && !kept && last_p > 0 && last_g > 1.0 / (1.0 + DRIVE_TAKE_PAST) &&
         last_g < 1.0 + (run->def.kind == IMPULSE_PAT ? DRIVE_TAKE_SHORT_PAT : DRIVE_TAKE_SHORT))
         take_trial(run, sb, nf, fr, last_p, period, prev_gain);
-    softbody_reset(sb);
-    run->tilt_sum = 0.0;
+    drive_restart(run, sb);
     free(rx);
     free(fr);
 }

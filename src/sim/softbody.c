@@ -950,6 +950,16 @@ static void keep_area(softbody *sb)
 #define BAND_FREE_SHARE 0.1
 #define BAND_STEP_MAX 0.25
 
+/* Whether the body keeps the band: it has a pressure and a picture. */
+static int has_band(const softbody *sb) { return sb->def.pressure > 0.0 && sb->picture0 > 0.0; }
+
+/* Whether the band may move node k: sel marks it (NULL: it is free and no
+ * collision moved it). */
+static int band_moves(const softbody *sb, const unsigned char *sel, int k)
+{
+    return sel ? sel[k] : !sb->pinned[k] && !sb->touched[k];
+}
+
 /* The band's work on positions (x, y): moves the nodes sel marks (NULL: the
  * free ones no collision moved) and, when vx is not NULL, their velocities
  * with them; 1 when it moved them. */
@@ -968,7 +978,7 @@ static int picture_band(softbody *sb, double *x, double *y, double *vx, double *
         for (int k = 0; k < sb->n; k++) {
             double gk = sb->agx[k] * sb->agx[k] + sb->agy[k] * sb->agy[k];
             all += gk;
-            if (sel ? sel[k] : !sb->pinned[k] && !sb->touched[k]) {
+            if (band_moves(sb, sel, k)) {
                 g2 += gk;
                 most = fmax(most, gk);
             }
@@ -979,7 +989,7 @@ static int picture_band(softbody *sb, double *x, double *y, double *vx, double *
         if (step > cap)
             lam *= cap / step;
         for (int k = 0; k < sb->n; k++)
-            if (sel ? sel[k] : !sb->pinned[k] && !sb->touched[k]) {
+            if (band_moves(sb, sel, k)) {
                 double px = lam * sb->agx[k], py = lam * sb->agy[k];
                 x[k] += px;
                 y[k] += py;
@@ -996,14 +1006,14 @@ static int picture_band(softbody *sb, double *x, double *y, double *vx, double *
  * velocities following. */
 static int keep_picture_band(softbody *sb)
 {
-    if (sb->def.pressure <= 0.0 || !(sb->picture0 > 0.0))
+    if (!has_band(sb))
         return 0;
     return picture_band(sb, sb->x, sb->y, sb->vx, sb->vy, NULL);
 }
 
 void softbody_band_pins(softbody *sb, const int *nodes, int count)
 {
-    if (sb->def.pressure <= 0.0 || !(sb->picture0 > 0.0))
+    if (!has_band(sb))
         return;
     memset(sb->sel, 0, (size_t)sb->n);
     for (int i = 0; i < count; i++)
