@@ -145,13 +145,14 @@ function goal(col, imp, name, long, med,   jd, maxrow, strrow) {
     else if (col == "area") { if (!jd) { G_op = "<="; G_a = 0.05 } }
     else if (col == "land") { G_op = "<="; G_a = 0.08 }
     else if (col == "parts" || col == "holes") { G_op = "<="; G_a = 0 }
+    else if (col == "kink") { G_op = "<="; G_a = 30 }
     else if (col == "srat") { G_op = "<="; G_a = 3 }
     else if (col == "seam") { G_op = "<="; G_a = imp ~ /^(wave|pat)/ ? 1.25 : med > 1 ? med : 1 }
     else if (col == "axis") { if (jd) { G_op = "<="; G_a = 10 } }
     else if (col == "incnv") { if (imp !~ /^(wave|pat)$/) { G_op = ">="; G_a = 1 } }
     else if (col == "sharp") { G_op = ">="; G_a = 0.95 }
     else if (col == "twink") { G_op = "<="; G_a = 0 }
-    if (maxrow && col !~ /^(area|land|parts|holes)$/) G_op = ""
+    if (maxrow && col !~ /^(area|land|parts|holes|kink)$/) G_op = ""
     if (strrow && col != "str") G_op = ""
     if (siderow && col != "dent") G_op = ""
 }
@@ -167,7 +168,7 @@ BEGIN {
     key["size"] = "size_ratio"; key["edge"] = "edge_touch"; key["move"] = "moving_fraction"
     key["peak"] = "peak_d_rel"; key["str"] = "strength"; key["jelly"] = "jelly"; key["dent"] = "dent_ratio"
     key["sprd"] = "dent_spread"; key["area"] = "area_dev"; key["land"] = "area_dev_landing"
-    key["parts"] = "parts_changed"; key["holes"] = "holes_new"; key["kink"] = "kink_max"
+    key["parts"] = "parts_changed"; key["holes"] = "holes_new"; key["kink"] = "kink_new"
     key["srat"] = "step_ratio"; key["seam"] = "seam"; key["axis"] = "axis_dev_max"
     key["incnv"] = "in_canvas"; key["sharp"] = "sharp_min"; key["twink"] = "twinkle"; key["flow"] = "flow_error"
     # the side that is bad when no goal applies: low (-1) or high (+1)
@@ -211,7 +212,7 @@ END {
     printf "%-16s %3s", "impulse", "n"
     for (c = 1; c <= ncol; c++) printf " %11s", cols[c]
     printf "\n%-16s %3s", "goal", ""
-    split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 =0 =0 - <=3 <=max(s,1)/1.25 <=10 =1 >=.95 =0 -", gl, " ")
+    split(">=.85 =0 >=.75 >=.10/.06 0.85-1.15 >=.50/.32 >=3 - <=.05 <=.08 =0 =0 <=30 <=3 <=max(s,1)/1.25 <=10 =1 >=.95 =0 -", gl, " ")
     for (c = 1; c <= ncol; c++) printf " %11s", gl[c]
     printf "\n"
     n = split(impulses, imps, " ")
@@ -242,10 +243,10 @@ END {
     print "move: moving_fraction   peak: peak_d_rel (goal .10 squash stretch jump drop, .06 the others)"
     print "str: strength / the strength poyo took (its --json)   jelly: goal on round faces (" round "), .50 poke, .32 squash twist"
     print "dent, sprd: dent_ratio, dent_spread (poke, pat; goal poke)   area: area_dev (no goal for jump, drop)   land: area_dev_landing"
-    print "parts, holes: frames that tear a part off or run two together, or open a hole (seen through, alpha < 64, where the body was opaque)   kink: kink_max (degrees)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
+    print "parts, holes: frames that tear a part off or run two together, or open a hole (seen through, alpha < 64, where the body was opaque)   kink: kink_new (degrees the outline turns past rest where it was smooth)   srat: step_ratio   seam: seam (px; wave, pat: over the steps beside it)"
     print "axis: axis_dev_max (degrees a shape with a 2:1 second-moment ratio turns: its body, and its principal axis when within 30 of upright or level; goal from touchdown, jump and drop)"
     print "incnv: in_canvas, back at rest by the last frame (one-shot clips)   sharp: sharp_min   IMPULSE/free: --anchor none"
-    print "IMPULSE/max: the largest --strength (--list-impulses), at most 0.6, at " strong "; IMPULSE/max/free: the same on a free body (only area, land, parts and holes judged; not in the all line)"
+    print "IMPULSE/max: the largest --strength (--list-impulses), at most 0.6, at " strong "; IMPULSE/max/free: the same on a free body (only area, land, parts, holes and kink judged; not in the all line)"
     print "IMPULSE/half, IMPULSE/twice: half and twice the default --strength (--list-impulses), twice at most the largest (only str judged; not in the all line)"
     print "poke/side: poked from the side, --at 0.15,0.5 (only dent judged, on the round faces; not in the all line)"
     print "twink: twinkle   flow: flow_error, the frame-only F against the render grid F, which the figures use"

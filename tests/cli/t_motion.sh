@@ -54,7 +54,7 @@ grid_range() { "$POYO" animate --help | sed -n 's/.*--grid N.*(\([0-9]*\) to \([
 
 for img in 1f600.png 1f431.png; do
     for imp in squash stretch poke shake twist jump drop wave pat; do
-        test_expect_success "$imp on $img: full size, lively, visible, honest, area kept, whole, seamless, crisp, no shimmer" '
+        test_expect_success "$imp on $img: full size, lively, visible, honest, area kept, whole, smooth, seamless, crisp, no shimmer" '
             measure '"$img"' '"$imp"' &&
             s=$(strength_of '"$imp"') &&
             case '"$imp"' in
@@ -70,6 +70,7 @@ for img in 1f600.png 1f431.png; do
             holds crisp "sharp_min >= 0.95" &&
             holds shimmer "twinkle == 0" &&
             holds whole "parts_changed == 0 && holes_new == 0" &&
+            holds smooth "kink_new <= 30" &&
             holds steps "step_ratio <= 3" &&
             case '"$imp"' in
             wave | pat) holds seam "seam_ratio <= 1.25" ;;
@@ -584,7 +585,7 @@ test_expect_success 'a thin body held by nothing comes to rest instead of wobbli
     for imp in shake twist; do
         "$POYO" "$DATA/2757.png" -s 128 -i $imp --anchor none --duration 5 --frames fr -f -q -o clip.gif &&
         "$MOTIONSTATS" --impulse $imp --input "$DATA/2757.png" fr >fig.txt &&
-        holds area "area_dev <= 0.06" && holds kinks "kink_max <= 45" || exit 1
+        holds area "area_dev <= 0.06" && holds smooth "kink_new <= 30" || exit 1
     done
 '
 
@@ -684,6 +685,20 @@ test_expect_success 'a hole opened through the body is seen, a slit pressed shut
     for imp in poke stretch drop wave pat; do
         measure 1f389.png $imp && holds whole "holes_new == 0 && parts_changed == 0" || exit 1
     done
+'
+
+test_expect_success 'a notch cut into a smooth outline is a kink, a corner the picture has at rest is not' '
+    mkdir notched &&
+    "$MKPNG" rgba notched/frame_0000.png 128 &&
+    "$MKPNG" notched notched/frame_0001.png 128 &&
+    "$MKPNG" rgba notched/frame_0002.png 128 &&
+    "$MOTIONSTATS" notched >fig.txt &&
+    holds notch "kink_new >= 60" &&
+    # the invader'"'"'s corners turn some 80 degrees at rest, and as far squashed
+    "$MKPNG" invader invader.png 64 &&
+    "$POYO" invader.png -s 128 -i squash --frames fr -f -q -o clip.gif &&
+    "$MOTIONSTATS" --impulse squash --input invader.png --exact "-s 128 -i squash" fr >fig.txt &&
+    holds corners "kink_rest >= 60 && kink_max >= 60 && kink_new <= 30"
 '
 
 test_expect_success 'pixel art whose squares meet at corners stays whole, held or free' '

@@ -6,8 +6,8 @@
  * and WebP files that declare huge canvases, many frames or frames off their canvas;
  * and a Unix socket (a name in a folder that is no file at all). And pixel art
  * (invader: squares that meet at corners; invader-torn: the same with two
- * pieces cut off) and the rgba picture with a hole through it (holed), for the
- * motion figures.
+ * pieces cut off), the rgba picture with a hole through it (holed) and with a
+ * V-shaped notch cut into its top (notched), for the motion figures.
  * Usage: mkpng KIND OUT [W H], or for the hostile kinds mkpng KIND OUT ARGS:
  *   png-bomb OUT MIB CMF FLG   a 64x64 RGBA PNG whose IDAT inflates to MIB MiB,
  *                              behind the 2-byte zlib header CMF FLG (decimal)
@@ -88,8 +88,19 @@ static void put_sample(uint8_t **p, double v, int depth)
 
 /* What a picture's pixels show: the disc (alpha from pixel()), the same
  * colours fully opaque or fully clear, the invader whole or torn, the disc
- * with a hole through it. */
-enum picture { PIC_DISC, PIC_OPAQUE, PIC_CLEAR, PIC_INVADER, PIC_INVADER_TORN, PIC_HOLED };
+ * with a hole through it or a notch cut into it. */
+enum picture { PIC_DISC, PIC_OPAQUE, PIC_CLEAR, PIC_INVADER, PIC_INVADER_TORN, PIC_HOLED, PIC_NOTCHED };
+
+/* How much of pixel (x, y) a V-shaped notch leaves: the notch opens upwards at 30 degrees
+ * either side from a point a tenth of the picture below the top of the disc, its edges
+ * a pixel soft. */
+static double notch_keeps(int x, int y, int w, int h)
+{
+    double rad = (w < h ? w : h) * 0.42, ax = w * 0.5, ay = h * 0.5 - rad + h * 0.1;
+    double dx = fabs(x + 0.5 - ax), dy = ay - (y + 0.5), half = 30.0 * 3.14159265358979 / 180.0;
+    double out = dx * cos(half) - dy * sin(half); /* distance outside the notch's edges */
+    return out > 1 ? 1 : out < 0 ? 0 : out;
+}
 
 /* Pixel art whose squares meet at corners (antennae, feet): an invader 11 cells
  * wide and 8 high, a cell's margin round it and two above and below, drawn
@@ -115,7 +126,9 @@ static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, i
         int x = x0 + i * dx;
         double r, g, b, a;
         pixel(x, y, w, h, &r, &g, &b, &a);
-        if (pic == PIC_HOLED) {
+        if (pic == PIC_NOTCHED)
+            a *= notch_keeps(x, y, w, h);
+        else if (pic == PIC_HOLED) {
             double ux = x + 0.5 - w * 0.5, uy = y + 0.5 - h * 0.5;
             a = sqrt(ux * ux + uy * uy) < w * 0.1 ? 0 : a;
         } else if (pic == PIC_INVADER || pic == PIC_INVADER_TORN) {
@@ -537,6 +550,7 @@ int main(int argc, char **argv)
     if (!strcmp(k, "invader")) return write_png(out, w, h, 6, 8, 0, PIC_INVADER, 0);
     if (!strcmp(k, "invader-torn")) return write_png(out, w, h, 6, 8, 0, PIC_INVADER_TORN, 0);
     if (!strcmp(k, "holed")) return write_png(out, w, h, 6, 8, 0, PIC_HOLED, 0);
+    if (!strcmp(k, "notched")) return write_png(out, w, h, 6, 8, 0, PIC_NOTCHED, 0);
     long a = argc > 3 ? atol(argv[3]) : 0, b = argc > 4 ? atol(argv[4]) : 0, c = argc > 5 ? atol(argv[5]) : 0;
     if (!strcmp(k, "png-bomb") && argc == 6) return png_bomb(out, (int)a, (int)b, (int)c, 0);
     if (!strcmp(k, "png-cgbi") && argc == 4) return png_bomb(out, (int)a, 0, 0, 1);

@@ -62,6 +62,7 @@
 #define MAXLEV 6
 #define OPAQUE 128
 #define SEE_THROUGH 64 /* a hole is seen through where alpha is below this */
+#define KINK_SMOOTH 30 /* degrees: an outline that turns less than this over 3 px each side is smooth */
 
 /* ---- frames ----------------------------------------------------------------------- */
 
@@ -861,15 +862,16 @@ static void smooth_outline(const double *ptx, const double *pty, int n, double *
     }
 }
 
-/* The largest turning angle (degrees) along a closed outline of n points, each point's
- * turn measured between the points 3 px of arc before and after it; 0 for an outline
- * of 12 px or less. */
-static double sharpest_turn(const double *qx, const double *qy, int n)
+/* The signed turning angle (degrees) at each of the n points of a closed outline into
+ * turn, measured between the points 3 px of arc before and after it; the largest in
+ * magnitude. All 0 for an outline of 12 px or less. */
+static double outline_turns(const double *qx, const double *qy, int n, float *turn)
 {
     double total = 0;
     for (int i = 0; i < n; i++) {
         int j = (i + 1) % n;
         total += hypot(qx[j] - qx[i], qy[j] - qy[i]);
+        turn[i] = 0;
     }
     double best = 0;
     for (int i = 0; i < n && total > 12; i++) {
@@ -886,26 +888,81 @@ static double sharpest_turn(const double *qx, const double *qy, int n)
             c = nc;
         }
         double ux = qx[i] - qx[a], uy = qy[i] - qy[a], vx = qx[c] - qx[i], vy = qy[c] - qy[i];
-        double ang = fabs(atan2(ux * vy - uy * vx, ux * vx + uy * vy)) * 180 / PI;
-        best = ang > best ? ang : best;
+        double ang = atan2(ux * vy - uy * vx, ux * vx + uy * vy) * 180 / PI;
+        turn[i] = (float)ang;
+        best = fabs(ang) > best ? fabs(ang) : best;
     }
     return best;
 }
 
-/* The largest turning angle (degrees) of the outer outline of component id: traced with
- * Moore neighbours, smoothed with a Gaussian of 1.5 px, turning measured over 3 px each side. */
-static double outline_kink(const int *lab, int w, int h, int id, int area)
+/* A frame's outer outline: the outline of its largest opaque part, traced with Moore
+ * neighbours (ix, iy: the pixels), each pixel moved to where the alpha crosses one half
+ * (edge_point: a staircase of whole pixels turns 20 degrees at every step), smoothed
+ * with a Gaussian of 1.5 px (x, y), and the signed turn at each point, measured over
+ * 3 px each side. */
+typedef struct outline {
+    int n;
+    int *ix, *iy;
+    double *x, *y;
+    float *turn;
+} outline;
+
+static void outline_free(outline *o)
+{
+    free(o->ix);
+    free(o->iy);
+    free(o->x);
+    free(o->y);
+    free(o->turn);
+    memset(o, 0, sizeof *o);
+}
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The point where the alpha around pixel (x, y), opaque, crosses one half: its centre moved
+ * against the alpha's gradient (Sobel) by as far as the alpha must fall, at most 1.5 px. */
+static void edge_point(const uint8_t *rgba, int w, int h, int x, int y, double *ex, double *ey)
+{
+    double a3[3][3];
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++)
+            a3[j][i] = rgba[4 * ((long)clampi(y - 1 + j, 0, h - 1) * w + clampi(x - 1 + i, 0, w - 1)) + 3];
+    double gx = (a3[0][2] + 2 * a3[1][2] + a3[2][2] - a3[0][0] - 2 * a3[1][0] - a3[2][0]) / 8;
+    double gy = (a3[2][0] + 2 * a3[2][1] + a3[2][2] - a3[0][0] - 2 * a3[0][1] - a3[0][2]) / 8;
+    double a = a3[1][1], g = hypot(gx, gy);
+    *ex = x + 0.5;
+    *ey = y + 0.5;
+    if (g < 1e-9)
+        return;
+    double t = fmin((a - 127.5) / g, 1.5);
+    t = fmax(t, 0.0);
+    *ex -= t * gx / g;
+    *ey -= t * gy / g;
+}
+
+/* Traces component id of the frame rgba into o; its largest turn in magnitude (degrees;
+ * 0 for an outline of fewer than 12 points, which o then does not keep). */
+static double outline_of(const uint8_t *rgba, const int *lab, int w, int h, int id, int area, outline *o)
 {
     int cap = 4 * area + 16;
     double *ptx = malloc((size_t)cap * sizeof *ptx), *pty = malloc((size_t)cap * sizeof *pty);
     int n = trace_outline(lab, w, h, id, ptx, pty, cap);
     double best = 0;
+    memset(o, 0, sizeof *o);
     if (n >= 12) {
-        double *qx = malloc((size_t)n * sizeof *qx), *qy = malloc((size_t)n * sizeof *qy);
-        smooth_outline(ptx, pty, n, qx, qy);
-        best = sharpest_turn(qx, qy, n);
-        free(qx);
-        free(qy);
+        o->n = n;
+        o->ix = malloc((size_t)n * sizeof *o->ix);
+        o->iy = malloc((size_t)n * sizeof *o->iy);
+        o->x = malloc((size_t)n * sizeof *o->x);
+        o->y = malloc((size_t)n * sizeof *o->y);
+        o->turn = malloc((size_t)n * sizeof *o->turn);
+        for (int i = 0; i < n; i++) {
+            o->ix[i] = (int)ptx[i];
+            o->iy[i] = (int)pty[i];
+            edge_point(rgba, w, h, o->ix[i], o->iy[i], &ptx[i], &pty[i]);
+        }
+        smooth_outline(ptx, pty, n, o->x, o->y);
+        best = outline_turns(o->x, o->y, n, o->turn);
     }
     free(ptx);
     free(pty);
@@ -923,7 +980,9 @@ typedef struct facts {
     double cx, cy, acx, acy;     /* opaque centroid; alpha-weighted centroid */
     double mu20, mu02, mu11;     /* second central moments of the opaque pixels */
     int edge, ident, parts, parts_apart, holes; /* parts: at full opacity; parts_apart: across a gap seen through */
-    double sharp, kink;
+    double sharp, kink;          /* kink: the largest turn of the outline, degrees */
+    double kink_new, kink_x, kink_y; /* the largest turn frame 0 had nowhere near (kink_new_of), and where */
+    outline ol;                  /* the outer outline, owned */
     double haus, p95, d;         /* Hausdorff to frame 0, 95th percentile of |F|, D */
     double step;                 /* step(i): to the next frame (the last: to frame 0) */
 } facts;
@@ -1075,7 +1134,7 @@ static void frame_facts(const uint8_t *rgba, int w, int h, facts *st, uint8_t *m
     for (int i = 0; i < n; i++)
         if (size[i] > size[big])
             big = i;
-    st->kink = outline_kink(lab, w, h, big + 1, size[big]);
+    st->kink = outline_of(rgba, lab, w, h, big + 1, size[big], &st->ol);
     count_parts(rgba, w, h, mask, lab, stack, n, size, st);
     free(size);
     n = label(mask, 0, w, h, 0, lab, &size, &border, stack);
@@ -1169,6 +1228,8 @@ static void clipset_free(clip *c)
         free(c->fr[i].pm);
     }
     free(c->fr);
+    for (int i = 0; c->st && i < c->n; i++)
+        outline_free(&c->st[i].ol);
     free(c->st);
     free(c->px);
     free(c->py);
@@ -2024,6 +2085,74 @@ done:
     return opened;
 }
 
+/* The kink of frame i, degrees: the most its outline turns past what frame 0's turned at
+ * the same place, where frame 0's was smooth. Each point of frame 0's outline is carried
+ * by F; each point of frame i's outline is matched to the nearest carried one within a
+ * tenth of frame 0's height, and its turn is taken against the range of turns within 2
+ * points of that one at rest, when all of them are under KINK_SMOOTH and the points 3
+ * either side are matched within 9 points either side of it, or not at all. A corner the
+ * picture has at rest (a tip, a notch between two parts) may sharpen as its sides bend
+ * and is not judged; a corner where the outline was smooth (a lattice bent at a node, a
+ * notch pinched under a finger, a spike) is. *at_x, *at_y: where. idx: the index into F
+ * of each pixel of frame 0 (-1: not opaque). */
+static double kink_new_of(const clip *c, int i, const int *idx, double *at_x, double *at_y)
+{
+    const outline *o0 = &c->st[0].ol, *oi = &c->st[i].ol;
+    if (!o0->n || !oi->n)
+        return 0;
+    const float *F = c->F + (size_t)i * c->npix * 2;
+    int n0 = o0->n;
+    double *mx = malloc((size_t)n0 * sizeof *mx), *my = malloc((size_t)n0 * sizeof *my);
+    for (int j = 0; j < n0; j++) {
+        long k = idx[(long)o0->iy[j] * c->w + o0->ix[j]];
+        mx[j] = o0->x[j] + (k >= 0 ? F[2 * k] : 0);
+        my[j] = o0->y[j] + (k >= 0 ? F[2 * k + 1] : 0);
+    }
+    int ni = oi->n, *match = malloc((size_t)ni * sizeof *match);
+    double far = 0.1 * (c->st[0].y1 - c->st[0].y0);
+    for (int q = 0; q < ni; q++) {
+        match[q] = -1;
+        double bd = fmax(2.5, far) * fmax(2.5, far);
+        for (int j = 0; j < n0; j++) {
+            double dx = oi->x[q] - mx[j], dy = oi->y[q] - my[j], d = dx * dx + dy * dy;
+            if (d < bd) {
+                bd = d;
+                match[q] = j;
+            }
+        }
+    }
+    double worst = 0;
+    for (int q = 0; q < ni; q++) {
+        int best = match[q], a = match[(q - 3 + ni) % ni], b = match[(q + 3) % ni];
+        /* the outline 3 points either side must be the rest outline either side of the
+         * match (or new outline), not another stretch of it: where two parts meet, the
+         * outline turns from one to the other, and that is no kink */
+        if (best < 0)
+            continue;
+        int da = ((best - a) % n0 + n0) % n0, db = ((b - best) % n0 + n0) % n0;
+        if ((a >= 0 && da > 9) || (b >= 0 && db > 9))
+            continue;
+        double lo = 1e9, hi = -1e9;
+        for (int k = -2; k <= 2; k++) {
+            double t = o0->turn[((best + k) % n0 + n0) % n0];
+            lo = fmin(lo, t);
+            hi = fmax(hi, t);
+        }
+        if (hi > KINK_SMOOTH || lo < -KINK_SMOOTH)
+            continue;   /* a corner at rest: it may sharpen as its sides bend */
+        double t = oi->turn[q], ex = t > hi ? t - hi : t < lo ? lo - t : 0;
+        if (ex > worst) {
+            worst = ex;
+            *at_x = oi->x[q];
+            *at_y = oi->y[q];
+        }
+    }
+    free(match);
+    free(mx);
+    free(my);
+    return worst;
+}
+
 /* 6. volume; landing frames: the bottom edge back within 1 px of rest after
  * leaving it (b->touchdown, the first of them); 7. clean */
 static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
@@ -2071,6 +2200,18 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
     fig_add(fs, "holes_new", hn, 1);
     fig_add(fs, "kink_rest", s0->kink, 0);
     fig_add(fs, "kink_max", kmax, 0);
+    int *idx = malloc((size_t)c->w * c->h * sizeof *idx);
+    for (long k = 0; k < (long)c->w * c->h; k++)
+        idx[k] = -1;
+    for (long k = 0; k < c->npix; k++)
+        idx[(long)c->py[k] * c->w + (long)c->px[k]] = (int)k;
+    double knew = 0;
+    for (int i = 1; i < n; i++) {
+        c->st[i].kink_new = kink_new_of(c, i, idx, &c->st[i].kink_x, &c->st[i].kink_y);
+        knew = fmax(knew, c->st[i].kink_new);
+    }
+    free(idx);
+    fig_add(fs, "kink_new", knew, 0);
 }
 
 /* 8. physical loops: each step (the seam from the last frame to the first
@@ -2185,9 +2326,9 @@ static void print_figures(const opts *o, const clip *c, const figset *fs)
             const facts *s = &c->st[i];
             fprintf(o->json ? stderr : stdout,
                     "frame %d d %.3f haus %.3f p95 %.3f area %.2f height %.2f bottom %.2f parts %d apart %d holes %d "
-                    "kink %.1f sharp %.2f step %.3f\n",
+                    "kink %.1f new %.1f at %.1f,%.1f sharp %.2f step %.3f\n",
                     i, s->d, s->haus, s->p95, s->qarea, s->ey1 - s->ey0, s->ey1, s->parts, s->parts_apart, s->holes,
-                    s->kink, s->sharp, s->step);
+                    s->kink, s->kink_new, s->kink_x, s->kink_y, s->sharp, s->step);
         }
 }
 
