@@ -6,8 +6,8 @@
  * and WebP files that declare huge canvases, many frames or frames off their canvas;
  * and a Unix socket (a name in a folder that is no file at all). And pixel art
  * (invader: squares that meet at corners; invader-torn: the same with two
- * pieces cut off), the rgba picture with a hole through it (holed) and with a
- * V-shaped notch cut into its top (notched), for the motion figures.
+ * pieces cut off), the rgba picture with a hole through it (holed) and with its
+ * top pressed into a V (notched), for the motion figures.
  * Usage: mkpng KIND OUT [W H], or for the hostile kinds mkpng KIND OUT ARGS:
  *   png-bomb OUT MIB CMF FLG   a 64x64 RGBA PNG whose IDAT inflates to MIB MiB,
  *                              behind the 2-byte zlib header CMF FLG (decimal)
@@ -88,18 +88,15 @@ static void put_sample(uint8_t **p, double v, int depth)
 
 /* What a picture's pixels show: the disc (alpha from pixel()), the same
  * colours fully opaque or fully clear, the invader whole or torn, the disc
- * with a hole through it or a notch cut into it. */
+ * with a hole through it or its top pressed into a V. */
 enum picture { PIC_DISC, PIC_OPAQUE, PIC_CLEAR, PIC_INVADER, PIC_INVADER_TORN, PIC_HOLED, PIC_NOTCHED };
 
-/* How much of pixel (x, y) a V-shaped notch leaves: the notch opens upwards at 30 degrees
- * either side from a point a tenth of the picture below the top of the disc, its edges
- * a pixel soft. */
-static double notch_keeps(int x, int y, int w, int h)
+/* How far down the notched picture draws the disc at column x: its top pressed into a V
+ * a tenth of the picture deep and as wide, fading out by the disc's middle. */
+static double notch_depth(double x, double y, int w, int h)
 {
-    double rad = (w < h ? w : h) * 0.42, ax = w * 0.5, ay = h * 0.5 - rad + h * 0.1;
-    double dx = fabs(x + 0.5 - ax), dy = ay - (y + 0.5), half = 30.0 * 3.14159265358979 / 180.0;
-    double out = dx * cos(half) - dy * sin(half); /* distance outside the notch's edges */
-    return out > 1 ? 1 : out < 0 ? 0 : out;
+    double depth = 0.1 * h * fmax(0.0, 1.0 - fabs(x - 0.5 * w) / (0.1 * w));
+    return depth * fmax(0.0, 1.0 - y / (0.5 * h));
 }
 
 /* Pixel art whose squares meet at corners (antennae, feet): an invader 11 cells
@@ -125,16 +122,25 @@ static void make_row(uint8_t *row, int y, int x0, int dx, int n, int w, int h, i
     for (int i = 0; i < n; i++) {
         int x = x0 + i * dx;
         double r, g, b, a;
-        pixel(x, y, w, h, &r, &g, &b, &a);
-        if (pic == PIC_NOTCHED)
-            a *= notch_keeps(x, y, w, h);
-        else if (pic == PIC_HOLED) {
+        if (pic == PIC_NOTCHED) {
+            /* the disc drawn from where the V moved each pixel from (found by iterating
+             * y = y0 + depth(y0), which converges as depth falls with y by less than 1) */
+            double y0 = y + 0.5;
+            for (int it = 0; it < 20; it++)
+                y0 = y + 0.5 - notch_depth(x + 0.5, y0, w, h);
+            pixel(x, (int)floor(y0), w, h, &r, &g, &b, &a);
+            double ux = x + 0.5 - w * 0.5, uy = y0 - h * 0.5, rad = (w < h ? w : h) * 0.42;
+            double d = rad - sqrt(ux * ux + uy * uy);
+            a = d > 1 ? 1 : d < 0 ? 0 : d;
+        } else
+            pixel(x, y, w, h, &r, &g, &b, &a);
+        if (pic == PIC_HOLED) {
             double ux = x + 0.5 - w * 0.5, uy = y + 0.5 - h * 0.5;
             a = sqrt(ux * ux + uy * uy) < w * 0.1 ? 0 : a;
         } else if (pic == PIC_INVADER || pic == PIC_INVADER_TORN) {
             a = invader(x, y, w, h, pic == PIC_INVADER_TORN);
             r = 0.33, g = 0.22, b = 0.53;
-        } else if (pic != PIC_DISC)
+        } else if (pic != PIC_DISC && pic != PIC_NOTCHED)
             a = pic == PIC_CLEAR ? 0 : 1;
         double gray = 0.3 * r + 0.59 * g + 0.11 * b;
         switch (ctype) {

@@ -2087,15 +2087,16 @@ done:
 
 /* The kink of frame i, degrees: the most its outline turns past what frame 0's turned at
  * the same place, where frame 0's was smooth. Each point of frame 0's outline is carried
- * by F; each point of frame i's outline is matched to the nearest carried one within a
- * tenth of frame 0's height, and its turn is taken against the range of turns within 2
- * points of that one at rest, when all of them are under KINK_SMOOTH and the points 3
- * either side are matched within 9 points either side of it, or not at all. A corner the
- * picture has at rest (a tip, a notch between two parts) may sharpen as its sides bend
- * and is not judged; a corner where the outline was smooth (a lattice bent at a node, a
- * notch pinched under a finger, a spike) is. *at_x, *at_y: where. idx: the index into F
- * of each pixel of frame 0 (-1: not opaque). */
-static double kink_new_of(const clip *c, int i, const int *idx, double *at_x, double *at_y)
+ * by F; each point of frame i's outline is matched to the nearest carried one within
+ * reach, and its turn is taken against the range of turns within 2 points of that one at
+ * rest, when all of them are under KINK_SMOOTH and the points 3 either side are matched
+ * within 9 points either side of it, or not at all. A corner the picture has at rest (a
+ * tip, a notch between two parts) may sharpen as its sides bend and is not judged; a
+ * corner where the outline was smooth (a lattice bent at a node, a notch pinched under a
+ * finger, a spike) is. Outline no point of the rest outline is carried to within reach
+ * (a gap opened between two parts, where F is exact) is not judged. *at_x, *at_y: where.
+ * idx: the index into F of each pixel of frame 0 (-1: not opaque). */
+static double kink_new_of(const clip *c, int i, const int *idx, double reach, double *at_x, double *at_y)
 {
     const outline *o0 = &c->st[0].ol, *oi = &c->st[i].ol;
     if (!o0->n || !oi->n)
@@ -2109,10 +2110,9 @@ static double kink_new_of(const clip *c, int i, const int *idx, double *at_x, do
         my[j] = o0->y[j] + (k >= 0 ? F[2 * k + 1] : 0);
     }
     int ni = oi->n, *match = malloc((size_t)ni * sizeof *match);
-    double far = 0.1 * (c->st[0].y1 - c->st[0].y0);
     for (int q = 0; q < ni; q++) {
         match[q] = -1;
-        double bd = fmax(2.5, far) * fmax(2.5, far);
+        double bd = reach * reach;
         for (int j = 0; j < n0; j++) {
             double dx = oi->x[q] - mx[j], dy = oi->y[q] - my[j], d = dx * dx + dy * dy;
             if (d < bd) {
@@ -2205,9 +2205,11 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
         idx[k] = -1;
     for (long k = 0; k < c->npix; k++)
         idx[(long)c->py[k] * c->w + (long)c->px[k]] = (int)k;
-    double knew = 0;
+    /* F from the render grid carries the rest outline to within the antialiasing of the
+     * frames; registered from the frames alone it may miss a corner by a few pixels */
+    double knew = 0, reach = o->exact ? 2.5 : fmax(2.5, 0.1 * (s0->y1 - s0->y0));
     for (int i = 1; i < n; i++) {
-        c->st[i].kink_new = kink_new_of(c, i, idx, &c->st[i].kink_x, &c->st[i].kink_y);
+        c->st[i].kink_new = kink_new_of(c, i, idx, reach, &c->st[i].kink_x, &c->st[i].kink_y);
         knew = fmax(knew, c->st[i].kink_new);
     }
     free(idx);
