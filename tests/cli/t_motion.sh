@@ -47,6 +47,13 @@ holds() {
     fi
 }
 
+# disc_clip DIR KIND: a clip of three frames in DIR, mkpng's disc, its picture KIND, the disc
+disc_clip() {
+    mkdir "$1" &&
+    "$MKPNG" rgba "$1/frame_0000.png" 128 && "$MKPNG" "$2" "$1/frame_0001.png" 128 &&
+    "$MKPNG" rgba "$1/frame_0002.png" 128
+}
+
 strength_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $2 }'; }
 largest_of() { "$POYO" --list-impulses | awk -v i="$1" '$1 == i { print $3 }'; }
 # grid_range: the fewest and the most lattice nodes --help gives for --grid, "LO HI"
@@ -672,10 +679,7 @@ test_expect_success 'a piece cut off by a gap seen through is a part of its own,
 '
 
 test_expect_success 'a hole opened through the body is seen, a slit pressed shut is not a hole' '
-    mkdir holed &&
-    "$MKPNG" rgba holed/frame_0000.png 128 &&
-    "$MKPNG" holed holed/frame_0001.png 128 &&
-    "$MKPNG" rgba holed/frame_0002.png 128 &&
+    disc_clip holed holed &&
     "$MOTIONSTATS" holed >fig.txt &&
     holds opened "holes_new == 1" &&
     # the popper'"'"'s streamer pressed onto its cone shuts the slit between
@@ -688,10 +692,7 @@ test_expect_success 'a hole opened through the body is seen, a slit pressed shut
 '
 
 test_expect_success 'a notch pressed into a smooth outline is a kink, a corner the picture has at rest is not' '
-    mkdir notched &&
-    "$MKPNG" rgba notched/frame_0000.png 128 &&
-    "$MKPNG" notched notched/frame_0001.png 128 &&
-    "$MKPNG" rgba notched/frame_0002.png 128 &&
+    disc_clip notched notched &&
     "$MOTIONSTATS" notched >fig.txt &&
     holds notch "kink_new >= 45" &&
     # the invader'"'"'s corners turn some 80 degrees at rest, and as far squashed
