@@ -1453,6 +1453,16 @@ static int exact_def(const char *args, animate_def *d)
     return nt % 2 == 0;
 }
 
+/* at[] (w * h) maps each pixel to the index k of frame 0's opaque pixel there (into px,
+ * py and F), or -1. */
+static void opaque_index(const clip *c, long *at)
+{
+    for (long i = 0; i < (long)c->w * c->h; i++)
+        at[i] = -1;
+    for (long k = 0; k < c->npix; k++)
+        at[(long)c->py[k] * c->w + (long)c->px[k]] = k;
+}
+
 /* Where each opaque pixel k of frame 0 rests in the render grid (ru[k], rv[k] in grid
  * cells): frame 0's quads (f0x, f0y, before the placement) inverted, which is the rest
  * pose unless the clip is one period of a drive; at[] maps a pixel to its k or -1. */
@@ -1461,10 +1471,8 @@ static void rest_points(const clip *c, const motion *m, const renderer *r, const
 {
     const lattice *lat = &m->lat;
     double sx = m->place.sx, sy = m->place.sy, cell = lat->h / r->sub;
-    for (long i = 0; i < (long)c->w * c->h; i++)
-        at[i] = -1;
+    opaque_index(c, at);
     for (long k = 0; k < c->npix; k++) {
-        at[(long)c->py[k] * c->w + (long)c->px[k]] = k;
         ru[k] = ((c->px[k] - m->place.ox) / sx - lat->ox) / cell; /* the rest pose's answer */
         rv[k] = ((c->py[k] - m->place.oy) / sy - lat->oy) / cell;
     }
@@ -2096,7 +2104,7 @@ done:
  * finger, a spike) is. Outline no point of the rest outline is carried to within reach
  * (a gap opened between two parts, where F is exact) is not judged. *at_x, *at_y: where.
  * idx: the index into F of each pixel of frame 0 (-1: not opaque). */
-static double kink_new_of(const clip *c, int i, const int *idx, double reach, double *at_x, double *at_y)
+static double kink_new_of(const clip *c, int i, const long *idx, double reach, double *at_x, double *at_y)
 {
     const outline *o0 = &c->st[0].ol, *oi = &c->st[i].ol;
     if (!o0->n || !oi->n)
@@ -2200,11 +2208,8 @@ static void fig_volume_clean(const opts *o, const clip *c, basis *b, figset *fs)
     fig_add(fs, "holes_new", hn, 1);
     fig_add(fs, "kink_rest", s0->kink, 0);
     fig_add(fs, "kink_max", kmax, 0);
-    int *idx = malloc((size_t)c->w * c->h * sizeof *idx);
-    for (long k = 0; k < (long)c->w * c->h; k++)
-        idx[k] = -1;
-    for (long k = 0; k < c->npix; k++)
-        idx[(long)c->py[k] * c->w + (long)c->px[k]] = (int)k;
+    long *idx = malloc((size_t)c->w * c->h * sizeof *idx);
+    opaque_index(c, idx);
     /* F from the render grid carries the rest outline to within the antialiasing of the
      * frames; registered from the frames alone it may miss a corner by a few pixels */
     double knew = 0, reach = o->exact ? 2.5 : fmax(2.5, 0.1 * (s0->y1 - s0->y0));
