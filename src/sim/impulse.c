@@ -701,6 +701,28 @@ static void roll_off(impulse_run *run, double f)
     }
 }
 
+/* A finger on a held body loosens, f (0 to 1) of the way through its lift:
+ * its handles, let go of their pins, are each pulled a share 1 -
+ * smoothstep(f) of the way back to where the pin held them, and lose that
+ * share of their speed, every step. The dent keeps its smooth shape as it
+ * springs back. Rolled off, the handles dented least let go first and the
+ * deepest last: the body around the one pin left sprang back first, and the
+ * frame that fell on it showed a notch at the dent's middle (held pokes of
+ * 17 of 65 stamps turned their outline more than 30 degrees where it was
+ * smooth at rest, 8 loosened), and then a nub where it sprang out. */
+static void loosen(impulse_run *run, double f, const double *x, const double *y, double *ax, double *ay)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    double dt = softbody_dt(run->sb), b = 1.0 - smoothstep(f);
+    for (int h = 0; h < run->nh; h++) {
+        int k = run->hk[h];
+        softbody_set_pinned(run->sb, k, 0);
+        double tx = nd.qx[k] + run->gain * run->hdx[h], ty = nd.qy[k] + run->gain * run->hdy[h];
+        ax[k] += b * ((tx - x[k]) / (dt * dt) - nd.vx[k] / dt);
+        ay[k] += b * ((ty - y[k]) / (dt * dt) - nd.vy[k] / dt);
+    }
+}
+
 /* The palms and the handles' pins at a (the share of the press's peak). */
 static void press_pins(impulse_run *run, double a)
 {
@@ -806,6 +828,8 @@ static void press_force(void *user, double t, const double *x, const double *y, 
     else if (te > t_off && run->back > 0.0)
         /* a hand turns or eases back with the body and lets go there (see press_timing) */
         press_pins(run, run->gain * (1.0 - run->back * smoothstep(lift)));
+    else if (te > t_off && run->loosens)
+        loosen(run, lift, x, y, ax, ay);
     else if (te > t_off && run->t_lift > 0.0)
         roll_off(run, lift);
     else
@@ -879,10 +903,14 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * depth away from the tip's line. Pressed straight in, the body between the
  * finger and its far side was squeezed like a spring: poked from the side,
  * the cat's far side moved a third as far as the dent (2.99 times less, the
- * grinning face 3.43); at 0.1, 3.06 and 3.55 times less. At 0.2 (3.15) the
- * tall bar poked on its top widened, 5.6 % more area, and moving frames of
- * three more stamps lost sharpness. */
-#define FINGER_ASIDE 0.1
+ * grinning face 3.43); at 0.1, 3.06 and 3.55 times less, and 2.99 and 3.48
+ * once the finger loosened (see loosen); at 0.15, 3.03 and 3.56. At 0.2
+ * (3.15) the tall bar poked on its top widened, 5.6 % more area, and moving
+ * frames of three more stamps lost sharpness. A pat's finger keeps 0.1: at
+ * 0.15 the balloon 1f388 patted looped with a seam 1.56 times the steps
+ * beside it. */
+#define FINGER_ASIDE 0.15
+#define FINGER_ASIDE_PAT 0.1
 
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip), and aside from it. */
@@ -891,6 +919,7 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
 {
     /* the dent's slope stays below one, so no cell of the lattice folds over */
     double sigma = fmax(fmax(0.6 * lat->h, 0.06 * size), 0.7 * depth), reach = fmax(1.2 * lat->h, 2.2 * sigma);
+    double aside = run->def.kind == IMPULSE_PAT ? FINGER_ASIDE_PAT : FINGER_ASIDE;
     /* a point off the body is moved to the nearest free node: the finger lands on the body */
     int nearest = -1;
     double best = INFINITY;
@@ -911,7 +940,7 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
             continue;
         double w = depth * exp(-d2 / (2.0 * sigma * sigma));
         double side = ((nd->qy[k] - run->at_px.y) * dir.x - (nd->qx[k] - run->at_px.x) * dir.y) / sigma;
-        add_handle(run, k, (dir.x - FINGER_ASIDE * side * dir.y) * w, (dir.y + FINGER_ASIDE * side * dir.x) * w);
+        add_handle(run, k, (dir.x - aside * side * dir.y) * w, (dir.y + aside * side * dir.x) * w);
     }
 }
 
@@ -980,8 +1009,9 @@ static void press_timing(impulse_run *run)
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
-    /* and rolls off over a frame's time: let go all at once, the dent sprang
-     * back within one frame, the clip's largest step by far. On a free body
+    /* and on a held body loosens over two frames' time (see loosen): let go
+     * all at once, the dent sprang back within one frame, the clip's largest
+     * step by far. On a free body
      * the finger first draws back with it (see below) and rolls off
      * over three frames' time, keeping the far side held (rolled off its far
      * side first, the body hung from the finger's last pins and swung); the
@@ -1002,6 +1032,7 @@ static void press_timing(impulse_run *run)
     int kind = run->def.kind, palm = kind == IMPULSE_SQUASH || kind == IMPULSE_STRETCH;
     double ease = ease_back_share(run);
     run->t_lift = run->t_draw = run->back = 0.0;
+    run->loosens = 0;
     if (kind == IMPULSE_POKE && (run->free || low_bar)) {
         /* the finger draws back with the body to half its depth, then rolls
          * off, on a free body its far side held until it is done. Let go at
@@ -1019,7 +1050,9 @@ static void press_timing(impulse_run *run)
         run->t_draw = DRAW_BACK_TIME;
         run->t_lift = DRAW_BACK_TIME + (run->free ? 0.12 : 0.16);
     } else if (kind == IMPULSE_POKE) {
-        run->t_lift = 0.04;
+        /* the finger loosens over two frames' time (see loosen) */
+        run->loosens = 1;
+        run->t_lift = 0.08;
     } else if (kind == IMPULSE_TWIST) {
         /* a twist is a turn of the whole hand: it turns back with the body,
          * to 40 % of its turn on its foot and to 55 % in the air, and lets go
@@ -2495,8 +2528,8 @@ static void scale_leap(impulse_run *run, softbody *sb)
  * at --fps 15 a poke 0.74 on the flag. A clip filmed again half a frame
  * later (film_oneshot) shows the peak between two frames: pressed half a
  * frame longer for it, a poke of the disc at 0.2 moved its far side 0.6 as
- * far as the dent. What follows the press keeps its time: the poke's roll
- * off made shorter with its press, 0.67 as far. */
+ * far as the dent. What follows the press keeps its time: the poke's
+ * release made shorter with its press, 0.67 as far. */
 static void press_on_frames(impulse_run *run, const softbody *sb)
 {
     double frame = softbody_steps(sb) * softbody_dt(sb);

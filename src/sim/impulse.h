@@ -139,10 +139,11 @@ typedef struct impulse_run {
     int foot_hold;          /* the one pinned node that does not slide */
     int quick_palm;         /* 1: a palm squashing a standing body, quicker than other presses, whose
                              * pressure eases back after it lets go */
-    double t_lift;          /* seconds from the hold's end to letting go: a finger's roll off, a hand's
+    double t_lift;          /* seconds from the hold's end to letting go: a finger's loosening or roll off, a hand's
                              * draw back or ease back (0: all at once) */
     double back;            /* share of its press a hand draws or eases back by before it lets go */
     double t_draw;          /* > 0: seconds a hand on a free body draws back before it rolls off */
+    int loosens;            /* 1: the finger loosens its hold on all its handles at once over t_lift (see loosen) */
     double launch;          /* jump: upward speed given at the release, pixels/s */
     double tilt_sum;        /* the upright pull's integral of the tilt, radian seconds */
     int held;               /* 1 while the handles are held */
