@@ -701,7 +701,8 @@ static void roll_off(impulse_run *run, double f)
     }
 }
 
-/* A finger on a held body loosens, f (0 to 1) of the way through its lift:
+/* A finger on a held body that dents it no deeper than the default loosens,
+ * f (0 to 1) of the way through its lift:
  * its handles, let go of their pins, are each pulled a share 1 -
  * smoothstep(f) of the way back to where the pin held them, and lose that
  * share of their speed, every step. The dent keeps its smooth shape as it
@@ -903,14 +904,15 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * depth away from the tip's line. Pressed straight in, the body between the
  * finger and its far side was squeezed like a spring: poked from the side,
  * the cat's far side moved a third as far as the dent (2.99 times less, the
- * grinning face 3.43); at 0.1, 3.06 and 3.55 times less, and 2.99 and 3.48
- * once the finger loosened (see loosen); at 0.15, 3.03 and 3.56. At 0.2
- * (3.15) the tall bar poked on its top widened, 5.6 % more area, and moving
- * frames of three more stamps lost sharpness. A pat's finger keeps 0.1: at
- * 0.15 the balloon 1f388 patted looped with a seam 1.56 times the steps
- * beside it. */
-#define FINGER_ASIDE 0.15
-#define FINGER_ASIDE_PAT 0.1
+ * grinning face 3.43); at 0.1, 3.06 and 3.55 times less. At 0.2 (3.15) the
+ * tall bar poked on its top widened, 5.6 % more area, and moving frames of
+ * three more stamps lost sharpness. A finger that loosens (see loosen) pushes
+ * aside by FINGER_ASIDE_LOOSE: at 0.1 the cat and the face read 2.99 and
+ * 3.48, at 0.15 3.03 and 3.56. Others keep 0.1: at 0.15 the balloon 1f388
+ * patted looped with a seam 1.56 times the steps beside it, and poked at 0.3
+ * with --volume 0.8 lost 5.2 % of its area. */
+#define FINGER_ASIDE 0.1
+#define FINGER_ASIDE_LOOSE 0.15
 
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip), and aside from it. */
@@ -919,7 +921,7 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
 {
     /* the dent's slope stays below one, so no cell of the lattice folds over */
     double sigma = fmax(fmax(0.6 * lat->h, 0.06 * size), 0.7 * depth), reach = fmax(1.2 * lat->h, 2.2 * sigma);
-    double aside = run->def.kind == IMPULSE_PAT ? FINGER_ASIDE_PAT : FINGER_ASIDE;
+    double aside = run->loosens ? FINGER_ASIDE_LOOSE : FINGER_ASIDE;
     /* a point off the body is moved to the nearest free node: the finger lands on the body */
     int nearest = -1;
     double best = INFINITY;
@@ -1050,9 +1052,16 @@ static void press_timing(impulse_run *run)
         run->t_draw = DRAW_BACK_TIME;
         run->t_lift = DRAW_BACK_TIME + (run->free ? 0.12 : 0.16);
     } else if (kind == IMPULSE_POKE) {
-        /* the finger loosens over two frames' time (see loosen) */
-        run->loosens = 1;
-        run->t_lift = 0.08;
+        /* a dent up to the default loosens over two frames' time (see
+         * loosen); a deeper one rolls off over a frame's time. Loosened, a
+         * dent has no nub to spring out past rest, so the trials press the
+         * finger as deep as the dent asked: the flag 1f6a9 poked at 0.3
+         * pressed it 0.32 of its height deep (rolled off, 0.17 and the
+         * cloth sprang out to the rest) and its pole crumpled, turning its
+         * outline 163 degrees and tearing a part off; at 0.24, 102 degrees
+         * (rolled off, 16) */
+        run->loosens = run->def.strength <= impulse_default_strength(run->info, run->lat) * (1.0 + 1e-9);
+        run->t_lift = run->loosens ? 0.08 : 0.04;
     } else if (kind == IMPULSE_TWIST) {
         /* a twist is a turn of the whole hand: it turns back with the body,
          * to 40 % of its turn on its foot and to 55 % in the air, and lets go

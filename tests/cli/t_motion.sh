@@ -744,6 +744,22 @@ test_expect_success 'a round face stretched to the top of the range keeps a roun
     done
 '
 
+test_expect_success 'a poked dent springs back without a notch at its middle' '
+    # rolled off, the edge of the dent first, the finger held the middle of
+    # the dent after the rest had sprung back: the keycap turned its outline
+    # 32 degrees past rest there, the flag 36; loosened, 15 and 26
+    for img in 0034-fe0f-20e3.png 1f6a9.png; do
+        measure $img poke && holds "$img" "kink_new <= 30" || exit 1
+    done
+'
+
+test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
+    # loosened at 0.3, the finger pressed 0.32 of its height deep and the
+    # pole crumpled: its outline turned 163 degrees and a part tore off
+    measure 1f6a9.png poke --strength 0.3 &&
+    holds whole "parts_changed == 0 && holes_new == 0" && holds smooth "kink_new <= 30"
+'
+
 test_expect_success 'a free body stretched at the top of the range, at --volume 0.8, keeps its area within 5 % and stays whole' '
     # drawn back to half and let go, the banana tore and lost 9.4 %; each
     # column lifted all the same, the tower swelled by 21 % and its spire came
