@@ -702,10 +702,9 @@ static void roll_off(impulse_run *run, double f)
 }
 
 /* A finger on a held body that dents it no deeper than the default loosens,
- * f (0 to 1) of the way through its lift:
- * its handles, let go of their pins, are each pulled a share 1 -
- * smoothstep(f) of the way back to where the pin held them, and lose that
- * share of their speed, every step. The dent keeps its smooth shape as it
+ * f (0 to 1) of the way through its lift: its handles, let go of their pins,
+ * are each pulled a share 1 - smoothstep(f) of the way back to where the pin
+ * held them, and lose that share of their speed, every step. The dent keeps its smooth shape as it
  * springs back. Rolled off, the handles dented least let go first and the
  * deepest last: the body around the one pin left sprang back first, and the
  * frame that fell on it showed a notch at the dent's middle (held pokes of
@@ -1011,9 +1010,9 @@ static void press_timing(impulse_run *run)
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
-    /* and on a held body loosens over two frames' time (see loosen): let go
-     * all at once, the dent sprang back within one frame, the clip's largest
-     * step by far. On a free body
+    /* and on a held body loosens over two frames' time or rolls off over one
+     * (see below): let go all at once, the dent sprang back within one frame,
+     * the clip's largest step by far. On a free body
      * the finger first draws back with it (see below) and rolls off
      * over three frames' time, keeping the far side held (rolled off its far
      * side first, the body hung from the finger's last pins and swung); the
