@@ -704,8 +704,8 @@ static void roll_off(impulse_run *run, double f)
 /* A finger on a held body that dents it no deeper than the default loosens,
  * f (0 to 1) of the way through its lift: its handles, let go of their pins,
  * are each pulled a share 1 - smoothstep(f) of the way back to where the pin
- * held them, and lose that share of their speed, every step. The dent keeps its smooth shape as it
- * springs back. Rolled off, the handles dented least let go first and the
+ * held them, and lose that share of their speed, every step. The dent keeps
+ * its smooth shape as it springs back. Rolled off, the handles dented least let go first and the
  * deepest last: the body around the one pin left sprang back first, and the
  * frame that fell on it showed a notch at the dent's middle (held pokes of
  * 17 of 65 stamps turned their outline more than 30 degrees where it was

@@ -845,6 +845,9 @@ static int trace_outline(const int *lab, int w, int h, int id, double *ptx, doub
     return n;
 }
 
+/* Index i of a closed outline of n points, taken around it into 0 .. n - 1. */
+static int around(int i, int n) { return (i % n + n) % n; }
+
 /* The closed outline of n points smoothed with a Gaussian of 1.5 px (5 points each side). */
 static void smooth_outline(const double *ptx, const double *pty, int n, double *qx, double *qy)
 {
@@ -852,7 +855,7 @@ static void smooth_outline(const double *ptx, const double *pty, int n, double *
         double sxw = 0, syw = 0, sw = 0;
         for (int k = -5; k <= 5; k++) {
             double wg = exp(-k * k / (2 * 1.5 * 1.5));
-            int j = ((i + k) % n + n) % n;
+            int j = around(i + k, n);
             sxw += wg * ptx[j];
             syw += wg * pty[j];
             sw += wg;
@@ -2131,18 +2134,18 @@ static double kink_new_of(const clip *c, int i, const long *idx, double reach, d
     }
     double worst = 0;
     for (int q = 0; q < ni; q++) {
-        int best = match[q], a = match[(q - 3 + ni) % ni], b = match[(q + 3) % ni];
+        int best = match[q], a = match[around(q - 3, ni)], b = match[around(q + 3, ni)];
         /* the outline 3 points either side must be the rest outline either side of the
          * match (or new outline), not another stretch of it: where two parts meet, the
          * outline turns from one to the other, and that is no kink */
         if (best < 0)
             continue;
-        int da = ((best - a) % n0 + n0) % n0, db = ((b - best) % n0 + n0) % n0;
+        int da = around(best - a, n0), db = around(b - best, n0);
         if ((a >= 0 && da > 9) || (b >= 0 && db > 9))
             continue;
         double lo = 1e9, hi = -1e9;
         for (int k = -2; k <= 2; k++) {
-            double t = o0->turn[((best + k) % n0 + n0) % n0];
+            double t = o0->turn[around(best + k, n0)];
             lo = fmin(lo, t);
             hi = fmax(hi, t);
         }
