@@ -753,6 +753,16 @@ test_expect_success 'a poked dent springs back without a notch at its middle' '
     done
 '
 
+test_expect_success 'a finger presses a thin part down without creasing it' '
+    # pressed as deep ahead of the tip as across it, the finger squeezed the
+    # banana'"'"'s tip against its peel into a crease that turned its outline
+    # 100 degrees past rest (held and free), and the popper'"'"'s streamer 49;
+    # reaching 1.5 times as deep, 18, 19 and 26
+    measure 1f34c.png poke && holds banana "kink_new <= 30" &&
+    measure 1f34c.png poke --anchor none && holds "free banana" "kink_new <= 30" &&
+    measure 1f389.png poke && holds popper "kink_new <= 30"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3, the finger pressed 0.32 of its height deep and the
     # pole crumpled: its outline turned 163 degrees and a part tore off
