@@ -920,9 +920,10 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * dented wide. Round, the press squeezed a part as thin as the dent is deep
  * between the tip and the body below: the thumb of 1f44d, poked at the
  * defaults, was pressed to half its height and bulged over the fist into
- * a crease (the outline turned 99 degrees past rest; at 1.5, 30), and 8 of
- * 65 stamps turned more than 30 degrees (at 1.5, 1; 7 of 65 free, at 1.5,
- * 3). At 2 the banana 1f34c's dent was 2.56 times what its far side moved.
+ * a crease (the outline turned 99 degrees past rest; at 1.5, 30; at 1.75,
+ * 12), and 8 of 65 stamps turned more than 30 degrees (at 1.5, 1; at 1.75,
+ * 1, the post office 1f3e4; free, 7, 3 and 1). At 2 the banana 1f34c's dent
+ * was 2.56 times what its far side moved (at 1.75, 3.26).
  * A low bar's finger stays round: its dent reaches its far side anyway,
  * and at 1.5 the bar lying across the square was dented only 2.66 times as
  * far as its far side moved. So does a pat's: at 1.5 the balloon 1f388's
@@ -931,7 +932,7 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * held body, pressed deeper than the default (see press_timing): on a 64 px
  * disc poked from the side at 0.2, the whole disc lurched away from it as
  * it let go, its far side moving 0.64 as far as its dent. */
-#define FINGER_DEEP 1.5
+#define FINGER_DEEP 1.75
 
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip), and aside from it. */
