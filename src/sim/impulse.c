@@ -930,8 +930,8 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * loop closed with a seam 1.58 times the steps beside it and the flag 1f6a9
  * was patted 0.78 as deep as asked. And so does a finger that rolls off a
  * held body, pressed deeper than the default (see press_timing): on a 64 px
- * disc poked from the side at 0.2, the whole disc lurched away from it as
- * it let go, its far side moving 0.64 as far as its dent. */
+ * disc poked from the side at 0.2, at 1.5 the whole disc lurched away from
+ * it as it let go, its far side moving 0.64 as far as its dent. */
 #define FINGER_DEEP 1.75
 
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
