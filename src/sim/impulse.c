@@ -928,10 +928,12 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * and at 1.5 the bar lying across the square was dented only 2.66 times as
  * far as its far side moved. So does a pat's: at 1.5 the balloon 1f388's
  * loop closed with a seam 1.58 times the steps beside it and the flag 1f6a9
- * was patted 0.78 as deep as asked. And so does a finger that rolls off a
- * held body, pressed deeper than the default (see press_timing): on a 64 px
- * disc poked from the side at 0.2, at 1.5 the whole disc lurched away from
- * it as it let go, its far side moving 0.64 as far as its dent. */
+ * was patted 0.78 as deep as asked. And so does a finger that presses
+ * deeper than the stamp's default: on a 64 px disc held at its foot and
+ * poked from the side at 0.2, at 1.5 the whole disc lurched away from it as
+ * it rolled off (see press_timing), its far side moving 0.64 as far as its
+ * dent; free, poked at 0.3 with --volume 0.8, at 1.75 the yarn 1f9f3 lost
+ * 10.8 % of its area and the balloon 1f388 7.4 %. */
 #define FINGER_DEEP 1.75
 
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
@@ -955,7 +957,8 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
         return;
     if (!displacement_at(run, nd, nd->qx, nd->qy, run->at_px.x, run->at_px.y, &dx, &dy))
         run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
-    double deep = run->def.kind == IMPULSE_POKE && !run->low_bar && (run->loosens || run->free) ? FINGER_DEEP : 1.0;
+    int up_to_default = run->def.strength <= impulse_default_strength(run->info, lat) * (1.0 + 1e-9);
+    double deep = run->def.kind == IMPULSE_POKE && !run->low_bar && up_to_default ? FINGER_DEEP : 1.0;
     for (int k = 0; k < nd->n; k++) {
         double ex = nd->qx[k] - run->at_px.x, ey = nd->qy[k] - run->at_px.y;
         double ahead = fmax(0.0, ex * dir.x + ey * dir.y), across = ey * dir.x - ex * dir.y;
