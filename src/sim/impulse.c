@@ -936,6 +936,13 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * 10.8 % of its area and the balloon 1f388 7.4 %. */
 #define FINGER_DEEP 1.75
 
+/* 1 when the impulse is no stronger than the stamp's default
+ * (impulse_default_strength). */
+static int within_default(const impulse_run *run)
+{
+    return run->def.strength <= impulse_default_strength(run->info, run->lat) * (1.0 + 1e-9);
+}
+
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip), and aside from it. */
 static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
@@ -957,12 +964,12 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
         return;
     if (!displacement_at(run, nd, nd->qx, nd->qy, run->at_px.x, run->at_px.y, &dx, &dy))
         run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
-    int up_to_default = run->def.strength <= impulse_default_strength(run->info, lat) * (1.0 + 1e-9);
-    double deep = run->def.kind == IMPULSE_POKE && !run->low_bar && up_to_default ? FINGER_DEEP : 1.0;
+    double deep = run->def.kind == IMPULSE_POKE && !run->low_bar && within_default(run) ? FINGER_DEEP : 1.0;
+    double shed = 1.0 - 1.0 / (deep * deep); /* the share of the distance ahead left out */
     for (int k = 0; k < nd->n; k++) {
         double ex = nd->qx[k] - run->at_px.x, ey = nd->qy[k] - run->at_px.y;
         double ahead = fmax(0.0, ex * dir.x + ey * dir.y), across = ey * dir.x - ex * dir.y;
-        double d2 = ex * ex + ey * ey - ahead * ahead * (1.0 - 1.0 / (deep * deep));
+        double d2 = ex * ex + ey * ey - ahead * ahead * shed;
         if (nd->pinned[k] || d2 > reach * reach)
             continue;
         double w = depth * exp(-d2 / (2.0 * sigma * sigma));
@@ -1085,7 +1092,7 @@ static void press_timing(impulse_run *run)
          * cloth sprang out to the rest) and its pole crumpled, turning its
          * outline 163 degrees and tearing a part off; at 0.24, 102 degrees
          * (rolled off, 16) */
-        run->loosens = run->def.strength <= impulse_default_strength(run->info, run->lat) * (1.0 + 1e-9);
+        run->loosens = within_default(run);
         run->t_lift = run->loosens ? 0.08 : 0.04;
     } else if (kind == IMPULSE_TWIST) {
         /* a twist is a turn of the whole hand: it turns back with the body,
