@@ -701,7 +701,7 @@ static void roll_off(impulse_run *run, double f)
     }
 }
 
-/* A finger on a held body that dents it no deeper than the default loosens,
+/* A finger on a held body (not a low bar) loosens,
  * f (0 to 1) of the way through its lift: its handles, let go of their pins,
  * are each pulled a share 1 - smoothstep(f) of the way back to where the pin
  * held them, and lose that share of their speed, every step. The dent keeps
@@ -709,7 +709,8 @@ static void roll_off(impulse_run *run, double f)
  * deepest last: the body around the one pin left sprang back first, and the
  * frame that fell on it showed a notch at the dent's middle (held pokes of
  * 17 of 65 stamps turned their outline more than 30 degrees where it was
- * smooth at rest, 8 loosened), and then a nub where it sprang out. */
+ * smooth at rest at the default, 8 loosened), and then a nub where it sprang
+ * out. */
 static void loosen(impulse_run *run, double f, const double *x, const double *y, double *ax, double *ay)
 {
     softbody_nodes nd = softbody_view(run->sb);
@@ -928,12 +929,13 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * and at 1.5 the bar lying across the square was dented only 2.66 times as
  * far as its far side moved. So does a pat's: at 1.5 the balloon 1f388's
  * loop closed with a seam 1.58 times the steps beside it and the flag 1f6a9
- * was patted 0.78 as deep as asked. And so does a finger that presses
- * deeper than the stamp's default: on a 64 px disc held at its foot and
- * poked from the side at 0.2, at 1.5 the whole disc lurched away from it as
- * it rolled off (see press_timing), its far side moving 0.64 as far as its
- * dent; free, poked at 0.3 with --volume 0.8, at 1.75 the yarn 1f9f3 lost
- * 10.8 % of its area and the balloon 1f388 7.4 %. */
+ * was patted 0.78 as deep as asked. So does a finger on a free body that
+ * presses deeper than the stamp's default: poked at 0.3 with --volume 0.8,
+ * at 1.75 the luggage 1f9f3 lost 10.8 % of its area and the balloon 1f388
+ * 7.4 %. On a held body such a finger reaches deeper ahead by the share of
+ * the default in its strength (at 0.3, of 0.18, 1.45 times): at 1.75 the
+ * luggage poked at 0.3 with --volume 0.8 pushed its handle down into its
+ * case, whose corners swelled out by 9.8 % of its area (at 1.45, 4.0 %). */
 #define FINGER_DEEP 1.75
 
 /* 1 when the impulse is no stronger than the stamp's default
@@ -964,7 +966,9 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
         return;
     if (!displacement_at(run, nd, nd->qx, nd->qy, run->at_px.x, run->at_px.y, &dx, &dy))
         run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
-    double deep = run->def.kind == IMPULSE_POKE && !run->low_bar && within_default(run) ? FINGER_DEEP : 1.0;
+    double deep = 1.0;
+    if (run->def.kind == IMPULSE_POKE && !run->low_bar && (!run->free || within_default(run)))
+        deep += (FINGER_DEEP - 1.0) * fmin(1.0, impulse_default_strength(run->info, run->lat) / run->def.strength);
     double shed = 1.0 - 1.0 / (deep * deep); /* the share of the distance ahead left out */
     for (int k = 0; k < nd->n; k++) {
         double ex = nd->qx[k] - run->at_px.x, ey = nd->qy[k] - run->at_px.y;
@@ -1043,7 +1047,7 @@ static void press_timing(impulse_run *run)
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
-    /* and on a held body loosens over two frames' time or rolls off over one
+    /* and on a held body loosens over two frames' time
      * (see below): let go all at once, the dent sprang back within one frame,
      * the clip's largest step by far. On a free body
      * the finger first draws back with it (see below) and rolls off
@@ -1084,16 +1088,23 @@ static void press_timing(impulse_run *run)
         run->t_draw = DRAW_BACK_TIME;
         run->t_lift = DRAW_BACK_TIME + (run->free ? 0.12 : 0.16);
     } else if (kind == IMPULSE_POKE) {
-        /* a dent up to the default loosens over two frames' time (see
-         * loosen); a deeper one rolls off over a frame's time. Loosened, a
-         * dent has no nub to spring out past rest, so the trials press the
-         * finger as deep as the dent asked: the flag 1f6a9 poked at 0.3
-         * pressed it 0.32 of its height deep (rolled off, 0.17 and the
-         * cloth sprang out to the rest) and its pole crumpled, turning its
-         * outline 163 degrees and tearing a part off; at 0.24, 102 degrees
-         * (rolled off, 16) */
-        run->loosens = within_default(run);
-        run->t_lift = run->loosens ? 0.08 : 0.04;
+        /* the finger loosens over two frames' time (see loosen), at any
+         * depth. Rolled off over a frame's time, the edge of the dent
+         * first, a dent deeper than the default left the pin at its middle
+         * last, and the frame that fell on it showed a notch there: poked
+         * at 0.3, 25 of 65 stamps turned their outline more than 30
+         * degrees past rest (loosened, 12), the round faces up to 72
+         * (loosened, under 30); at 0.22 with --volume 0.8, 28 (3); at 0.3
+         * with it, 34 (15). Of those three runs, 5 stamps turn past 30
+         * that did not rolled off: at 0.3 the flag 1f6a9, whose thin pole
+         * bulges at the foot, 55 (rolled off, 29; loosened with a round
+         * finger, it crumpled, 163, and tore a part off; with the finger as
+         * deep ahead as at the default, 24, but see FINGER_DEEP), the
+         * luggage 1f9f3 54 (26) and the man shrugging 1f937-1f3fd-200d-2642
+         * 36 (27); at 0.3 with --volume 0.8 the man 1f468-1f3fd-200d-1f9b0
+         * 34 (29); at 0.22 with it the luggage 33 (26) */
+        run->loosens = 1;
+        run->t_lift = 0.08;
     } else if (kind == IMPULSE_TWIST) {
         /* a twist is a turn of the whole hand: it turns back with the body,
          * to 40 % of its turn on its foot and to 55 % in the air, and lets go
