@@ -801,12 +801,82 @@ static void slide_foot(impulse_run *run, const double *x)
     }
 }
 
+/* The free node next to pinned node k along its column, away from the
+ * anchored edge (toward: the row step), or -1. */
+static int above_pin(const lattice *l, const softbody_nodes *nd, int k, int toward)
+{
+    int j = l->nj[k] + toward;
+    if (j < 0 || j >= l->ny)
+        return -1;
+    int a = l->index[(size_t)j * l->nx + l->ni[k]];
+    return a >= 0 && !nd->pinned[a] ? a : -1;
+}
+
+/* A body squashed deeper than the default spreads on its anchored edge as
+ * the body just inside it widens: each pin of that edge moves sideways from
+ * the pins' middle by the scale, least squares, that takes the next nodes
+ * along their columns from their rest places to where they are now (their
+ * sideways shift and shear left out, so the edge does not slide off with a
+ * body that leans), within SPREAD_MIN to SPREAD_MAX. Held as narrow as at
+ * rest, a face pressed flat bulged over its foot into notches either side:
+ * squashed at 0.32, 16 of 65 stamps turned their outline more than 30
+ * degrees past rest (spreading, 10), the smiling face with heart eyes
+ * 1f60d 49 (24); at 0.38 with --volume 0.8, 27 (17); at 0.3 with it, 13
+ * (5). Slid with the node above it instead, as a low bar's foot does
+ * (slide_foot), the foot of a body that leans slid off with it: the rocket
+ * 1f680 squashed at 0.32 flailed, 175 degrees. A foot of fewer than
+ * SPREAD_PINS_MIN pins is a stem and stays: spread, the flag 1f6a9's pole
+ * squashed at 0.38 with --volume 0 tore apart. */
+#define SPREAD_MIN 0.8
+#define SPREAD_MAX 1.6
+#define SPREAD_PINS_MIN 4
+static void spread_foot(impulse_run *run, const double *x)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    const lattice *l = run->lat;
+    int toward = softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1;
+    double n = 0.0, q = 0.0, now = 0.0, pins = 0.0, mid = 0.0;
+    for (int k = 0; k < nd.n; k++) { /* the means: rest and now of the nodes inside, rest of the pins */
+        if (!nd.pinned[k])
+            continue;
+        pins += 1.0;
+        mid += nd.qx[k];
+        int a = above_pin(l, &nd, k, toward);
+        if (a >= 0) {
+            n += 1.0;
+            q += nd.qx[a];
+            now += x[a];
+        }
+    }
+    if (n < SPREAD_PINS_MIN)
+        return;
+    q /= n;
+    now /= n;
+    mid /= pins;
+    double num = 0.0, den = 0.0;
+    for (int k = 0; k < nd.n; k++) {
+        int a = nd.pinned[k] ? above_pin(l, &nd, k, toward) : -1;
+        if (a >= 0) {
+            num += (nd.qx[a] - q) * (x[a] - now);
+            den += (nd.qx[a] - q) * (nd.qx[a] - q);
+        }
+    }
+    if (!(den > 0.0))
+        return;
+    double scale = fmin(SPREAD_MAX, fmax(SPREAD_MIN, num / den));
+    for (int k = 0; k < nd.n; k++)
+        if (nd.pinned[k])
+            nd.pinx[k] = mid + (nd.qx[k] - mid) * scale;
+}
+
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
 static void press_force(void *user, double t, const double *x, const double *y, double *ax, double *ay, int n)
 {
     impulse_run *run = user;
     if (run->foot_slides)
         slide_foot(run, x);
+    if (run->foot_spreads)
+        spread_foot(run, x);
     if (run->floor || run->free) /* while held, the hand keeps a free body in place */
         keep_pose(run, run->free && !run->held, x, y, ax, ay, n);
     if (run->floor)
@@ -1360,6 +1430,7 @@ static void setup_press(impulse_run *run, const softbody_nodes *nd, const lattic
                 }
             run->foot_slides = best < INFINITY;
         }
+        run->foot_spreads = !run->low_bar && !free_body && !within_default(run);
         run->plane = from_top > 0.0;
         run->plane_top = top;
         run->plane_depth = from_top * s * size;

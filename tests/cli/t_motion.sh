@@ -763,6 +763,14 @@ test_expect_success 'a finger presses a thin part down without creasing it' '
     measure 1f389.png poke && holds popper "kink_new <= 30"
 '
 
+test_expect_success 'a body squashed past the default widens onto its foot' '
+    # its foot held as narrow as at rest, the grinning face squashed at the
+    # largest strength with --volume 0.8 bulged over it into a notch that
+    # turned its outline 32 degrees past rest; with the foot spreading as the
+    # body widens, 16
+    measure 1f600.png squash --strength 0.38 --volume 0.8 && holds face "kink_new <= 30 && area_dev <= 0.05"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3 with a round finger, the pole crumpled: its outline
     # turned 163 degrees and a part tore off. Rolled off, 29; loosened with
