@@ -817,16 +817,18 @@ static int above_pin(const lattice *l, const softbody_nodes *nd, int k, int towa
  * the pins' middle by the scale, least squares, that takes the next nodes
  * along their columns from their rest places to where they are now (their
  * sideways shift and shear left out, so the edge does not slide off with a
- * body that leans), within SPREAD_MIN to SPREAD_MAX. Held as narrow as at
+ * body that leans), within SPREAD_MIN to SPREAD_MAX. It runs for the whole
+ * clip, so the foot gathers back as the body comes to rest. A squash has no
+ * handles, so every pin is the anchor's. Held as narrow as at
  * rest, a face pressed flat bulged over its foot into notches either side:
  * squashed at 0.32, 16 of 65 stamps turned their outline more than 30
  * degrees past rest (spreading, 10), the smiling face with heart eyes
  * 1f60d 49 (24); at 0.38 with --volume 0.8, 27 (17); at 0.3 with it, 13
  * (5). Slid with the node above it instead, as a low bar's foot does
  * (slide_foot), the foot of a body that leans slid off with it: the rocket
- * 1f680 squashed at 0.32 flailed, 175 degrees. A foot of fewer than
- * SPREAD_PINS_MIN pins is a stem and stays: spread, the flag 1f6a9's pole
- * squashed at 0.38 with --volume 0 tore apart. */
+ * 1f680 squashed at 0.32 flailed, 175 degrees. A foot with fewer than
+ * SPREAD_PINS_MIN pins next to a free node is a stem and stays: spread, the
+ * flag 1f6a9's pole (three) squashed at 0.38 with --volume 0 tore apart. */
 #define SPREAD_MIN 0.8
 #define SPREAD_MAX 1.6
 #define SPREAD_PINS_MIN 4
@@ -980,7 +982,8 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * aside by FINGER_ASIDE_LOOSE: at 0.1 the cat and the face read 2.99 and
  * 3.48, at 0.15 3.03 and 3.56. Others keep 0.1: at 0.15 the balloon 1f388
  * patted looped with a seam 1.56 times the steps beside it, and poked at 0.3
- * with --volume 0.8 lost 5.2 % of its area. */
+ * with --volume 0.8 by a finger that rolled off lost 5.2 % of its area (held,
+ * the finger now loosens at any depth, and it loses 1.6 %). */
 #define FINGER_ASIDE 0.1
 #define FINGER_ASIDE_LOOSE 0.15
 
@@ -1003,7 +1006,8 @@ static int displacement_at(const impulse_run *run, const softbody_nodes *nd, con
  * presses deeper than the stamp's default: poked at 0.3 with --volume 0.8,
  * at 1.75 the luggage 1f9f3 lost 10.8 % of its area and the balloon 1f388
  * 7.4 %. On a held body such a finger reaches deeper ahead by the share of
- * the default in its strength (at 0.3, of 0.18, 1.45 times): at 1.75 the
+ * the default in its strength (at 0.3 on a stamp whose default is 0.18,
+ * 1.45 times): at 1.75 the
  * luggage poked at 0.3 with --volume 0.8 pushed its handle down into its
  * case, whose corners swelled out by 9.8 % of its area (at 1.45, 4.0 %). */
 #define FINGER_DEEP 1.75
@@ -1117,7 +1121,7 @@ static void press_timing(impulse_run *run)
     /* a palm or a hand lets go at the peak, where it stops anyway; a finger holds
      * its dent a moment (the body around it settles), and so does a crouch before the leap */
     run->t_hold = run->def.kind == IMPULSE_JUMP || run->def.kind == IMPULSE_POKE ? 0.04 : 0.0;
-    /* and on a held body loosens over two frames' time
+    /* and on a held body (not a low bar) loosens over two frames' time
      * (see below): let go all at once, the dent sprang back within one frame,
      * the clip's largest step by far. On a free body
      * the finger first draws back with it (see below) and rolls off
@@ -1165,8 +1169,8 @@ static void press_timing(impulse_run *run)
          * at 0.3, 25 of 65 stamps turned their outline more than 30
          * degrees past rest (loosened, 12), the round faces up to 72
          * (loosened, under 30); at 0.22 with --volume 0.8, 28 (3); at 0.3
-         * with it, 34 (15). Of those three runs, 5 stamps turn past 30
-         * that did not rolled off: at 0.3 the flag 1f6a9, whose thin pole
+         * with it, 34 (15). In those three runs, four stamps turn past 30
+         * where they did not rolled off: at 0.3 the flag 1f6a9, whose thin pole
          * bulges at the foot, 55 (rolled off, 29; loosened with a round
          * finger, it crumpled, 163, and tore a part off; with the finger as
          * deep ahead as at the default, 24, but see FINGER_DEEP), the
