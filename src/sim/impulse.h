@@ -134,6 +134,7 @@ typedef struct impulse_run {
     double gain;            /* scale that makes the peak deformation the strength asked */
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
+    int under_slides;       /* 1: a free body slides on the palm under it all the same (see setup_press) */
     int low_bar;            /* 1: the opaque box is three times wider than tall or more */
     int foot_slides;        /* 1: the anchored edge's pins slide sideways with the body (see slide_foot) */
     int foot_hold;          /* the one pinned node that does not slide */

@@ -774,6 +774,15 @@ test_expect_success 'a body squashed past the default widens onto its foot' '
     holds hanging "kink_new <= 30 && area_dev <= 0.05 && parts_changed == 0"
 '
 
+test_expect_success 'a free body squashed past the default slides on the palm under it' '
+    # held where it touched the palm under it, the popper squashed free at
+    # 0.32 bulged over it into a notch that turned its outline 32 degrees
+    # past rest, and the flag at 0.25 with --volume 0.8 31; sliding, 20 and 19
+    measure 1f389.png squash --anchor none --strength 0.32 && holds popper "kink_new <= 30 && parts_changed == 0" &&
+    measure 1f6a9.png squash --anchor none --strength 0.25 --volume 0.8 &&
+    holds flag "kink_new <= 30 && parts_changed == 0"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3 with a round finger, the pole crumpled: its outline
     # turned 163 degrees and a part tore off. Rolled off, 29; loosened with
