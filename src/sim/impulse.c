@@ -781,6 +781,17 @@ static void pressure_eases_back(impulse_run *run, double t)
         softbody_set_pressure_gain(run->sb, 1.0 + (HOLD_PRESSURE_GAIN - 1.0) * (1.0 - smoothstep(u)));
 }
 
+/* The free node next to pinned node k along its column, away from the
+ * anchored edge (toward: the row step), or -1. */
+static int above_pin(const lattice *l, const softbody_nodes *nd, int k, int toward)
+{
+    int j = l->nj[k] + toward;
+    if (j < 0 || j >= l->ny)
+        return -1;
+    int a = l->index[(size_t)j * l->nx + l->ni[k]];
+    return a >= 0 && !nd->pinned[a] ? a : -1;
+}
+
 /* A low bar squashed on its anchored edge slides on it: each pin of that
  * edge keeps its node where the node next to it along the column is,
  * sideways (x: the nodes' positions now), but for the middle one, which
@@ -793,24 +804,10 @@ static void slide_foot(impulse_run *run, const double *x)
     const lattice *l = run->lat;
     int toward = softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1;
     for (int k = 0; k < nd.n; k++) {
-        int j = l->nj[k] + toward;
-        if (!nd.pinned[k] || k == run->foot_hold || j < 0 || j >= l->ny)
-            continue;
-        int a = l->index[(size_t)j * l->nx + l->ni[k]];
-        if (a >= 0 && !nd.pinned[a])
+        int a = nd.pinned[k] && k != run->foot_hold ? above_pin(l, &nd, k, toward) : -1;
+        if (a >= 0)
             nd.pinx[k] = x[a] + nd.qx[k] - nd.qx[a];
     }
-}
-
-/* The free node next to pinned node k along its column, away from the
- * anchored edge (toward: the row step), or -1. */
-static int above_pin(const lattice *l, const softbody_nodes *nd, int k, int toward)
-{
-    int j = l->nj[k] + toward;
-    if (j < 0 || j >= l->ny)
-        return -1;
-    int a = l->index[(size_t)j * l->nx + l->ni[k]];
-    return a >= 0 && !nd->pinned[a] ? a : -1;
 }
 
 /* A body squashed deeper than the default spreads on its anchored edge as
