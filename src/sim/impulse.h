@@ -131,6 +131,7 @@ typedef struct impulse_run {
     double angle;           /* turn at the peak, radians (before gain) */
     double turn_grow;       /* the handles' growth about pivot per radian of turn and unit share, which keeps the
                              * picture's area as the share of the turn changes with height */
+    double *share;          /* a twist: each node's share of the turn (n; 0 for a node no hand holds) */
     double gain;            /* scale that makes the peak deformation the strength asked */
     double t_press, t_hold; /* seconds to reach the peak, seconds held there */
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */

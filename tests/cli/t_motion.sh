@@ -783,6 +783,15 @@ test_expect_success 'a free body squashed past the default slides on the palm un
     holds flag "kink_new <= 30 && parts_changed == 0"
 '
 
+test_expect_success 'a free body twisted at the default keeps its tip off the canvas edge' '
+    # the ruler fills its canvas; twisted free, its tip rose into the top
+    # wall and was pressed flat there, and its outline turned 54 degrees
+    # past rest. The hand now moves back by what its turn carries past a
+    # wall: 13, its area within 5 %
+    measure 1f4d0.png twist --anchor none && holds ruler "kink_new <= 30 && area_dev <= 0.05 && edge_touch == 0" &&
+    measure 0034-fe0f-20e3.png twist --anchor none && holds keycap "kink_new <= 30 && area_dev <= 0.05"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3 with a round finger, the pole crumpled: its outline
     # turned 163 degrees and a part tore off. Rolled off, 29; loosened with
