@@ -725,6 +725,23 @@ static void loosen(impulse_run *run, double f, const double *x, const double *y,
     }
 }
 
+/* Where a turn of the hand carries point (qx, qy) of a twist: turned about
+ * the pivot by turn radians (its share of the hand's), grown by turn_grow.
+ * A low bar is carried up and down by TURN_LOW_BAR_UPDOWN of that: turned
+ * in full, a bar 5.8 times wider than tall went down at its far end, at the
+ * default, by half its height, pressed onto its foot into a wedge whose tip
+ * turned its outline 38 degrees past rest (15 now, still turned as far). */
+#define TURN_LOW_BAR_UPDOWN 0.5
+static void turned(const impulse_run *run, double qx, double qy, double turn, double *x, double *y)
+{
+    double rx = qx - run->pivot.x, ry = qy - run->pivot.y, ct = cos(turn), st = sin(turn);
+    double grow = run->turn_grow * turn;
+    *x = run->pivot.x + ct * rx - st * ry + grow * rx;
+    *y = run->pivot.y + st * rx + ct * ry + grow * ry;
+    if (run->low_bar)
+        *y = qy + TURN_LOW_BAR_UPDOWN * (*y - qy);
+}
+
 /* A hand that turns a free body keeps the picture inside the walls: where
  * the hand's turn at a, given to each of the picture's points by its share
  * (as if the body followed the hand), carries some of them past a wall, the
@@ -744,10 +761,8 @@ static void turn_inside(impulse_run *run, double a)
     double past[4] = { 0.0, 0.0, 0.0, 0.0 }; /* past x0, y0, x1, y1 */
     for (int j = 0; j < run->nwall; j++) {
         const impulse_picture_point *p = &run->wp[j];
-        double turn = a * run->angle * point_at(p, run->share), ct = cos(turn), st = sin(turn);
-        double grow = run->turn_grow * turn;
-        double rx = point_at(p, nd.qx) - run->pivot.x, ry = point_at(p, nd.qy) - run->pivot.y;
-        double x = run->pivot.x + ct * rx - st * ry + grow * rx, y = run->pivot.y + st * rx + ct * ry + grow * ry;
+        double x, y;
+        turned(run, point_at(p, nd.qx), point_at(p, nd.qy), a * run->angle * point_at(p, run->share), &x, &y);
         past[0] = fmax(past[0], w[0] - x), past[1] = fmax(past[1], w[1] - y);
         past[2] = fmax(past[2], x - w[2]), past[3] = fmax(past[3], y - w[3]);
     }
@@ -770,10 +785,7 @@ static void press_pins(impulse_run *run, double a)
     for (int h = 0; h < run->nh; h++) {
         int k = run->hk[h];
         if (run->turn) {
-            double rx = nd.qx[k] - run->pivot.x, ry = nd.qy[k] - run->pivot.y, turn = a * run->angle * run->hdx[h];
-            double ct = cos(turn), st = sin(turn), grow = run->turn_grow * turn;
-            nd.pinx[k] = run->pivot.x + ct * rx - st * ry + grow * rx;
-            nd.piny[k] = run->pivot.y + st * rx + ct * ry + grow * ry;
+            turned(run, nd.qx[k], nd.qy[k], a * run->angle * run->hdx[h], &nd.pinx[k], &nd.piny[k]);
         } else {
             nd.pinx[k] = nd.qx[k] + a * run->hdx[h];
             nd.piny[k] = nd.qy[k] + a * run->hdy[h];

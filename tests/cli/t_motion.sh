@@ -577,6 +577,17 @@ test_expect_success 'a bar lying across the square is squashed and stretched liv
     done
 '
 
+test_expect_success 'a bar lying across the square is twisted as much as asked without a wedge at its end, held or free' '
+    # turned in full about its middle, the bar went down at its far end by
+    # half its height, pressed onto its foot into a wedge whose tip turned
+    # its outline 38 degrees past rest; carried up and down half as far, 15
+    for anchor in bottom none; do
+        measure 2757-wide.png twist --anchor $anchor && s=$(strength_of twist) &&
+        holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+        holds smooth "kink_new <= 30" && holds area "area_dev <= 0.05" || exit 1
+    done
+'
+
 test_expect_success 'a twist turns the picture as much as asked, not the lattice around a string' '
     # the turn is that of the opaque pixels; the lattice around a balloon'"'"'s
     # string is mostly air, and turning its nodes by 0.2 turned the picture 0.25
