@@ -1443,6 +1443,25 @@ static double turn_grow(const impulse_run *run, const softbody_nodes *nd, const 
     return fmax(-1.0, fmin(1.0, grow));
 }
 
+/* The share of the opaque box's width that the picture's lowest row of
+ * opaque samples covers: near 1 on a flat foot (a bust cut off at its
+ * shoulders, a flag), small on a round one (a face, 0.19). */
+static double flat_foot(const lattice *l)
+{
+    double low = -INFINITY, w = l->sx1 - l->sx0;
+    for (int k = 0; k < l->op_n; k++)
+        low = fmax(low, l->op_y[k]);
+    int on = 0;
+    for (int k = 0; k < l->op_n; k++)
+        on += l->op_y[k] > low - 0.5 * l->op_stride;
+    return w > 0.0 ? on * l->op_stride / w : 0.0;
+}
+
+/* A foot is flat when flat_foot is at least this. At 0.35 the unicorn
+ * 1f984 (0.38, its neck) slid too, and squashed free at half the default
+ * it folded its mane, 73 degrees past rest. */
+#define FLAT_FOOT 0.5
+
 static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
                        double size, v2 dir)
 {
@@ -1477,9 +1496,18 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
          * over (its outline turned 48 degrees past rest, held 25), and on a
          * body held at its foot, whose foot spreads (spread_foot), 17 of 65
          * stamps turned more than 30 degrees squashed at 0.32 (held, 10)
-         * and the flag 1f6a9 squashed only 0.81 of the strength asked */
+         * and the flag 1f6a9 squashed only 0.81 of the strength asked.
+         * A free body on a flat foot (FLAT_FOOT) slides on it at any
+         * depth: held where it touched, the foot stayed as wide as at rest
+         * while the body bulged out above it, and at the default the
+         * detective 1f575-1f3ff-200d-2640-fe0f's shoulder met its foot in
+         * a corner that turned its outline 37 degrees past rest (24 now).
+         * A round foot still holds: a round face's bulge above its foot is
+         * most of its jelly, sliding, the grinning face 1f600 squashed
+         * free at the default showed 0.32 of its motion past its best
+         * affine map instead of 0.41 */
         run->palm_sticky = !run->low_bar;
-        run->under_slides = free_body && !within_default(run);
+        run->under_slides = free_body && (!within_default(run) || flat_foot(lat) >= FLAT_FOOT);
         if (run->low_bar && !free_body) {
             double box[4], best = INFINITY;
             opaque_box(lat, box);

@@ -803,6 +803,17 @@ test_expect_success 'a free body twisted at the default keeps its tip off the ca
     measure 0034-fe0f-20e3.png twist --anchor none && holds keycap "kink_new <= 30 && area_dev <= 0.05"
 '
 
+test_expect_success 'a free body on a flat foot slides on the palm under it, a round one keeps its jelly' '
+    # held where it touched the palm under it, the detective'"'"'s foot (her
+    # shoulders) stayed as wide as at rest while her body bulged out above
+    # it, into a corner that turned the outline 37 degrees past rest; sliding,
+    # 24. A round foot still holds: sliding, the grinning face showed 0.32 of
+    # its motion past its best affine map instead of 0.41
+    measure 1f575-1f3ff-200d-2640-fe0f.png squash --anchor none && s=$(strength_of squash) &&
+    holds detective "kink_new <= 30 && area_dev <= 0.05 && strength >= 0.85 * $s" &&
+    measure 1f600.png squash --anchor none && holds face "jelly >= 0.38"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3 with a round finger, the pole crumpled: its outline
     # turned 163 degrees and a part tore off. Rolled off, 29; loosened with
