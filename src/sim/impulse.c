@@ -842,6 +842,17 @@ static int above_pin(const lattice *l, const softbody_nodes *nd, int k, int towa
     return a >= 0 && !nd->pinned[a] ? a : -1;
 }
 
+/* 1 when node k is one the anchor pins: pinned, and not a hand's handle. */
+static int on_foot(const impulse_run *run, const softbody_nodes *nd, int k)
+{
+    if (!nd->pinned[k])
+        return 0;
+    for (int h = 0; h < run->nh; h++)
+        if (run->hk[h] == k)
+            return 0;
+    return 1;
+}
+
 /* A low bar squashed on its anchored edge slides on it: each pin of that
  * edge keeps its node where the node next to it along the column is,
  * sideways (x: the nodes' positions now), but for the middle one, which
@@ -866,8 +877,9 @@ static void slide_foot(impulse_run *run, const double *x)
  * along their columns from their rest places to where they are now (their
  * sideways shift and shear left out, so the edge does not slide off with a
  * body that leans), within SPREAD_MIN to SPREAD_MAX. It runs for the whole
- * clip, so the foot gathers back as the body comes to rest. A squash has no
- * handles, so every pin is the anchor's. Held as narrow as at
+ * clip, so the foot gathers back as the body comes to rest; stretched past
+ * the default, the foot gathers as the body narrows. The pins of a
+ * stretch's hand are left to it (on_foot). Held as narrow as at
  * rest, a face pressed flat bulged over its foot into notches either side:
  * squashed at 0.32, 16 of 65 stamps turned their outline more than 30
  * degrees past rest (spreading, 10), the smiling face with heart eyes
@@ -887,7 +899,7 @@ static void spread_foot(impulse_run *run, const double *x)
     int toward = softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1;
     double n = 0.0, q = 0.0, now = 0.0, pins = 0.0, mid = 0.0;
     for (int k = 0; k < nd.n; k++) { /* the means: rest and now of the nodes inside, rest of the pins */
-        if (!nd.pinned[k])
+        if (!on_foot(run, &nd, k))
             continue;
         pins += 1.0;
         mid += nd.qx[k];
@@ -905,7 +917,7 @@ static void spread_foot(impulse_run *run, const double *x)
     mid /= pins;
     double num = 0.0, den = 0.0;
     for (int k = 0; k < nd.n; k++) {
-        int a = nd.pinned[k] ? above_pin(l, &nd, k, toward) : -1;
+        int a = on_foot(run, &nd, k) ? above_pin(l, &nd, k, toward) : -1;
         if (a >= 0) {
             num += (nd.qx[a] - q) * (x[a] - now);
             den += (nd.qx[a] - q) * (nd.qx[a] - q);
@@ -915,7 +927,7 @@ static void spread_foot(impulse_run *run, const double *x)
         return;
     double scale = fmin(SPREAD_MAX, fmax(SPREAD_MIN, num / den));
     for (int k = 0; k < nd.n; k++)
-        if (nd.pinned[k])
+        if (on_foot(run, &nd, k))
             nd.pinx[k] = mid + (nd.qx[k] - mid) * scale;
 }
 
@@ -1481,7 +1493,13 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
 
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
+        /* past the default a held body's foot gathers as the body above it
+         * narrows (spread_foot): held as wide as at rest, the keycap
+         * 0034-fe0f-20e3 stretched at 0.6 with --volume 0.8 flared out over
+         * it into corners that turned its outline 34 degrees past rest (21
+         * now), and 31 of 65 stamps turned more than 30 (20 now) */
         add_stretch(run, nd, lat, from_top, s * size, free_body, top, bottom);
+        run->foot_spreads = !run->low_bar && !free_body && !within_default(run);
         break;
     case IMPULSE_SQUASH:
         /* a low bar slides under the palms and on its foot, but for the

@@ -814,6 +814,15 @@ test_expect_success 'a free body on a flat foot slides on the palm under it, a r
     measure 1f600.png squash --anchor none && holds face "jelly >= 0.38"
 '
 
+test_expect_success 'a body stretched past the default gathers its foot as it narrows' '
+    # held as wide as at rest, the keycap stretched at the top of the range
+    # with --volume 0.8 flared out over its foot into corners that turned
+    # its outline 34 degrees past rest; gathering, 21
+    s=$(largest_of stretch) &&
+    measure 0034-fe0f-20e3.png stretch --strength $s --volume 0.8 &&
+    holds keycap "kink_new <= 30 && area_dev <= 0.05 && strength >= 0.85 * $s"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3 with a round finger, the pole crumpled: its outline
     # turned 163 degrees and a part tore off. Rolled off, 29; loosened with
