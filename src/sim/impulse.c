@@ -1315,18 +1315,26 @@ static void add_crouch(impulse_run *run, const softbody_nodes *nd, const lattice
  * drawn in: the bar lying across the square stretched to twice the default
  * rose 0.82 times the height asked, not 0.86. On a body held at its foot the
  * band keeps the picture's area (softbody), and the draw-in is what
- * STRETCH_DRAW_IN_HELD says. */
-#define STRETCH_DRAW_IN 2.5
+ * STRETCH_DRAW_IN says. On a free body this is what a tall bar's top is
+ * drawn in by (see STRETCH_DRAW_IN). */
+#define STRETCH_DRAW_IN_TOP 2.5
 
-/* The draw-in of a stretch on a body held at its foot. Drawn in by 2.5, the
- * top of a round face came to a point: stretched to 0.6 with --volume 0.8,
- * the grinning face 1f600 turned 49 degrees past rest at its tip and the cat
- * 1f431 55 (kink_new), and 48 of 65 stamps more than 30. Drawn in by 1.25,
- * 24 and 21 degrees and 31 stamps, none off its area by more than 4.1 %; by
- * 0.75, 28 stamps, the handshake 1faf1 5.0 % off. On a free body both ends
- * are held and the band cannot keep the area alone: drawn in by 1.25 the flag
- * 1f6a9 lost 6.8 % of it. */
-#define STRETCH_DRAW_IN_HELD 1.25
+/* The draw-in of a stretch, at the top of a body held at its foot and at
+ * both ends of a free one. Drawn in by 2.5, the top of a round face came to
+ * a point: stretched to 0.6 with --volume 0.8, the grinning face 1f600 held
+ * at its foot turned 49 degrees past rest at its tip and the cat 1f431 55
+ * (kink_new), and 48 of 65 stamps more than 30. Drawn in by 1.25, 24 and 21
+ * degrees and 31 stamps, none off its area by more than 4.1 %; by 0.75, 28
+ * stamps, the handshake 1faf1 5.0 % off. On a free body both ends are held
+ * and the band cannot keep the area alone: drawn in at its top alone by
+ * 1.25, the flag 1f6a9 was off its area by 6.8 %, and by 2.5, 47 of 65
+ * stamps turned more than 30 degrees, the grinning face 48 at its pointed
+ * top. The hand at a free body's foot now draws it in as the top's does, no
+ * farther than the top is lifted: 24 of 65, the face 19, the flag 4.7 %
+ * off. A tall bar, three times taller than wide or more, is drawn in at its
+ * top alone, by STRETCH_DRAW_IN_TOP: drawn in at its foot too, the tall
+ * "!" 2757 gained 5.8 % of its area. */
+#define STRETCH_DRAW_IN 1.25
 
 /* The sideways move of a column's end off the middle by off, drawn in by the
  * share in, no farther than it is lifted (dy): drawn in farther, 8 of 65
@@ -1350,14 +1358,19 @@ static double draw_in(double off, double in, double dy)
  * too: lifted all the same there, the tower swelled by 21 % and its spire came
  * apart, and 5 of 65 stamps were off their area by more than 5 %; lifted so,
  * 3, and none came apart. The ends are drawn in towards the middle as they
- * go (STRETCH_DRAW_IN, STRETCH_DRAW_IN_HELD). */
+ * go (STRETCH_DRAW_IN, STRETCH_DRAW_IN_TOP), and so are a free body's
+ * bottom ends, but a tall bar's. */
 static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double from_top, double depth,
                         int hold, double top, double bottom)
 {
     double span = fmax(bottom - top, 1.0), e = depth / span, cx = 0.5 * (lat->bx0 + lat->bx1);
     double e0 = run->info->strength * run->size / span; /* e at the default */
+    double box[4];
+    opaque_box(lat, box);
+    int tall_bar = box[3] - box[1] >= 3.0 * (box[2] - box[0]);
+    int both = run->free && !tall_bar; /* the hand at the foot draws it in too */
     double in = run->low_bar ? 0.0
-                : (run->free ? STRETCH_DRAW_IN : STRETCH_DRAW_IN_HELD) * fmax(0.0, e - e0) / (1.0 + e);
+                : (run->free && tall_bar ? STRETCH_DRAW_IN_TOP : STRETCH_DRAW_IN) * fmax(0.0, e - e0) / (1.0 + e);
     /* the top and bottom node of every column */
     int *coltop = run->hk + nd->n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
@@ -1381,7 +1394,7 @@ static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattic
         }
         if ((from_top < 1.0 || hold) && b != t && !nd->pinned[b]) {
             double dy = (1.0 - from_top) * depth * down;
-            add_handle(run, b, draw_in(nd->qx[b] - cx, in * down, dy), dy);
+            add_handle(run, b, draw_in(nd->qx[b] - cx, in * down, both ? depth * down : dy), dy);
         }
     }
 }

@@ -823,6 +823,17 @@ test_expect_success 'a body stretched past the default gathers its foot as it na
     holds keycap "kink_new <= 30 && area_dev <= 0.05 && strength >= 0.85 * $s"
 '
 
+test_expect_success 'a free body stretched at the top of the range is drawn in at both ends, a tall bar at its top' '
+    # drawn in at its top alone, by twice as much, the grinning face came
+    # to a point that turned its outline 48 degrees past rest; drawn in at
+    # both ends, 19, and the flag keeps its area within 5 %. The tall "!",
+    # drawn in at its foot too, gained 5.8 % of its area
+    s=$(largest_of stretch) &&
+    measure 1f600.png stretch --anchor none --strength $s --volume 0.8 && holds face "kink_new <= 30" &&
+    measure 1f6a9.png stretch --anchor none --strength $s --volume 0.8 && holds flag "area_dev <= 0.05" &&
+    measure 2757.png stretch --anchor none --strength $s --volume 0.8 && holds "!" "area_dev <= 0.05"
+'
+
 test_expect_success 'a flag poked at the top of the range keeps its pole whole' '
     # loosened at 0.3 with a round finger, the pole crumpled: its outline
     # turned 163 degrees and a part tore off. Rolled off, 29; loosened with
