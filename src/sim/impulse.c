@@ -898,27 +898,31 @@ static void spread_foot(impulse_run *run, const double *x)
     softbody_nodes nd = softbody_view(run->sb);
     const lattice *l = run->lat;
     int toward = softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1;
-    double n = 0.0, q = 0.0, now = 0.0, pins = 0.0, mid = 0.0;
-    for (int k = 0; k < nd.n; k++) { /* the means: rest and now of the nodes inside, rest of the pins */
+    int foot[LATTICE_GRID_MAX * LATTICE_GRID_MAX], next[LATTICE_GRID_MAX * LATTICE_GRID_MAX], m = 0;
+    double n = 0.0, q = 0.0, now = 0.0, mid = 0.0;
+    for (int k = 0; k < nd.n && m < LATTICE_GRID_MAX * LATTICE_GRID_MAX; k++) {
+        /* the pins, their neighbours, and the means: rest and now of the
+         * nodes inside, rest of the pins */
         if (!on_foot(run, &nd, k))
             continue;
-        pins += 1.0;
+        foot[m] = k;
+        next[m] = above_pin(l, &nd, k, toward);
         mid += nd.qx[k];
-        int a = above_pin(l, &nd, k, toward);
-        if (a >= 0) {
+        if (next[m] >= 0) {
             n += 1.0;
-            q += nd.qx[a];
-            now += x[a];
+            q += nd.qx[next[m]];
+            now += x[next[m]];
         }
+        m++;
     }
     if (n < SPREAD_PINS_MIN)
         return;
     q /= n;
     now /= n;
-    mid /= pins;
+    mid /= m;
     double num = 0.0, den = 0.0;
-    for (int k = 0; k < nd.n; k++) {
-        int a = on_foot(run, &nd, k) ? above_pin(l, &nd, k, toward) : -1;
+    for (int i = 0; i < m; i++) {
+        int a = next[i];
         if (a >= 0) {
             num += (nd.qx[a] - q) * (x[a] - now);
             den += (nd.qx[a] - q) * (nd.qx[a] - q);
@@ -927,9 +931,8 @@ static void spread_foot(impulse_run *run, const double *x)
     if (!(den > 0.0))
         return;
     double scale = fmin(SPREAD_MAX, fmax(SPREAD_MIN, num / den));
-    for (int k = 0; k < nd.n; k++)
-        if (on_foot(run, &nd, k))
-            nd.pinx[k] = mid + (nd.qx[k] - mid) * scale;
+    for (int i = 0; i < m; i++)
+        nd.pinx[foot[i]] = mid + (nd.qx[foot[i]] - mid) * scale;
 }
 
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
@@ -1174,6 +1177,7 @@ static void press_timing(impulse_run *run)
     int bar_palm = run->def.kind == IMPULSE_SQUASH && low_bar;
     int slow_bar = low_bar && (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH);
     run->low_bar = low_bar;
+    run->tall_bar = box[3] - box[1] >= 3.0 * (box[2] - box[0]);
     run->quick_palm = run->def.kind == IMPULSE_SQUASH && softbody_get_def(run->sb)->anchor == ANCHOR_BOTTOM && !low_bar;
     int slow_hand = run->free && ((run->def.kind == IMPULSE_POKE && !low_bar) || run->def.kind == IMPULSE_TWIST);
     run->t_press = (slow_hand ? 0.24 : run->quick_palm ? 0.12 : 0.16) *
@@ -1367,12 +1371,9 @@ static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattic
 {
     double span = fmax(bottom - top, 1.0), e = depth / span, cx = 0.5 * (lat->bx0 + lat->bx1);
     double e0 = run->info->strength * run->size / span; /* e at the default */
-    double box[4];
-    opaque_box(lat, box);
-    int tall_bar = box[3] - box[1] >= 3.0 * (box[2] - box[0]);
-    int both = run->free && !tall_bar; /* the hand at the foot draws it in too */
+    int both = run->free && !run->tall_bar; /* the hand at the foot draws it in too */
     double in = run->low_bar ? 0.0
-                : (run->free && tall_bar ? STRETCH_DRAW_IN_TOP : STRETCH_DRAW_IN) * fmax(0.0, e - e0) / (1.0 + e);
+                : (run->free && run->tall_bar ? STRETCH_DRAW_IN_TOP : STRETCH_DRAW_IN) * fmax(0.0, e - e0) / (1.0 + e);
     /* the top and bottom node of every column */
     int *coltop = run->hk + nd->n, *colbot = coltop + lat->nx; /* scratch after the handle list */
     for (int i = 0; i < lat->nx; i++)
@@ -1436,11 +1437,7 @@ static void hold_far_side(impulse_run *run, const softbody_nodes *nd, const latt
  * growth cannot change it. */
 static double turn_grow(const impulse_run *run, const softbody_nodes *nd, const lattice *lat)
 {
-    double share[LATTICE_GRID_MAX * LATTICE_GRID_MAX] = { 0 };
-    if (nd->n > LATTICE_GRID_MAX * LATTICE_GRID_MAX)
-        return 0.0;
-    for (int h = 0; h < run->nh; h++)
-        share[run->hk[h]] = run->hdx[h];
+    const double *share = run->share;
     double turned = 0.0, grown = 0.0, area = 0.0;
     static const int ci[4] = { 0, 1, 1, 0 }, cj[4] = { 0, 0, 1, 1 };
     for (int j = 0; j + 1 < lat->ny; j++)
@@ -1506,6 +1503,10 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
     /* how far a node at rest height y is from the anchored edge (the bottom when free) */
 #define from_anchor(y) (anchor == ANCHOR_TOP ? (y) - top : bottom - (y))
 
+    /* a held body squashed or stretched past the default spreads and
+     * gathers its foot with the body above it (spread_foot) */
+    run->foot_spreads = (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH) && !run->low_bar &&
+                        !free_body && !within_default(run);
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
         /* past the default a held body's foot gathers as the body above it
@@ -1514,7 +1515,6 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
          * it into corners that turned its outline 34 degrees past rest (21
          * now), and 31 of 65 stamps turned more than 30 (20 now) */
         add_stretch(run, nd, lat, from_top, s * size, free_body, top, bottom);
-        run->foot_spreads = !run->low_bar && !free_body && !within_default(run);
         break;
     case IMPULSE_SQUASH:
         /* a low bar slides under the palms and on its foot, but for the
@@ -1552,7 +1552,6 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
                 }
             run->foot_slides = best < INFINITY;
         }
-        run->foot_spreads = !run->low_bar && !free_body && !within_default(run);
         run->plane = from_top > 0.0;
         run->plane_top = top;
         run->plane_depth = from_top * s * size;
@@ -1632,11 +1631,11 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }
-        run->turn_grow = turn_grow(run, nd, lat);
         if (!(run->share = calloc((size_t)n, sizeof *run->share)))
             return 0;
         for (int h = 0; h < run->nh; h++)
             run->share[run->hk[h]] = run->hdx[h];
+        run->turn_grow = turn_grow(run, nd, lat);
         if (free_body)
             hold_far_side(run, nd, lat, v2_make(0.0, 1.0));
         break;

@@ -137,6 +137,7 @@ typedef struct impulse_run {
     int palm_sticky;        /* 1: the palms hold what they touch (no sliding under them) */
     int under_slides;       /* 1: a free body slides on the palm under it all the same (see setup_press) */
     int low_bar;            /* 1: the opaque box is three times wider than tall or more */
+    int tall_bar;           /* 1: the opaque box is three times taller than wide or more */
     int foot_slides;        /* 1: the anchored edge's pins slide sideways with the body (see slide_foot) */
     int foot_hold;          /* the one pinned node that does not slide */
     int foot_spreads;       /* 1: the anchored edge's pins spread and gather with the body above them (see spread_foot) */
