@@ -711,7 +711,17 @@ test_expect_success 'a notch pressed into a smooth outline is a kink, a corner t
     "$MKPNG" invader invader.png 64 &&
     "$POYO" invader.png -s 128 -i squash --frames fr -f -q -o clip.gif &&
     "$MOTIONSTATS" --impulse squash --input invader.png --exact "-s 128 -i squash" fr >fig.txt &&
-    holds corners "kink_rest >= 60 && kink_max >= 60 && kink_new <= 30"
+    holds corners "kink_rest >= 60 && kink_max >= 60 && kink_new <= 30" &&
+    # nor is a notch the picture has at rest pressed shut along its sides:
+    # the detective'"'"'s hair meets her shoulder in one, and poked at 0.3
+    # with --volume 0.8 her head sinks into her collar, squeezing the
+    # outline beside the notch along its length: the notch'"'"'s turn moves
+    # to points matched more than 2 points from it at rest (judged against
+    # the rest turns 2 points either side of their own matches alone, 73
+    # degrees)
+    rm -rf fr &&
+    measure 1f575-1f3ff-200d-2640-fe0f.png poke --strength 0.3 --volume 0.8 &&
+    holds "notch pressed shut" "kink_new <= 30"
 '
 
 test_expect_success 'pixel art whose squares meet at corners stays whole, held or free' '

@@ -2099,9 +2099,11 @@ done:
 /* The kink of frame i, degrees: the most its outline turns past what frame 0's turned at
  * the same place, where frame 0's was smooth. Each point of frame 0's outline is carried
  * by F; each point of frame i's outline is matched to the nearest carried one within
- * reach, and its turn is taken against the range of turns within 2 points of that one at
- * rest, when all of them are under KINK_SMOOTH and the points 3 either side are matched
- * within 9 points either side of it, or not at all. A corner the picture has at rest (a
+ * reach, and its turn is taken against the range of turns at rest within 2 points of that
+ * one and at the matches of its own neighbours 2 either side (the same place where the
+ * outline is squeezed along its length, as in a notch pressed shut), when all of them are
+ * under KINK_SMOOTH and the points 3 either side are matched within 9 points either side
+ * of it, or not at all. A corner the picture has at rest (a
  * tip, a notch between two parts) may sharpen as its sides bend and is not judged; a
  * corner where the outline was smooth (a lattice bent at a node, a notch pinched under a
  * finger, a spike) is. Outline no point of the rest outline is carried to within reach
@@ -2146,6 +2148,17 @@ static double kink_new_of(const clip *c, int i, const long *idx, double reach, d
         double lo = 1e9, hi = -1e9;
         for (int k = -2; k <= 2; k++) {
             double t = o0->turn[around(best + k, n0)];
+            lo = fmin(lo, t);
+            hi = fmax(hi, t);
+        }
+        /* and the rest turns where the points 2 either side of q came from:
+         * an outline squeezed along its length near a corner (a notch pressed
+         * shut) brings the corner's turn to points matched farther from it */
+        for (int k = -2; k <= 2; k++) {
+            int m = match[around(q + k, ni)];
+            if (m < 0 || (around(m - best, n0) > 9 && around(best - m, n0) > 9))
+                continue;
+            double t = o0->turn[m];
             lo = fmin(lo, t);
             hi = fmax(hi, t);
         }
