@@ -158,6 +158,7 @@ typedef struct impulse_run {
     double finger;          /* poke: how deep the finger presses at the peak, pixels */
     double film_finger, film_dent; /* poke: the last film's finger and the dent its frames showed (impulse_retune) */
     v2 at_px;               /* kick point, pixels */
+    int at_asked;           /* 1: a poke's or pat's finger landed where it was asked (not moved onto the picture) */
     v2 dir;                 /* direction of the press (poke) */
     int walls;              /* 1: nodes stay inside wall (the canvas's edges) */
     double wall[4];         /* x0, y0, x1, y1, pixels */

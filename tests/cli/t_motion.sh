@@ -703,6 +703,15 @@ test_expect_success 'a hole opened through the body is seen, a slit pressed shut
     done
 '
 
+test_expect_success 'a finger on a part narrower than itself presses it into the body, not the ledge beside it into a point' '
+    # the post office'"'"'s dome is 1.73 times as wide as the finger'"'"'s spread
+    # across: reaching no deeper ahead than on a wide part, the finger pressed
+    # the dome into the ledge under it, whose corner tipped up into a point
+    # (49 degrees past rest); it is still a dent, 3 times its far side or more
+    measure 1f3e4.png poke &&
+    holds "post office" "kink_new <= 30 && dent_ratio >= 3 && area_dev <= 0.05"
+'
+
 test_expect_success 'a notch pressed into a smooth outline is a kink, a corner the picture has at rest is not' '
     disc_clip notched notched &&
     "$MOTIONSTATS" notched >fig.txt &&
