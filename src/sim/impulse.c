@@ -2637,6 +2637,27 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
  * there changed. */
 #define POKE_BESIDE_PIN 0.875
 
+/* The opaque samples near a line through at, sorted into t (room for
+ * l->op_n): with across 0, those within 0.75 of a spacing of the line along
+ * dir, from 0.75 of a spacing behind at on, as their distances along it; with
+ * across 1, those within 0.75 of a spacing of the line across dir through at,
+ * as their offsets across it. Returns how many. */
+static int line_samples(const lattice *l, v2 at, v2 dir, int across, double *t)
+{
+    double band = 0.75 * l->op_stride;
+    int m = 0;
+    for (int k = 0; k < l->op_n; k++) {
+        double ox = l->op_x[k] - at.x, oy = l->op_y[k] - at.y;
+        double a = ox * dir.x + oy * dir.y, c = ox * dir.y - oy * dir.x;
+        if (!across && fabs(c) <= band && a >= -band)
+            t[m++] = a;
+        else if (across && fabs(a) <= band)
+            t[m++] = c;
+    }
+    qsort(t, (size_t)m, sizeof *t, cmp_double);
+    return m;
+}
+
 /* Along the line from at in dir: how far it is from the first opaque
  * sample on it (from three quarters of a spacing behind at on) to the first
  * sample of the next part beyond, or INFINITY when the line meets no other
@@ -2645,18 +2666,11 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
  * lie more than two spacings apart. */
 static double part_ahead(const lattice *l, v2 at, v2 dir)
 {
-    double band = 0.75 * l->op_stride, ahead = INFINITY;
+    double ahead = INFINITY;
     double *t = malloc(((size_t)l->op_n + 1) * sizeof *t);
-    int m = 0;
     if (!t)
         return ahead;
-    for (int k = 0; k < l->op_n; k++) {
-        double ox = l->op_x[k] - at.x, oy = l->op_y[k] - at.y;
-        double along = ox * dir.x + oy * dir.y, across = ox * dir.y - oy * dir.x;
-        if (fabs(across) <= band && along >= -band)
-            t[m++] = along;
-    }
-    qsort(t, (size_t)m, sizeof *t, cmp_double);
+    int m = line_samples(l, at, dir, 0, t);
     for (int i = 1; i < m; i++)
         if (t[i] - t[i - 1] > 2.0 * l->op_stride) {
             ahead = t[i] - t[0];
@@ -2675,17 +2689,9 @@ static double part_across(const lattice *l, v2 at, v2 dir)
 {
     double band = 0.75 * l->op_stride, gap = 2.0 * l->op_stride, width = 0.0;
     double *t = malloc(((size_t)l->op_n + 1) * sizeof *t);
-    int m = 0;
     if (!t)
         return width;
-    for (int k = 0; k < l->op_n; k++) {
-        double ox = l->op_x[k] - at.x, oy = l->op_y[k] - at.y;
-        double along = ox * dir.x + oy * dir.y, across = ox * dir.y - oy * dir.x;
-        if (fabs(along) <= band)
-            t[m++] = across;
-    }
-    qsort(t, (size_t)m, sizeof *t, cmp_double);
-    int near = -1;
+    int m = line_samples(l, at, dir, 1, t), near = -1;
     for (int i = 0; i < m; i++)
         if (fabs(t[i]) <= band && (near < 0 || fabs(t[i]) < fabs(t[near])))
             near = i;
