@@ -703,6 +703,14 @@ test_expect_success 'a hole opened through the body is seen, a slit pressed shut
     done
 '
 
+test_expect_success 'a body squashed at the default spreads the foot it stands on rather than pressing it flat into points' '
+    # the dog stands on the tip of its tongue: held as narrow as at rest,
+    # the tongue was pressed flat under the face into points (34 degrees)
+    measure 1f436.png squash &&
+    s=$(strength_of squash) &&
+    holds dog "kink_new <= 30 && area_dev <= 0.05 && strength >= 0.85 * $s && strength <= 1.15 * $s"
+'
+
 test_expect_success 'a finger on a part narrower than itself presses it into the body, not the ledge beside it into a point' '
     # the post office'"'"'s dome is 1.73 times as wide as the finger'"'"'s spread
     # across: reaching no deeper ahead than on a wide part, the finger pressed
