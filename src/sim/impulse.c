@@ -1115,10 +1115,10 @@ static int within_default(const impulse_run *run)
     return run->def.strength <= impulse_default_strength(run->info, run->lat) * (1.0 + 1e-9);
 }
 
-/* 1 when the impulse is as strong as the stamp's default. */
-static int at_default(const impulse_run *run)
+/* 1 when the impulse is weaker than the stamp's default. */
+static int below_default(const impulse_run *run)
 {
-    return within_default(run) && run->def.strength >= impulse_default_strength(run->info, run->lat) * (1.0 - 1e-9);
+    return run->def.strength < impulse_default_strength(run->info, run->lat) * (1.0 - 1e-9);
 }
 
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
@@ -1143,8 +1143,9 @@ static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice
     if (!displacement_at(run, nd, nd->qx, nd->qy, run->at_px.x, run->at_px.y, &dx, &dy))
         run->at_px = v2_make(nd->qx[nearest], nd->qy[nearest]);
     double deep = 1.0;
-    if (run->def.kind == IMPULSE_POKE && !run->low_bar && (!run->free || within_default(run))) {
-        double across = run->at_asked && within_default(run) ? part_across(lat, run->at_px, dir) : 0.0;
+    int up_to_default = within_default(run);
+    if (run->def.kind == IMPULSE_POKE && !run->low_bar && (!run->free || up_to_default)) {
+        double across = run->at_asked && up_to_default ? part_across(lat, run->at_px, dir) : 0.0;
         int narrow = across > 0.0 && across < FINGER_NARROW * sigma;
         double far = narrow ? FINGER_DEEP_NARROW : FINGER_DEEP;
         deep += (far - 1.0) * fmin(1.0, impulse_default_strength(run->info, run->lat) / run->def.strength);
@@ -1548,9 +1549,9 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
     /* a held body squashed or stretched past the default, and a standing
      * one squashed at the default, spreads and gathers its foot with the
      * body above it (spread_foot) */
-    int squash_at_default = run->def.kind == IMPULSE_SQUASH && anchor == ANCHOR_BOTTOM && at_default(run);
+    int from_default = run->def.kind == IMPULSE_SQUASH && anchor == ANCHOR_BOTTOM;
     run->foot_spreads = (run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_STRETCH) && !run->low_bar &&
-                        !free_body && (!within_default(run) || squash_at_default);
+                        !free_body && (from_default ? !below_default(run) : !within_default(run));
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
         /* past the default a held body's foot gathers as the body above it
