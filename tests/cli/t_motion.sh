@@ -916,6 +916,17 @@ test_expect_success 'a balloon and a free flag poked as hard as they go, at --vo
     holds flag "parts_changed == 0 && holes_new == 0 && area_dev <= 0.05"
 '
 
+test_expect_success 'a free flag and a free banana poked as hard as they go, at --volume 0.8, keep a smooth outline' '
+    # a round finger pressed the flag'"'"'s cloth flat into its pole (the
+    # outline turned 80 degrees past rest) and the banana'"'"'s peel into a
+    # point (54)
+    s=$(largest_of poke) &&
+    measure 1f6a9.png poke --strength $s --volume 0.8 --anchor none &&
+    holds flag "kink_new <= 30" &&
+    measure 1f34c.png poke --strength $s --volume 0.8 --anchor none &&
+    holds banana "kink_new <= 30"
+'
+
 test_expect_success 'a flag squashed at its largest strength keeps its thin pole whole at any --volume' '
     # at 0.4 the pole pinched apart at --volume 0 and 0.3
     s=$(largest_of squash) &&
