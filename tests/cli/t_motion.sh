@@ -783,6 +783,13 @@ test_expect_success 'a round face stretched to the top of the range keeps a roun
     done
 '
 
+test_expect_success 'a bar lying across the square stretched past its default grows no horns, held or free' '
+    # held as wide as at rest, its ends bowed in between corners that
+    # turned its outline 56 degrees past rest, held and free
+    measure 2757-wide.png stretch --strength 0.36 --volume 0.8 && holds held "kink_new <= 30" &&
+    measure 2757-wide.png stretch --strength 0.36 --volume 0.8 --anchor none && holds free "kink_new <= 30"
+'
+
 test_expect_success 'a poked dent springs back without a notch at its middle' '
     # rolled off, the edge of the dent first, the finger held the middle of
     # the dent after the rest had sprung back: the keycap turned its outline
