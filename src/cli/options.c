@@ -148,7 +148,7 @@ static const cli_opt animate_opts[] = {
       .note = "see --list-impulses" },
     { .id = OPT_STRENGTH, .kind = CLI_DOUBLE, .name = "strength", .arg = "S",
       .help = "size of the kick (default and range per impulse, see --list-impulses; the default of a dent, "
-              "a sway, a hop or a pat grows on a wide stamp; beyond the range the body folds over itself or tears)" },
+              "a sway, a hop or a pat grows on a wide stamp; beyond the range the body folds over itself, tears or kinks)" },
     { .id = OPT_AT, .kind = CLI_PAIR, .name = "at", .arg = "X,Y", .ranged = 1, .min = -IMPULSE_AT_MAX,
       .max = IMPULSE_AT_MAX, .unit = "image fractions", .help = "point of the kick (0,0 top-left)" },
     { .id = OPT_ANGLE, .kind = CLI_DOUBLE, .name = "angle", .arg = "DEG", .ranged = 1, .min = -IMPULSE_ANGLE_MAX,
