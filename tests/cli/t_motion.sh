@@ -793,6 +793,14 @@ test_expect_success 'a bar lying across the square stretched past its default gr
     measure 2757-wide.png stretch --strength 0.36 --volume 0.8 --anchor none && holds free "kink_new <= 30"
 '
 
+test_expect_success 'a body poked past its default spreads its foot, not a skirt over it' '
+    # held as narrow as at rest, the post office poked at the top of the
+    # range with --volume 0.8 bulged over its foot into corners that turned
+    # its outline 43 degrees past rest
+    s=$(largest_of poke) &&
+    measure 1f3e4.png poke --strength $s --volume 0.8 && holds "post office" "kink_new <= 30 && area_dev <= 0.05"
+'
+
 test_expect_success 'a poked dent springs back without a notch at its middle' '
     # rolled off, the edge of the dent first, the finger held the middle of
     # the dent after the rest had sprung back: the keycap turned its outline
