@@ -916,27 +916,25 @@ static void slide_foot(impulse_run *run, const double *x)
 #define SPREAD_MAX 1.6
 #define SPREAD_MAX_POKE 1.2
 #define SPREAD_PINS_MIN 4
-static void spread_foot(impulse_run *run, const double *x)
+/* Spreads the pinned nodes edge[0..m) sideways from their middle by the
+ * scale, least squares, that takes the nodes next to them along their
+ * columns (toward: -1 up, 1 down) from rest to x, within SPREAD_MIN to
+ * most; a stem of fewer than SPREAD_PINS_MIN such neighbours stays. */
+static void spread_edge(const impulse_run *run, const double *x, const int *edge, int m, int toward, double most)
 {
     softbody_nodes nd = softbody_view(run->sb);
-    const lattice *l = run->lat;
-    int toward = softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1;
-    int foot[LATTICE_GRID_MAX * LATTICE_GRID_MAX], next[LATTICE_GRID_MAX * LATTICE_GRID_MAX], m = 0;
+    int next[LATTICE_GRID_MAX * LATTICE_GRID_MAX];
     double n = 0.0, q = 0.0, now = 0.0, mid = 0.0;
-    for (int k = 0; k < nd.n && m < LATTICE_GRID_MAX * LATTICE_GRID_MAX; k++) {
-        /* the pins, their neighbours, and the means: rest and now of the
-         * nodes inside, rest of the pins */
-        if (!on_foot(run, &nd, k))
-            continue;
-        foot[m] = k;
-        next[m] = above_pin(l, &nd, k, toward);
-        mid += nd.qx[k];
-        if (next[m] >= 0) {
+    for (int i = 0; i < m; i++) {
+        /* the neighbours, and the means: rest and now of the nodes inside,
+         * rest of the pins */
+        next[i] = above_pin(run->lat, &nd, edge[i], toward);
+        mid += nd.qx[edge[i]];
+        if (next[i] >= 0) {
             n += 1.0;
-            q += nd.qx[next[m]];
-            now += x[next[m]];
+            q += nd.qx[next[i]];
+            now += x[next[i]];
         }
-        m++;
     }
     if (n < SPREAD_PINS_MIN)
         return;
@@ -953,10 +951,38 @@ static void spread_foot(impulse_run *run, const double *x)
     }
     if (!(den > 0.0))
         return;
-    double most = run->def.kind == IMPULSE_POKE ? SPREAD_MAX_POKE : SPREAD_MAX;
     double scale = fmin(most, fmax(SPREAD_MIN, num / den));
     for (int i = 0; i < m; i++)
-        nd.pinx[foot[i]] = mid + (nd.qx[foot[i]] - mid) * scale;
+        nd.pinx[edge[i]] = mid + (nd.qx[edge[i]] - mid) * scale;
+}
+
+/* A held body's foot (the anchor's pins, on_foot) spreads: see above. */
+static void spread_foot(impulse_run *run, const double *x)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    int foot[LATTICE_GRID_MAX * LATTICE_GRID_MAX], m = 0;
+    for (int k = 0; k < nd.n && m < LATTICE_GRID_MAX * LATTICE_GRID_MAX; k++)
+        if (on_foot(run, &nd, k))
+            foot[m++] = k;
+    spread_edge(run, x, foot, m, softbody_get_def(run->sb)->anchor == ANCHOR_TOP ? 1 : -1,
+                run->def.kind == IMPULSE_POKE ? SPREAD_MAX_POKE : SPREAD_MAX);
+}
+
+/* The second hand of a free body poked past the default from above or
+ * below spreads its hold on the far side as spread_foot spreads a held
+ * body's foot, while it holds. Held as narrow as at rest, the notes 1f3b5
+ * poked at 0.3 with --volume 0.8 pressed their beam down onto the left
+ * stem into a corner that turned the outline 37 degrees past rest (16
+ * with their heads spreading), and 12 of 65 free stamps turned more than
+ * 30 (7); at 0.27, 5 either way. */
+static void spread_far(impulse_run *run, const double *x)
+{
+    softbody_nodes nd = softbody_view(run->sb);
+    int far[LATTICE_GRID_MAX * LATTICE_GRID_MAX], m = 0;
+    for (int h = run->far_from; h < run->nh && m < LATTICE_GRID_MAX * LATTICE_GRID_MAX; h++)
+        if (nd.pinned[run->hk[h]])
+            far[m++] = run->hk[h];
+    spread_edge(run, x, far, m, -run->far_spreads, SPREAD_MAX_POKE);
 }
 
 /* Moves the handles' pins to the press at time t, or lets go once it is over. */
@@ -995,6 +1021,8 @@ static void press_force(void *user, double t, const double *x, const double *y, 
         roll_off(run, lift);
     else
         press_pins(run, run->gain * smoothstep(te / run->t_press));
+    if (run->far_spreads)
+        spread_far(run, x);
 }
 
 /* Adds node k as a handle displaced by (dx, dy) at the peak. */
@@ -1480,6 +1508,8 @@ static void add_stretch(impulse_run *run, const softbody_nodes *nd, const lattic
 static void hold_far_side(impulse_run *run, const softbody_nodes *nd, const lattice *lat, v2 dir)
 {
     int rows = fabs(dir.x) > fabs(dir.y), sign = (rows ? dir.x : dir.y) > 0.0 ? 1 : -1, moved = run->nh;
+    run->far_from = run->nh;
+    run->far_spreads = run->def.kind == IMPULSE_POKE && !rows && !within_default(run) ? sign : 0;
     for (int line = 0; line < (rows ? lat->ny : lat->nx); line++) {
         int k = lattice_far_node(lat, rows, sign, line), held = 0;
         if (k < 0 || nd->pinned[k])
@@ -1572,13 +1602,15 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
 
     /* a held body squashed, stretched or poked past the default, and a
      * standing one squashed at the default, spreads and gathers its foot
-     * with the body above it (spread_foot); a low bar only stretched (held as wide as
-     * at rest, with its top not drawn in, the bar lying across the square
-     * stretched at 0.36 with --volume 0.8 grew horns at its ends: its outline
-     * turned 56 degrees past rest, 19 now, and free 56, 21 now) */
+     * with the body above it (spread_foot); a low bar only stretched (held
+     * as wide as at rest, with its top not drawn in, the bar lying across
+     * the square stretched at 0.36 with --volume 0.8 grew horns at its
+     * ends: its outline turned 56 degrees past rest, 19 now, and free 56,
+     * 21 now) */
     int from_default = run->def.kind == IMPULSE_SQUASH && anchor == ANCHOR_BOTTOM;
-    run->foot_spreads = (run->def.kind == IMPULSE_STRETCH || ((run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_POKE) && !run->low_bar)) &&
-                        !free_body && (from_default ? !below_default(run) : !within_default(run));
+    int pressed = run->def.kind == IMPULSE_SQUASH || run->def.kind == IMPULSE_POKE;
+    run->foot_spreads = (run->def.kind == IMPULSE_STRETCH || (pressed && !run->low_bar)) && !free_body &&
+                        (from_default ? !below_default(run) : !within_default(run));
     switch (run->def.kind) {
     case IMPULSE_STRETCH:
         /* past the default a held body's foot gathers as the body above it

@@ -141,6 +141,8 @@ typedef struct impulse_run {
     int foot_slides;        /* 1: the anchored edge's pins slide sideways with the body (see slide_foot) */
     int foot_hold;          /* the one pinned node that does not slide */
     int foot_spreads;       /* 1: the anchored edge's pins spread and gather with the body above them (see spread_foot) */
+    int far_spreads;        /* 1 or -1 (the far side down or up): a free body's second hand spreads (see spread_far) */
+    int far_from;           /* the second hand's first handle */
     int quick_palm;         /* 1: a palm squashing a standing body, quicker than other presses, whose
                              * pressure eases back after it lets go */
     double t_lift;          /* seconds from the hold's end to letting go: a finger's loosening or roll off, a hand's

@@ -801,6 +801,14 @@ test_expect_success 'a body poked past its default spreads its foot, not a skirt
     measure 1f3e4.png poke --strength $s --volume 0.8 && holds "post office" "kink_new <= 30 && area_dev <= 0.05"
 '
 
+test_expect_success 'a free body poked past its default spreads its far side as it widens' '
+    # held as narrow as at rest by the second hand, the notes poked at the
+    # top of the range with --volume 0.8 pressed their beam down onto the
+    # left stem into a corner that turned the outline 37 degrees past rest
+    s=$(largest_of poke) &&
+    measure 1f3b5.png poke --strength $s --volume 0.8 --anchor none && holds notes "kink_new <= 30 && area_dev <= 0.05"
+'
+
 test_expect_success 'a poked dent springs back without a notch at its middle' '
     # rolled off, the edge of the dent first, the finger held the middle of
     # the dent after the rest had sprung back: the keycap turned its outline
