@@ -2724,10 +2724,14 @@ static void place_finger(impulse_run *run, const softbody_nodes *nd, double dept
  * l->op_n): with across 0, those within 0.75 of a spacing of the line along
  * dir, from 0.75 of a spacing behind at on, as their distances along it; with
  * across 1, those within 0.75 of a spacing of the line across dir through at,
- * as their offsets across it. Returns how many. */
+ * as their offsets across it. Returns how many. A part of the picture
+ * ends along such a line where two samples lie more than LINE_PART_GAP
+ * spacings apart. */
+#define LINE_BAND 0.75
+#define LINE_PART_GAP 2.0
 static int line_samples(const lattice *l, v2 at, v2 dir, int across, double *t)
 {
-    double band = 0.75 * l->op_stride;
+    double band = LINE_BAND * l->op_stride;
     int m = 0;
     for (int k = 0; k < l->op_n; k++) {
         double ox = l->op_x[k] - at.x, oy = l->op_y[k] - at.y;
@@ -2755,7 +2759,7 @@ static double part_ahead(const lattice *l, v2 at, v2 dir)
         return ahead;
     int m = line_samples(l, at, dir, 0, t);
     for (int i = 1; i < m; i++)
-        if (t[i] - t[i - 1] > 2.0 * l->op_stride) {
+        if (t[i] - t[i - 1] > LINE_PART_GAP * l->op_stride) {
             ahead = t[i] - t[0];
             break;
         }
@@ -2770,7 +2774,7 @@ static double part_ahead(const lattice *l, v2 at, v2 dir)
  * measure is not there. */
 static double part_across(const lattice *l, v2 at, v2 dir)
 {
-    double band = 0.75 * l->op_stride, gap = 2.0 * l->op_stride, width = 0.0;
+    double band = LINE_BAND * l->op_stride, gap = LINE_PART_GAP * l->op_stride, width = 0.0;
     double *t = malloc(((size_t)l->op_n + 1) * sizeof *t);
     if (!t)
         return width;
