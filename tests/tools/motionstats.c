@@ -2096,6 +2096,33 @@ done:
     return opened;
 }
 
+/* 1 when two stretches of the rest outline meet within the outline that
+ * makes q's turn: 3 px of arc either side of q (outline_turns), widened by
+ * the 5 points either side that smooth it (smooth_outline). Two points there
+ * whose matches (match[], -1: none) are more than 9 points apart along the
+ * rest outline of n0 points, with no matched point between them, are where
+ * one part's outline meets another's, as where a swinging ponytail crosses
+ * the shoulder under it. Points crowd into such a notch, so the 3 points
+ * either side of q can fall short of it while q's turn does not. */
+static int parts_meet(const outline *o, const int *match, int q, int n0)
+{
+    int n = o->n, lo = q, hi = q;
+    for (double l = 0; l < 3 && q - lo < n; lo--)
+        l += hypot(o->x[around(lo, n)] - o->x[around(lo - 1, n)], o->y[around(lo, n)] - o->y[around(lo - 1, n)]);
+    for (double l = 0; l < 3 && hi - q < n; hi++)
+        l += hypot(o->x[around(hi + 1, n)] - o->x[around(hi, n)], o->y[around(hi + 1, n)] - o->y[around(hi, n)]);
+    int last = -1;
+    for (int s = lo - 5; s <= hi + 5 && s - lo < n; s++) {
+        int m = match[around(s, n)];
+        if (m < 0)
+            continue;
+        if (last >= 0 && around(m - last, n0) > 9 && around(last - m, n0) > 9)
+            return 1;
+        last = m;
+    }
+    return 0;
+}
+
 /* The kink of frame i, degrees: the most its outline turns past what frame 0's turned at
  * the same place, where frame 0's was smooth. Each point of frame 0's outline is carried
  * by F; each point of frame i's outline is matched to the nearest carried one within
@@ -2103,10 +2130,10 @@ done:
  * one and at the matches of its own neighbours 2 either side (the same place where the
  * outline is squeezed along its length, as in a notch pressed shut), when all of them are
  * under KINK_SMOOTH and the points 3 either side are matched within 9 points either side
- * of it, or not at all. A corner the picture has at rest (a
- * tip, a notch between two parts) may sharpen as its sides bend and is not judged; a
- * corner where the outline was smooth (a lattice bent at a node, a notch pinched under a
- * finger, a spike) is. Outline no point of the rest outline is carried to within reach
+ * of it, or not at all, and no two parts meet where its turn is measured (parts_meet).
+ * A corner the picture has at rest (a tip, a notch between two parts) may sharpen as its
+ * sides bend and is not judged; a corner where the outline was smooth (a lattice bent at a
+ * node, a notch pinched under a finger, a spike) is. Outline no point of the rest outline is carried to within reach
  * (a gap opened between two parts, where F is exact) is not judged. *at_x, *at_y: where.
  * idx: the index into F of each pixel of frame 0 (-1: not opaque). */
 static double kink_new_of(const clip *c, int i, const long *idx, double reach, double *at_x, double *at_y)
@@ -2143,7 +2170,7 @@ static double kink_new_of(const clip *c, int i, const long *idx, double reach, d
         if (best < 0)
             continue;
         int da = around(best - a, n0), db = around(b - best, n0);
-        if ((a >= 0 && da > 9) || (b >= 0 && db > 9))
+        if ((a >= 0 && da > 9) || (b >= 0 && db > 9) || parts_meet(oi, match, q, n0))
             continue;
         double lo = 1e9, hi = -1e9;
         for (int k = -2; k <= 2; k++) {
