@@ -29,7 +29,7 @@ test_expect_success 'usage errors exit 2 with one line naming the problem' '
     expect_exit 2 $POYO --fps abc x.png 2>err && expect_line err "poyo: --fps: '"'"'abc'"'"' is not a number" &&
     expect_exit 2 $POYO --size 0 x.png 2>err && expect_line err "poyo: --size: must be 1 to 4096 pixels per side, not 0" &&
     expect_exit 2 $POYO --impulse wobble x.png 2>err && expect_line err "poyo: --impulse: unknown impulse '"'"'wobble'"'"' (see poyo --list-impulses)" &&
-    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.38 for squash (beyond that the body folds over itself, tears or kinks), not 5" &&
+    expect_exit 2 $POYO --strength 5 x.png 2>err && expect_line err "poyo: --strength: must be 0 to 0.32 for squash (beyond that the body folds over itself, tears or kinks), not 5" &&
     expect_exit 2 $POYO -i pat --rate 4 x.png 2>err && expect_line err "poyo: --rate: must be at most --hz (3) for pat (faster, the body is pumped until it tears), not 4" &&
     expect_exit 2 $POYO -i wave --hz 1 --rate 1.2 x.png 2>err && expect_line err "poyo: --rate: must be at most --hz (1) for wave (faster, the body is pumped until it tears), not 1.2" &&
     expect_exit 2 $POYO -i drop --anchor top x.png 2>err && expect_line err "poyo: --anchor: must be bottom, none or auto for drop (hanging, it tears as it falls), not top" &&
@@ -94,7 +94,7 @@ test_expect_success 'every range in the man page: its ends accepted, past them r
 
 test_expect_success 'each impulse takes strengths up to the largest --list-impulses gives, no more' '
     $POYO --list-impulses >list &&
-    for spec in squash:0.38 stretch:0.4 poke:0.3 shake:0.4 twist:0.4 jump:1.5 drop:1.5 wave:0.5 pat:0.3; do
+    for spec in squash:0.32 stretch:0.3 poke:0.3 shake:0.3 twist:0.4 jump:0.8 drop:0.8 wave:0.4 pat:0.3; do
         i=${spec%:*} max=${spec#*:} && above=$(awk "BEGIN { print $max + 0.01 }") &&
         test "$(awk -v i=$i "\$1 == i { print \$3 }" list)" = "$max" &&
         expect_exit 1 $POYO -i $i --strength $max missing.png 2>/dev/null &&

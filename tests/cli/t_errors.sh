@@ -87,7 +87,7 @@ test_expect_success 'each subcommand says every kind of option error in the one 
 	animate|--anchor left stamp.png|poyo: --anchor: must be bottom, top, none or auto, not '"'"'left'"'"'
 	animate|--at 11,0 stamp.png|poyo: --at: must be -10 to 10 image fractions in both coordinates, not 11,0
 	animate|--max-bytes 2T stamp.png|poyo: --max-bytes: '"'"'2T'"'"' is not a size (like 128K, 256KiB, 300KB or 2G)
-	animate|--strength 9 stamp.png|poyo: --strength: must be 0 to 0.38 for squash (beyond that the body folds over itself, tears or kinks), not 9
+	animate|--strength 9 stamp.png|poyo: --strength: must be 0 to 0.32 for squash (beyond that the body folds over itself, tears or kinks), not 9
 	animate|stamp.png --fps|poyo: --fps: needs a value
 	text|--outline red,99 hi|poyo: --outline: width must be more than 0 and at most 64 pixels, not 99
 	text|--fit wide hi|poyo: --fit: must be fill, keep, auto or none, not '"'"'wide'"'"'

@@ -245,10 +245,10 @@ static void face_clip(impulse_kind kind, double s, int side, int own_anchor, anc
 
 static void a_strong_drop_lands_before_its_clip_ends(void)
 {
-    /* dropped from its largest height (1.5 times its own), the face is in
-     * the air for most of a second: its clip must not end, nor ease it
-     * home, before it is down, and it wobbles a while on the floor before
-     * the ease begins */
+    /* dropped from its largest height (0.8 times its own), the face is
+     * lifted and in the air for over half a second: its clip must not end,
+     * nor ease it home, before it is down, and it wobbles a while on the
+     * floor before the ease begins */
     animate_def d;
     motion m;
     face_clip(IMPULSE_DROP, impulse_get_info(IMPULSE_DROP)->strength_max, 64, 1, ANCHOR_NONE, &d, &m);
@@ -266,7 +266,7 @@ static void a_strong_drop_lands_before_its_clip_ends(void)
             landed = f;
     }
     int ease = (int)lround(0.2 * d.fps);
-    ENSURE_MSG(landed > (int)lround(0.8 * d.fps), "landed at frame %d", landed);
+    ENSURE_MSG(landed > (int)lround(0.5 * d.fps), "landed at frame %d", landed);
     /* the last `ease` frames are eased: two or more before them are on the floor */
     ENSURE_MSG(m.count - ease - landed >= 2, "landed at frame %d of %d", landed, m.count);
     motion_free(&m);
