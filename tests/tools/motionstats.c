@@ -865,6 +865,19 @@ static void smooth_outline(const double *ptx, const double *pty, int n, double *
     }
 }
 
+/* How many points before (*back) and after (*ahead) point i of a closed outline of n
+ * points lie the first ones 3 px of arc from it (at most n). */
+static void arc_3px(const double *qx, const double *qy, int n, int i, int *back, int *ahead)
+{
+    int b = 0, f = 0;
+    for (double l = 0; l < 3 && b < n; b++)
+        l += hypot(qx[around(i - b, n)] - qx[around(i - b - 1, n)], qy[around(i - b, n)] - qy[around(i - b - 1, n)]);
+    for (double l = 0; l < 3 && f < n; f++)
+        l += hypot(qx[around(i + f + 1, n)] - qx[around(i + f, n)], qy[around(i + f + 1, n)] - qy[around(i + f, n)]);
+    *back = b;
+    *ahead = f;
+}
+
 /* The signed turning angle (degrees) at each of the n points of a closed outline into
  * turn, measured between the points 3 px of arc before and after it; the largest in
  * magnitude. All 0 for an outline of 12 px or less. */
@@ -878,18 +891,9 @@ static double outline_turns(const double *qx, const double *qy, int n, float *tu
     }
     double best = 0;
     for (int i = 0; i < n && total > 12; i++) {
-        int a = i, c = i;
-        double la = 0, lc = 0;
-        while (la < 3) {
-            int pa = (a - 1 + n) % n;
-            la += hypot(qx[a] - qx[pa], qy[a] - qy[pa]);
-            a = pa;
-        }
-        while (lc < 3) {
-            int nc = (c + 1) % n;
-            lc += hypot(qx[nc] - qx[c], qy[nc] - qy[c]);
-            c = nc;
-        }
+        int back, ahead;
+        arc_3px(qx, qy, n, i, &back, &ahead);
+        int a = around(i - back, n), c = around(i + ahead, n);
         double ux = qx[i] - qx[a], uy = qy[i] - qy[a], vx = qx[c] - qx[i], vy = qy[c] - qy[i];
         double ang = atan2(ux * vy - uy * vx, ux * vx + uy * vy) * 180 / PI;
         turn[i] = (float)ang;
@@ -2106,13 +2110,10 @@ done:
  * either side of q can fall short of it while q's turn does not. */
 static int parts_meet(const outline *o, const int *match, int q, int n0)
 {
-    int n = o->n, lo = q, hi = q;
-    for (double l = 0; l < 3 && q - lo < n; lo--)
-        l += hypot(o->x[around(lo, n)] - o->x[around(lo - 1, n)], o->y[around(lo, n)] - o->y[around(lo - 1, n)]);
-    for (double l = 0; l < 3 && hi - q < n; hi++)
-        l += hypot(o->x[around(hi + 1, n)] - o->x[around(hi, n)], o->y[around(hi + 1, n)] - o->y[around(hi, n)]);
+    int n = o->n, back, ahead;
+    arc_3px(o->x, o->y, n, q, &back, &ahead);
     int last = -1;
-    for (int s = lo - 5; s <= hi + 5 && s - lo < n; s++) {
+    for (int s = q - back - 5; s <= q + ahead + 5 && s - (q - back) < n; s++) {
         int m = match[around(s, n)];
         if (m < 0)
             continue;
