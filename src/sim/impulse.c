@@ -66,11 +66,11 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .strength = 0.12,
         /* at 0.5, on lattices of 8 to 11 nodes, the party popper's confetti
          * ran into its streamers and the chain 26d3 opened a new hole; at
-         * 0.4 with --volume 0.8, 9 of 65 stamps held and 12 free turned
-         * their outline more than 30 degrees past rest (kink_new; a tall
-         * bar bent into an S), at 0.3 3 and 7, at 0.24 2 and 2. The bar
-         * lying across the square (5.8:1) takes 0.29 by default, and capped
-         * at 0.24 it moved in 0.71 of its frames */
+         * 0.4, the unicorn 1f984 held at the default volume and the fire
+         * 1f525 free turn their outline more than 30 degrees past rest
+         * (kink_new), at 0.3 none of 65 stamps does (see SHAKE_FROM). The
+         * bar lying across the square (5.8:1) takes 0.29 by default, and
+         * capped at 0.24 it moved in 0.71 of its frames */
         .strength_max = 0.3,
         .wide_grows = 0.5,
         .strength_unit = "peak sway, fraction of height",
@@ -1604,6 +1604,21 @@ static double flat_foot(const lattice *l)
  * it folded its mane, 73 degrees past rest. */
 #define FLAT_FOOT 0.5
 
+/* A shove's share of the sway grows as a smoothstep from SHAKE_FROM of the
+ * body's height from the anchor (the bottom when free) over SHAKE_SPAN of it.
+ * Past the stamp's default it spreads down the body, evenly in the strength,
+ * to the whole height at twice the default, so the body leans from its foot
+ * instead of shearing at the row the shove begins at. Held there, at 0.3
+ * with the default volume the house 1f3e0 shaken free sheared into a step
+ * that turned its outline 41 degrees past rest (9 now) and the tall "!"
+ * bent into an S, 47 (12); 20 of 65 stamps shaken free and 4 held turned
+ * more than 30 degrees, with --volume 0.8 7 and 3 (none now, nor at 0.18,
+ * 0.24 or --volume 0). Spread at the default too, the shove moved the
+ * whole body at once: 17 of 65 stamps shaken free took a step between
+ * frames over 3 times the median (none held at SHAKE_FROM). */
+#define SHAKE_FROM 0.35
+#define SHAKE_SPAN 0.4
+
 static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
                        double size, v2 dir)
 {
@@ -1702,15 +1717,20 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
         if (free_body)
             hold_far_side(run, nd, lat, dir);
         break;
-    case IMPULSE_SHAKE:
+    case IMPULSE_SHAKE: {
         /* the part far from the anchor is shoved (the top quarter of a standing
-         * body) all the way, less nearer the anchor */
+         * body) all the way, less nearer the anchor: at the default from
+         * SHAKE_FROM of the height to SHAKE_FROM + SHAKE_SPAN, spreading past
+         * it to the whole height at twice the default (see SHAKE_FROM) */
+        double past = fmin(1.0, fmax(0.0, s / impulse_default_strength(run->info, lat) - 1.0));
+        double from = SHAKE_FROM * (1.0 - past), span = SHAKE_SPAN + (1.0 - SHAKE_SPAN) * past;
         for (int k = 0; k < n; k++) {
-            double g = smoothstep((from_anchor(nd->qy[k]) / size - 0.35) / 0.4);
+            double g = smoothstep((from_anchor(nd->qy[k]) / size - from) / span);
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, dir.x * s * size * g, dir.y * s * size * g);
         }
         break;
+    }
     case IMPULSE_TWIST: {
         /* the part far from the anchor turns, more the farther: a twist, not
          * a tilt. Its share of the turn grows evenly with the height above

@@ -781,6 +781,16 @@ test_expect_success 'the gooiest body shoved as hard as it goes stays whole and 
     done
 '
 
+test_expect_success 'a body shaken past its default leans from its foot instead of shearing at a row, held or free' '
+    # the shove began at 0.35 of the height at any strength: at the largest,
+    # with the default volume, the "!" shaken free bent into an S that
+    # turned its outline 48 degrees past rest and the detective held sheared
+    # under her shoulders, 36
+    s=$(largest_of shake) &&
+    measure 2757.png shake --anchor none --strength $s && holds "free !" "kink_new <= 30 && strength >= 0.85 * $s" &&
+    measure 1f575-1f3ff-200d-2640-fe0f.png shake --strength $s && holds detective "kink_new <= 30 && strength >= 0.85 * $s"
+'
+
 test_expect_success 'a stretch at its largest strength, at --volume 0.8, keeps its area within 5 %, whole and as tall as asked' '
     # let go at the peak, a grinning face, a banana and a custard crumpled as
     # they sprang back: 5.9 %, 11.1 % and 13.6 % off their area
