@@ -126,8 +126,8 @@ static const impulse_info table[IMPULSE_COUNT] = {
          * 0.4 with the default volume the flag 1f6a9's thin pole buckled
          * under the drive and the body tangled: 2.7 times its area at
          * rest, from its first frame on. At 0.35 its area swung 3.2 %, at
-         * 0.3 0.13 %, and at 0.3 no stamp held or free kinks at --volume
-         * 0, 0.3, 0.5 or 0.8 */
+         * 0.3 0.13 %, and at 0.3 no stamp kinks, held at --volume 0, 0.3,
+         * 0.5 or 0.8, nor free at 0 or 0.3 */
         .strength_max = 0.3,
         .wide_grows = 0.5,
         .strength_unit = "sway, fraction of height",
