@@ -751,21 +751,13 @@ static void loosen(impulse_run *run, double f, const double *x, const double *y,
 }
 
 /* Where a turn of the hand carries point (qx, qy) of a twist: turned about
- * the pivot by turn radians (its share of the hand's), grown by turn_grow.
- * A low bar is carried up and down by TURN_LOW_BAR_UPDOWN of that: turned
- * in full, a bar 5.8 times wider than tall went down at its far end, at the
- * default, by half its height, pressed onto its foot into a wedge whose tip
- * turned its outline 38 degrees past rest, held or free (15 held and 17
- * free now, the hand turned further to reach the turn asked). */
-#define TURN_LOW_BAR_UPDOWN 0.5
+ * the pivot by turn radians (its share of the hand's), grown by turn_grow. */
 static void turned(const impulse_run *run, double qx, double qy, double turn, double *x, double *y)
 {
     double rx = qx - run->pivot.x, ry = qy - run->pivot.y, ct = cos(turn), st = sin(turn);
     double grow = run->turn_grow * turn;
     *x = run->pivot.x + ct * rx - st * ry + grow * rx;
     *y = run->pivot.y + st * rx + ct * ry + grow * ry;
-    if (run->low_bar)
-        *y = qy + TURN_LOW_BAR_UPDOWN * (*y - qy);
 }
 
 /* A hand that turns a free body keeps the picture inside the walls: where
@@ -1619,6 +1611,33 @@ static double flat_foot(const lattice *l)
 #define SHAKE_FROM 0.35
 #define SHAKE_SPAN 0.4
 
+/* The share of a low bar's half width, either side of the middle of its
+ * opaque box, where its foot is still held while it is twisted: held at
+ * its foot, the anchor lets the rest of the foot go; held by nothing, the
+ * hand holds the foot's middle still. All the rest turns in full: the
+ * whole bar turns, rocking on the middle of its foot. A bar four times
+ * wider than tall has its ends two of its heights or more from the turn's
+ * centre: held along its whole foot and turned more the higher up, it was
+ * pressed flat at the end that turned down, and carried up and down half
+ * as far as the turn would carry it, the hand turned further to reach the
+ * turn asked. The "!" lying on its side (2757 drawn 4 times wider),
+ * twisted at the default, had a cell crushed to 0.49 of its area (now
+ * 0.80) and folded one from 0.34 on (at 0.4 it keeps 0.59); held, its end
+ * thinned into a wedge whose outline turned 38 degrees past rest at 0.3
+ * and 34 to 48 at 0.4 (free, 30 to 60), now at most 15 held or free at any
+ * --volume, its turn within 2 % of the strength. */
+#define TWIST_BAR_HOLD 0.2
+/* 1 when node k is one of the nodes a low bar rocks on: on its foot (held
+ * there by the anchor, or the lowest of its column on a free body), within
+ * TWIST_BAR_HOLD of the middle of its opaque box (box). */
+static int rocks_on(const softbody_nodes *nd, const lattice *lat, const double box[4], int k, int free_body)
+{
+    double mid = 0.5 * (box[0] + box[2]), half = 0.5 * (box[2] - box[0]);
+    if (fabs(nd->qx[k] - mid) > TWIST_BAR_HOLD * half)
+        return 0;
+    return free_body ? lattice_far_node(lat, 0, 1, lat->ni[k]) == k : nd->pinned[k];
+}
+
 static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
                        double size, v2 dir)
 {
@@ -1768,11 +1787,19 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
                 }
             }
         }
+        /* a low bar rocks on the middle of its foot (TWIST_BAR_HOLD) */
+        double box[4];
+        opaque_box(lat, box);
+        for (int k = 0; k < n && run->low_bar && !free_body; k++)
+            if (nd->pinned[k] && !rocks_on(nd, lat, box, k, 0))
+                softbody_set_pinned(run->sb, k, 0);
         run->turn = 1;
         run->pivot = run->at_px;
         run->angle = s;
         for (int k = 0; k < n; k++) {
             double g = fmin(1.0, (from_anchor(nd->qy[k]) - foot[lat->ni[k]]) / size);
+            if (run->low_bar)
+                g = rocks_on(nd, lat, box, k, free_body) ? 0.0 : 1.0;
             if (!nd->pinned[k] && g > 0.0)
                 add_handle(run, k, g, 0.0); /* hdx holds the share of the turn */
         }

@@ -581,11 +581,25 @@ test_expect_success 'a bar lying across the square is twisted as much as asked w
     # turned in full about its middle, the bar went down at its far end by
     # half its height, pressed onto its foot into a wedge whose tip turned
     # its outline 38 degrees past rest; carried up and down half as far, 15
-    # held and 17 free
+    # held and 17 free; rocking on the middle of its foot, 9 and 8
     for anchor in bottom none; do
         measure 2757-wide.png twist --anchor $anchor && s=$(strength_of twist) &&
         holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
         holds smooth "kink_new <= 30" && holds area "area_dev <= 0.05" || exit 1
+    done
+'
+
+test_expect_success 'a bar lying across the square twisted at the top of the range rocks on its foot, at any volume' '
+    # held along its whole foot, its end turning down was pressed into a
+    # wedge that turned its outline 34 to 48 degrees past rest at 0.4, and
+    # free, carried up and down half as far, 60
+    s=$(largest_of twist) &&
+    for run in "--volume 0" "--volume 0.8" "--volume 0 --anchor none" "--volume 0.8 --anchor none"; do
+        measure 2757-wide.png twist --strength $s $run &&
+        holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+        holds smooth "kink_new <= 30" && holds area "area_dev <= 0.05" &&
+        holds whole "parts_changed == 0 && holes_new == 0" &&
+        holds lively "moving_fraction >= 0.75 && step_ratio <= 3" || exit 1
     done
 '
 

@@ -417,14 +417,16 @@ static void no_cell_folds_over_the_documented_range(void)
     /* --list-impulses's ranges are those where the body never folds over
      * itself: each impulse at a quarter, half, three quarters and all of its
      * range, on round faces, a shape on a corner, a balloon on a string, thin
-     * strokes and a disc, at either end of --volume and at its default */
+     * strokes, a bar lying on its side and a disc, at either end of --volume
+     * and at its default (the bar, twisted along its whole foot, folded a
+     * cell from 0.34 on) */
     const char *stamps[] = { "tests/data/1f600.png", "tests/data/1f431.png", "tests/data/1f680.png",
-                             "tests/data/1f388.png", "tests/data/1f4af.png", NULL };
+                             "tests/data/1f388.png", "tests/data/1f4af.png", "tests/data/2757-wide.png", NULL };
     const double volumes[] = { 0.0, 0.3, 0.8 };
     for (int k = 0; k < IMPULSE_COUNT; k++)
         for (int q = 1; q <= 4; q++)
             for (int v = 0; v < 3; v++)
-                for (int f = 0; f < 6; f++) {
+                for (int f = 0; f < 7; f++) {
                     const impulse_info *info = impulse_get_info((impulse_kind)k);
                     double strength = q * info->strength_max / 4;
                     double least = least_share_after(stamps[f], (impulse_kind)k, strength, volumes[v], 128);
