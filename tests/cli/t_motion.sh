@@ -603,6 +603,19 @@ test_expect_success 'a bar lying across the square twisted at the top of the ran
     done
 '
 
+test_expect_success 'a standing body twisted at the top of the range rocks on its foot instead of pinching its side' '
+    # held along its whole foot at 0.4, the post office pressed the side
+    # turning down into a point: its outline turned 34 to 48 degrees past
+    # rest
+    s=$(largest_of twist) &&
+    for volume in 0 0.3 0.8; do
+        measure 1f3e4.png twist --strength $s --volume $volume &&
+        holds strength "strength >= 0.85 * $s && strength <= 1.15 * $s" &&
+        holds smooth "kink_new <= 30" && holds area "area_dev <= 0.05" &&
+        holds whole "parts_changed == 0 && holes_new == 0" || exit 1
+    done
+'
+
 test_expect_success 'a twist turns the picture as much as asked, not the lattice around a string' '
     # the turn is that of the opaque pixels; the lattice around a balloon'"'"'s
     # string is mostly air, and turning its nodes by 0.2 turned the picture 0.25
