@@ -1638,17 +1638,19 @@ static int rocks_on(const softbody_nodes *nd, const lattice *lat, const double b
     return free_body ? lattice_far_node(lat, 0, 1, lat->ni[k]) == k : nd->pinned[k];
 }
 
-/* The share of a standing body's foot (of the span of its anchored nodes,
- * either side of the span's middle) that the anchor still holds while it is
- * twisted past its default: all of it at the default, down evenly in the
- * strength to TWIST_FOOT_HOLD at twice the default. The rest of the foot is
- * let go, so the body rocks on the foot's middle as it turns. Held along the
- * whole foot, the side turning down was pressed together into a point: at
- * 0.4, 8 of 65 stamps turned their outline more than 30 degrees past rest
- * (the post office 1f3e4 48, thumbs up 1f44d 43), 2 now (the heart eyes
- * 1f60d 40). A body three times taller than wide or more, whose foot is a
- * point already, keeps it: rocking on its middle, the tall "!" sprang back
- * in one step 3.8 times the clip's median. */
+/* The share of a body's foot (of the span of its anchored nodes, or on a
+ * free body of the nodes the second hand holds still, either side of the
+ * span's middle) still held while it is twisted past its default: all of it
+ * at the default, down evenly in the strength to TWIST_FOOT_HOLD at twice
+ * the default. The rest of the foot is let go, so the body rocks on the
+ * foot's middle as it turns. Held along the whole foot, the side turning
+ * down was pressed together into a point: at 0.4, 8 of 65 stamps standing
+ * turned their outline more than 30 degrees past rest (the post office
+ * 1f3e4 48, thumbs up 1f44d 43), 2 now (the heart eyes 1f60d 40), and 5
+ * free (the unicorn 1f984 70), none now. A body three times taller than
+ * wide or more, whose foot is a point already, keeps it: rocking on its
+ * middle, the tall "!" sprang back in one step 3.8 times the clip's
+ * median. */
 #define TWIST_FOOT_HOLD 0.35
 static double twist_foot_hold(const impulse_run *run)
 {
@@ -1656,6 +1658,37 @@ static double twist_foot_hold(const impulse_run *run)
         return 1.0;
     double past = fmin(1.0, run->def.strength / impulse_default_strength(run->info, run->lat) - 1.0);
     return past > 0.0 ? 1.0 - (1.0 - TWIST_FOOT_HOLD) * past : 1.0;
+}
+
+/* The middle of the span of nodes[0 .. count) along x and its half width. */
+static void span_x(const softbody_nodes *nd, const int *nodes, int count, double *mid, double *half)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < count; i++) {
+        lo = fmin(lo, nd->qx[nodes[i]]);
+        hi = fmax(hi, nd->qx[nodes[i]]);
+    }
+    *mid = 0.5 * (lo + hi);
+    *half = 0.5 * (hi - lo);
+}
+
+/* The second hand on a free body (hold_far_side) lets go of its handles
+ * farther from the middle of their span than hold times its half. */
+static void let_far_sides_go(impulse_run *run, const softbody_nodes *nd, double hold)
+{
+    if (hold >= 1.0 || run->nh <= run->far_from)
+        return;
+    double mid, half;
+    span_x(nd, run->hk + run->far_from, run->nh - run->far_from, &mid, &half);
+    int m = run->far_from;
+    for (int h = run->far_from; h < run->nh; h++)
+        if (fabs(nd->qx[run->hk[h]] - mid) <= hold * half + 1e-9) {
+            run->hk[m] = run->hk[h];
+            run->hdx[m] = run->hdx[h];
+            run->hdy[m] = run->hdy[h];
+            m++;
+        }
+    run->nh = m;
 }
 
 /* Lets go of the anchored nodes farther from the middle of their span than
@@ -1852,8 +1885,11 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
         for (int h = 0; h < run->nh; h++)
             run->share[run->hk[h]] = run->hdx[h];
         run->turn_grow = turn_grow(run, nd, lat);
-        if (free_body)
+        if (free_body) {
             hold_far_side(run, nd, lat, v2_make(0.0, 1.0));
+            if (!run->low_bar)
+                let_far_sides_go(run, nd, twist_foot_hold(run));
+        }
         break;
     }
     default:
