@@ -1180,6 +1180,13 @@ static int below_default(const impulse_run *run)
     return run->def.strength < impulse_default_strength(run->info, run->lat) * (1.0 - 1e-9);
 }
 
+/* How far past the stamp's default the impulse is: 0 at the default or
+ * weaker, evenly up to 1 at twice the default and stronger. */
+static double past_default(const impulse_run *run)
+{
+    return fmin(1.0, fmax(0.0, run->def.strength / impulse_default_strength(run->info, run->lat) - 1.0));
+}
+
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip), and aside from it. */
 static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
@@ -1654,10 +1661,7 @@ static int rocks_on(const softbody_nodes *nd, const lattice *lat, const double b
 #define TWIST_FOOT_HOLD 0.35
 static double twist_foot_hold(const impulse_run *run)
 {
-    if (run->tall_bar)
-        return 1.0;
-    double past = fmin(1.0, run->def.strength / impulse_default_strength(run->info, run->lat) - 1.0);
-    return past > 0.0 ? 1.0 - (1.0 - TWIST_FOOT_HOLD) * past : 1.0;
+    return run->tall_bar ? 1.0 : 1.0 - (1.0 - TWIST_FOOT_HOLD) * past_default(run);
 }
 
 /* The middle of the span of nodes[0 .. count) along x and its half width. */
@@ -1812,7 +1816,7 @@ static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice
          * body) all the way, less nearer the anchor: at the default from
          * SHAKE_FROM of the height to SHAKE_FROM + SHAKE_SPAN, spreading past
          * it to the whole height at twice the default (see SHAKE_FROM) */
-        double past = fmin(1.0, fmax(0.0, s / impulse_default_strength(run->info, lat) - 1.0));
+        double past = past_default(run);
         double from = SHAKE_FROM * (1.0 - past), span = SHAKE_SPAN + (1.0 - SHAKE_SPAN) * past;
         for (int k = 0; k < n; k++) {
             double g = smoothstep((from_anchor(nd->qy[k]) / size - from) / span);
