@@ -1187,13 +1187,29 @@ static double past_default(const impulse_run *run)
     return fmin(1.0, fmax(0.0, run->def.strength / impulse_default_strength(run->info, run->lat) - 1.0));
 }
 
+/* How much wider a finger patting a free body spreads its dent past the
+ * default, at twice the default and stronger (evenly from none at the
+ * default). As narrow as at the default, the finger pressed a notch into
+ * round faces patted at 0.3: the grinning face 1f600, the full moon 1f315
+ * and the angry face 1f621 turned their outlines 32.9 degrees past rest,
+ * and the tall "!" 2757 with --volume 0 was pressed onto its dot (the two
+ * parts merged; at 0.3 no more, at 0.28 and 0.29 still). Free stamps
+ * patted at 0.3 turning more than 30 degrees at --volume 0.8 / 0.3 / 0:
+ * 1 / 4 / 10 before, 0 / 1 / 2 at 0.45; at 0.3, 0 / 1 / 4 (the "!" still
+ * merged); at 0.6, 1 / 4 / 2 (the unicorn 1f984 50). At 0.2 and 0.25,
+ * over the three volumes, 8 before, 2 now. A held body keeps the default's
+ * finger: widened by 0.3 there too, 10 held stamps turned more than 30
+ * degrees at 0.3 with --volume 0 instead of 3. */
+#define FINGER_WIDE_PAT_FREE 0.45
+
 /* Handles under a fingertip at the kick point, moved by depth along dir at the
  * peak (less the farther they are from the tip), and aside from it. */
 static void add_finger(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double size, v2 dir,
                        double depth)
 {
     /* the dent's slope stays below one, so no cell of the lattice folds over */
-    double sigma = fmax(fmax(0.6 * lat->h, 0.06 * size), 0.7 * depth), reach = fmax(1.2 * lat->h, 2.2 * sigma);
+    double wide = run->def.kind == IMPULSE_PAT && run->free ? 1.0 + FINGER_WIDE_PAT_FREE * past_default(run) : 1.0;
+    double sigma = fmax(fmax(0.6 * lat->h, 0.06 * size), 0.7 * wide * depth), reach = fmax(1.2 * lat->h, 2.2 * sigma);
     double aside = run->loosens ? FINGER_ASIDE_LOOSE : FINGER_ASIDE;
     /* a point off the body is moved to the nearest free node: the finger lands on the body */
     int nearest = -1;
