@@ -1712,21 +1712,20 @@ static void let_far_sides_go(impulse_run *run, const softbody_nodes *nd, double 
 }
 
 /* Lets go of the anchored nodes farther from the middle of their span than
- * hold times its half (hold 1: none). */
+ * hold times its half (hold 1: none), as let_far_sides_go does of its handles. */
 static void let_foot_sides_go(impulse_run *run, const softbody_nodes *nd, double hold)
 {
     if (hold >= 1.0)
         return;
-    double lo = INFINITY, hi = -INFINITY;
-    for (int k = 0; k < nd->n; k++)
-        if (nd->pinned[k]) {
-            lo = fmin(lo, nd->qx[k]);
-            hi = fmax(hi, nd->qx[k]);
-        }
-    double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
-    for (int k = 0; k < nd->n; k++)
-        if (nd->pinned[k] && fabs(nd->qx[k] - mid) > hold * half + 1e-9)
-            softbody_set_pinned(run->sb, k, 0);
+    int pins[LATTICE_GRID_MAX * LATTICE_GRID_MAX], m = 0;
+    for (int k = 0; k < nd->n && m < LATTICE_GRID_MAX * LATTICE_GRID_MAX; k++)
+        if (nd->pinned[k])
+            pins[m++] = k;
+    double mid, half;
+    span_x(nd, pins, m, &mid, &half);
+    for (int i = 0; i < m; i++)
+        if (fabs(nd->qx[pins[i]] - mid) > hold * half + 1e-9)
+            softbody_set_pinned(run->sb, pins[i], 0);
 }
 
 static int setup_press(impulse_run *run, const softbody_nodes *nd, const lattice *lat, double top, double bottom,
