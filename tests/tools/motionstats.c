@@ -879,9 +879,10 @@ static void arc_3px(const double *qx, const double *qy, int n, int i, int *back,
 }
 
 /* The signed turning angle (degrees) at each of the n points of a closed outline into
- * turn, measured between the points 3 px of arc before and after it; the largest in
- * magnitude. All 0 for an outline of 12 px or less. */
-static double outline_turns(const double *qx, const double *qy, int n, float *turn)
+ * turn, measured between the points 3 px of arc before and after it (how many points
+ * back and ahead those are: arc_3px, into back and ahead); the largest in magnitude.
+ * All 0 for an outline of 12 px or less. */
+static double outline_turns(const double *qx, const double *qy, int n, float *turn, int *back, int *ahead)
 {
     double total = 0;
     for (int i = 0; i < n; i++) {
@@ -890,10 +891,11 @@ static double outline_turns(const double *qx, const double *qy, int n, float *tu
         turn[i] = 0;
     }
     double best = 0;
-    for (int i = 0; i < n && total > 12; i++) {
-        int back, ahead;
-        arc_3px(qx, qy, n, i, &back, &ahead);
-        int a = around(i - back, n), c = around(i + ahead, n);
+    for (int i = 0; i < n; i++) {
+        arc_3px(qx, qy, n, i, &back[i], &ahead[i]);
+        if (total <= 12)
+            continue;
+        int a = around(i - back[i], n), c = around(i + ahead[i], n);
         double ux = qx[i] - qx[a], uy = qy[i] - qy[a], vx = qx[c] - qx[i], vy = qy[c] - qy[i];
         double ang = atan2(ux * vy - uy * vx, ux * vx + uy * vy) * 180 / PI;
         turn[i] = (float)ang;
@@ -912,6 +914,7 @@ typedef struct outline {
     int *ix, *iy;
     double *x, *y;
     float *turn;
+    int *back, *ahead;  /* the points 3 px of arc either side of each (arc_3px) */
 } outline;
 
 static void outline_free(outline *o)
@@ -921,6 +924,8 @@ static void outline_free(outline *o)
     free(o->x);
     free(o->y);
     free(o->turn);
+    free(o->back);
+    free(o->ahead);
     memset(o, 0, sizeof *o);
 }
 
@@ -963,13 +968,15 @@ static double outline_of(const uint8_t *rgba, const int *lab, int w, int h, int 
         o->x = malloc((size_t)n * sizeof *o->x);
         o->y = malloc((size_t)n * sizeof *o->y);
         o->turn = malloc((size_t)n * sizeof *o->turn);
+        o->back = malloc((size_t)n * sizeof *o->back);
+        o->ahead = malloc((size_t)n * sizeof *o->ahead);
         for (int i = 0; i < n; i++) {
             o->ix[i] = (int)ptx[i];
             o->iy[i] = (int)pty[i];
             edge_point(rgba, w, h, o->ix[i], o->iy[i], &ptx[i], &pty[i]);
         }
         smooth_outline(ptx, pty, n, o->x, o->y);
-        best = outline_turns(o->x, o->y, n, o->turn);
+        best = outline_turns(o->x, o->y, n, o->turn, o->back, o->ahead);
     }
     free(ptx);
     free(pty);
@@ -2110,8 +2117,7 @@ done:
  * either side of q can fall short of it while q's turn does not. */
 static int parts_meet(const outline *o, const int *match, int q, int n0)
 {
-    int n = o->n, back, ahead;
-    arc_3px(o->x, o->y, n, q, &back, &ahead);
+    int n = o->n, back = o->back[q], ahead = o->ahead[q];
     int last = -1;
     for (int s = q - back - 5; s <= q + ahead + 5 && s - (q - back) < n; s++) {
         int m = match[around(s, n)];
