@@ -426,7 +426,7 @@ static void no_cell_folds_over_the_documented_range(void)
     for (int k = 0; k < IMPULSE_COUNT; k++)
         for (int q = 1; q <= 4; q++)
             for (int v = 0; v < 3; v++)
-                for (int f = 0; f < 7; f++) {
+                for (size_t f = 0; f < sizeof stamps / sizeof *stamps; f++) {
                     const impulse_info *info = impulse_get_info((impulse_kind)k);
                     double strength = q * info->strength_max / 4;
                     double least = least_share_after(stamps[f], (impulse_kind)k, strength, volumes[v], 128);
