@@ -20,9 +20,9 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .strength = 0.16,
         /* at 0.4 the thin pole of a flag 1f6a9 pinched apart under the palm
          * at --volume 0 and 0.3; at 0.38 with --volume 0.8, 11 of 65 stamps
-         * held at their foot and 15 free turned their outline more than 30
+         * held at their foot and 10 free turned their outline more than 30
          * degrees past rest where it was smooth at rest (kink_new; the fire
-         * 1f525's flames folded under the palm), at 0.32 4 and 6 */
+         * 1f525's flames folded under the palm), at 0.32 3 and 3 */
         .strength_max = 0.32,
         .strength_unit = "peak squash, fraction of height",
         .at = { 0.5, 0.5 },
@@ -32,8 +32,8 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .name = "stretch",
         .summary = "pulled up and released",
         .strength = 0.12,
-        /* stretched to 0.6 with --volume 0.8, 19 of 65 stamps held at their
-         * foot and 22 free turned their outline more than 30 degrees past
+        /* stretched to 0.6 with --volume 0.8, 18 of 65 stamps held at their
+         * foot and 21 free turned their outline more than 30 degrees past
          * rest where it was smooth at rest (kink_new); at 0.4, none and 5;
          * at 0.3, none and 1 */
         .strength_max = 0.3,
@@ -66,9 +66,9 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .strength = 0.12,
         /* at 0.5, on lattices of 8 to 11 nodes, the party popper's confetti
          * ran into its streamers and the chain 26d3 opened a new hole; at
-         * 0.4, the unicorn 1f984 held at the default volume and the fire
-         * 1f525 free turn their outline more than 30 degrees past rest
-         * (kink_new), at 0.3 none of 65 stamps does (see SHAKE_FROM). The
+         * 0.4 none of 65 stamps turns its outline more than 30 degrees past
+         * rest where it was smooth at rest (kink_new), held or free, at the
+         * default volume or 0.8 (see SHAKE_FROM). The
          * bar lying across the square (5.8:1) takes 0.29 by default, and
          * capped at 0.24 it moved in 0.71 of its frames */
         .strength_max = 0.3,
@@ -94,9 +94,9 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .strength = 0.22,
         /* from twice its height and more, the balloon 1f388 landed on its
          * string and tore it (at 1.75 and 2); from 1.5 with --volume 0.8
-         * the landing splatted 35 of 65 stamps into skirts and ears that
+         * the landing splatted 32 of 65 stamps into skirts and ears that
          * turned their outline more than 30 degrees past rest (kink_new),
-         * from 1 7, from 0.8 1 */
+         * from 0.8 none */
         .strength_max = 0.8,
         .wide_grows = 0.5,
         .strength_unit = "jump height, fraction of height",
@@ -108,8 +108,8 @@ static const impulse_info table[IMPULSE_COUNT] = {
         .name = "drop",
         .summary = "lifted from the floor, falls back onto it and splats",
         .strength = 0.25,
-        /* as a jump's: from 1.5 with --volume 0.8, 30 of 65 stamps turned
-         * their outline more than 30 degrees past rest, from 1 3, from 0.8 1 */
+        /* as a jump's: from 1.5 with --volume 0.8, 25 of 65 stamps turned
+         * their outline more than 30 degrees past rest, from 0.8 none */
         .strength_max = 0.8,
         .wide_grows = 0.5,
         .strength_unit = "drop height, fraction of height",

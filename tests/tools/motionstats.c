@@ -2134,8 +2134,9 @@ static int parts_meet(const outline *o, const int *match, int q, int n0)
  * the same place, where frame 0's was smooth. Each point of frame 0's outline is carried
  * by F; each point of frame i's outline is matched to the nearest carried one within
  * reach, and its turn is taken against the range of turns at rest within 2 points of that
- * one and at the matches of its own neighbours 2 either side (the same place where the
- * outline is squeezed along its length, as in a notch pressed shut), when all of them are
+ * one and over the stretch of rest outline its turn is measured across (the matches of the
+ * points 3 px of arc either side, and the rest points between them: the same place where
+ * the outline is squeezed along its length, as in a notch pressed shut), when all of them are
  * under KINK_SMOOTH and the points 3 either side are matched within 9 points either side
  * of it, or not at all, and no two parts meet where its turn is measured (parts_meet).
  * A corner the picture has at rest (a tip, a notch between two parts) may sharpen as its
@@ -2179,20 +2180,26 @@ static double kink_new_of(const clip *c, int i, const long *idx, double reach, d
         int da = around(best - a, n0), db = around(b - best, n0);
         if ((a >= 0 && da > 9) || (b >= 0 && db > 9) || parts_meet(oi, match, q, n0))
             continue;
-        double lo = 1e9, hi = -1e9;
-        for (int k = -2; k <= 2; k++) {
-            double t = o0->turn[around(best + k, n0)];
-            lo = fmin(lo, t);
-            hi = fmax(hi, t);
-        }
-        /* and the rest turns where the points 2 either side of q came from:
-         * an outline squeezed along its length near a corner (a notch pressed
-         * shut) brings the corner's turn to points matched farther from it */
-        for (int k = -2; k <= 2; k++) {
+        /* the rest turns within 2 points of the match, and over the stretch of
+         * the rest outline the points making q's turn (3 px of arc either side)
+         * came from, those squeezed out between them included: an outline
+         * squeezed along its length near a corner (a notch pressed shut) brings
+         * the corner's turn to points matched farther from it, and may leave
+         * the corner itself between two matches */
+        int from = -2, to = 2;
+        for (int k = -oi->back[q]; k <= oi->ahead[q]; k++) {
             int m = match[around(q + k, ni)];
-            if (m < 0 || (around(m - best, n0) > 9 && around(best - m, n0) > 9))
+            if (m < 0)
                 continue;
-            double t = o0->turn[m];
+            int d = around(m - best, n0) <= 9 ? around(m - best, n0) : -around(best - m, n0);
+            if (d < -9)
+                continue;
+            from = d < from ? d : from;
+            to = d > to ? d : to;
+        }
+        double lo = 1e9, hi = -1e9;
+        for (int d = from; d <= to; d++) {
+            double t = o0->turn[around(best + d, n0)];
             lo = fmin(lo, t);
             hi = fmax(hi, t);
         }
