@@ -2107,10 +2107,21 @@ done:
     return opened;
 }
 
+/* Where rest point m lies along the rest outline of n0 points from rest point
+ * from: the points ahead when it is at most MATCH_NEAR ahead, else minus the
+ * points back. Two matches are on one stretch of the outline when it is
+ * within MATCH_NEAR either way. */
+#define MATCH_NEAR 9
+static int along_rest(int m, int from, int n0)
+{
+    int ahead = around(m - from, n0);
+    return ahead <= MATCH_NEAR ? ahead : -around(from - m, n0);
+}
+
 /* 1 when two stretches of the rest outline meet within the outline that
  * makes q's turn: 3 px of arc either side of q (outline_turns), widened by
  * the 5 points either side that smooth it (smooth_outline). Two points there
- * whose matches (match[], -1: none) are more than 9 points apart along the
+ * whose matches (match[], -1: none) are more than MATCH_NEAR points apart along the
  * rest outline of n0 points, with no matched point between them, are where
  * one part's outline meets another's, as where a swinging ponytail crosses
  * the shoulder under it. Points crowd into such a notch, so the 3 points
@@ -2123,7 +2134,7 @@ static int parts_meet(const outline *o, const int *match, int q, int n0)
         int m = match[around(s, n)];
         if (m < 0)
             continue;
-        if (last >= 0 && around(m - last, n0) > 9 && around(last - m, n0) > 9)
+        if (last >= 0 && abs(along_rest(m, last, n0)) > MATCH_NEAR)
             return 1;
         last = m;
     }
@@ -2137,7 +2148,7 @@ static int parts_meet(const outline *o, const int *match, int q, int n0)
  * one and over the stretch of rest outline its turn is measured across (the matches of the
  * points 3 px of arc either side, and the rest points between them: the same place where
  * the outline is squeezed along its length, as in a notch pressed shut), when all of them are
- * under KINK_SMOOTH and the points 3 either side are matched within 9 points either side
+ * under KINK_SMOOTH and the points 3 either side are matched within MATCH_NEAR points either side
  * of it, or not at all, and no two parts meet where its turn is measured (parts_meet).
  * A corner the picture has at rest (a tip, a notch between two parts) may sharpen as its
  * sides bend and is not judged; a corner where the outline was smooth (a lattice bent at a
@@ -2178,7 +2189,7 @@ static double kink_new_of(const clip *c, int i, const long *idx, double reach, d
         if (best < 0)
             continue;
         int da = around(best - a, n0), db = around(b - best, n0);
-        if ((a >= 0 && da > 9) || (b >= 0 && db > 9) || parts_meet(oi, match, q, n0))
+        if ((a >= 0 && da > MATCH_NEAR) || (b >= 0 && db > MATCH_NEAR) || parts_meet(oi, match, q, n0))
             continue;
         /* the rest turns within 2 points of the match, and over the stretch of
          * the rest outline the points making q's turn (3 px of arc either side)
@@ -2191,8 +2202,8 @@ static double kink_new_of(const clip *c, int i, const long *idx, double reach, d
             int m = match[around(q + k, ni)];
             if (m < 0)
                 continue;
-            int d = around(m - best, n0) <= 9 ? around(m - best, n0) : -around(best - m, n0);
-            if (d < -9)
+            int d = along_rest(m, best, n0);
+            if (d < -MATCH_NEAR)
                 continue;
             from = d < from ? d : from;
             to = d > to ? d : to;
